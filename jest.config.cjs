@@ -1,0 +1,21 @@
+// Plain CommonJS so that it may touch process.env: the strict n8n lint covers every .ts file.
+const os = require('node:os');
+const path = require('node:path');
+const fs = require('node:fs');
+
+// n8n-core writes settings under N8N_USER_FOLDER; keep the engine tests out of the home folder.
+process.env.N8N_USER_FOLDER ??= fs.mkdtempSync(path.join(os.tmpdir(), 'callkaro-n8n-'));
+
+/** @type {import('jest').Config} */
+module.exports = {
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: ['**/*.test.ts'],
+	moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
+	transform: {
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
+		// The sandbox is ESM; jest's runtime loads CommonJS.
+		'^.+\\.mjs$': ['babel-jest', { plugins: ['@babel/plugin-transform-modules-commonjs'] }],
+	},
+	testTimeout: 30000,
+};
