@@ -5,6 +5,8 @@ const fs = require('node:fs');
 
 // n8n-core writes settings under N8N_USER_FOLDER; keep the engine tests out of the home folder.
 process.env.N8N_USER_FOLDER ??= fs.mkdtempSync(path.join(os.tmpdir(), 'callkaro-n8n-'));
+// Engine tests provoke node errors on purpose; n8n-core would log each with a stack.
+process.env.N8N_LOG_LEVEL ??= 'silent';
 
 /** @type {import('jest').Config} */
 module.exports = {

@@ -1,0 +1,65 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { createNodeClient } from '../shared/client';
+import {
+	agentIdProperty,
+	callKaroCredentials,
+	concurrencyOption,
+	defaultCountryCodeOption,
+	phoneNumberProperty,
+} from '../shared/descriptions';
+import { runItems } from '../shared/runItems';
+import { deleteScheduledCallItem } from './deleteScheduledCall.operation';
+
+export class CallKaroDeleteScheduledCall implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'CallKaro Delete Scheduled Call',
+		name: 'callKaroDeleteScheduledCall',
+		icon: { light: 'file:../../icons/callkaro.svg', dark: 'file:../../icons/callkaro.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{"Agent " + $parameter["agentId"]}}',
+		description: 'Cancel the scheduled call of a CallKaro agent to a phone number, so it is not placed',
+		defaults: { name: 'CallKaro Delete Scheduled Call' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		usableAsTool: true,
+		credentials: callKaroCredentials,
+		properties: [
+			agentIdProperty,
+			{ ...phoneNumberProperty, description: `The number the call was scheduled to. ${phoneNumberProperty.description}` },
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Body Format',
+						name: 'bodyFormat',
+						type: 'options',
+						options: [
+							{ name: 'JSON', value: 'json' },
+							{ name: 'Form Data', value: 'form', description: 'Multipart form data, as some older integrations send' },
+						],
+						default: 'json',
+						description: 'How the phone number is sent. CallKaro accepts both.',
+					},
+					concurrencyOption,
+					defaultCountryCodeOption,
+				],
+			},
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const client = await createNodeClient(this);
+		const concurrency = this.getNodeParameter('options.concurrency', 0, 5) as number;
+		return await runItems(this, async (itemIndex) => await deleteScheduledCallItem(this, client, itemIndex), {
+			outputCount: 1,
+			concurrency,
+		});
+	}
+}

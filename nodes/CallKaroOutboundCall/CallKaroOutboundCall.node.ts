@@ -1,0 +1,163 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { createNodeClient } from '../shared/client';
+import {
+	agentIdProperty,
+	callKaroCredentials,
+	concurrencyOption,
+	defaultCountryCodeOption,
+	phoneNumberProperty,
+	timeZoneOption,
+} from '../shared/descriptions';
+import { runItems } from '../shared/runItems';
+import { outboundCallItem } from './outboundCall.operation';
+
+const LANGUAGES = [
+	{ name: 'Bengali', value: 'bn' },
+	{ name: 'English', value: 'en' },
+	{ name: 'Gujarati', value: 'gu' },
+	{ name: 'Hindi', value: 'hi' },
+	{ name: 'Kannada', value: 'kn' },
+	{ name: 'Malayalam', value: 'ml' },
+	{ name: 'Marathi', value: 'mr' },
+	{ name: 'Tamil', value: 'ta' },
+	{ name: 'Telugu', value: 'te' },
+];
+
+export class CallKaroOutboundCall implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'CallKaro Outbound Call',
+		name: 'callKaroOutboundCall',
+		icon: { light: 'file:../../icons/callkaro.svg', dark: 'file:../../icons/callkaro.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{"Agent " + $parameter["agentId"]}}',
+		description: 'Place one phone call with a CallKaro voice agent, now or at a set time',
+		defaults: { name: 'CallKaro Outbound Call' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		usableAsTool: true,
+		credentials: callKaroCredentials,
+		properties: [
+			agentIdProperty,
+			{ ...phoneNumberProperty, description: `The number to call. ${phoneNumberProperty.description}` },
+			{
+				displayName: 'Additional Fields',
+				name: 'additionalFields',
+				type: 'collection',
+				placeholder: 'Add Field',
+				default: {},
+				options: [
+					{
+						displayName: 'Campaign Batch ID',
+						name: 'batchId',
+						type: 'string',
+						default: '',
+						description: 'The batch_id of a campaign this call belongs to',
+					},
+					{
+						displayName: 'Carry Over to Next Day',
+						name: 'carryOver',
+						type: 'boolean',
+						default: false,
+						description: 'Whether a call not placed by the end of the trigger window moves to the next day',
+					},
+					{
+						displayName: 'Gap Between Retries (Minutes)',
+						name: 'gapBetweenRetries',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. 30 or 30, 60',
+						description: 'One gap for every retry, or a comma-separated gap per retry',
+					},
+					{
+						displayName: 'Language',
+						name: 'language',
+						type: 'options',
+						options: LANGUAGES,
+						default: 'en',
+						description: 'Language of the call',
+					},
+					{
+						displayName: 'Metadata',
+						name: 'metadata',
+						type: 'fixedCollection',
+						typeOptions: { multipleValues: true },
+						placeholder: 'Add Metadata',
+						default: {},
+						description: "Values the agent's prompt reads as {{metadata.key}}",
+						options: [
+							{
+								name: 'entry',
+								displayName: 'Entry',
+								values: [
+									{ displayName: 'Key', name: 'key', type: 'string', default: '' },
+									{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+								],
+							},
+						],
+					},
+					{
+						displayName: 'Number of Retries',
+						name: 'numberOfRetries',
+						type: 'number',
+						typeOptions: { minValue: 0, maxValue: 10 },
+						default: 0,
+						description: 'How often CallKaro redials when the call does not connect (0 to 10)',
+					},
+					{
+						displayName: 'Priority',
+						name: 'priority',
+						type: 'number',
+						typeOptions: { minValue: -100, maxValue: 100 },
+						default: 0,
+						description: 'From -100 to 100; higher is placed earlier in the queue',
+					},
+					{
+						displayName: 'Schedule At',
+						name: 'scheduleAt',
+						type: 'dateTime',
+						default: '',
+						description:
+							'Place the call later. Any date works; it is sent as Indian time (IST), which the public docs imply for this field.',
+					},
+					timeZoneOption,
+					{
+						displayName: 'Trigger Window End',
+						name: 'maxTriggerTime',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. 19:00',
+						description: 'Latest time of day (HH:MM, 24 h) at which the call may start',
+					},
+					{
+						displayName: 'Trigger Window Start',
+						name: 'minTriggerTime',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. 09:30',
+						description: 'Earliest time of day (HH:MM, 24 h) at which the call may start',
+					},
+				],
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [concurrencyOption, defaultCountryCodeOption],
+			},
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const client = await createNodeClient(this);
+		const concurrency = this.getNodeParameter('options.concurrency', 0, 5) as number;
+		return await runItems(this, async (itemIndex) => await outboundCallItem(this, client, itemIndex), {
+			outputCount: 1,
+			concurrency,
+		});
+	}
+}

@@ -1,0 +1,55 @@
+import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE } from './transport';
+
+export const callKaroCredentials: INodeCredentialDescription[] = [{ name: CREDENTIAL_TYPE, required: true }];
+
+export const phoneNumberProperty: INodeProperties = {
+	displayName: 'Phone Number',
+	name: 'phoneNumber',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. +91 98765 43210',
+	description:
+		'With country code. Spaces, dashes, dots and brackets are removed, and a leading 00 counts as +. Sent as + and 8 to 15 digits.',
+};
+
+export const agentIdProperty: INodeProperties = {
+	displayName: 'Agent ID',
+	name: 'agentId',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. 67a1c0ffee0123456789abcd',
+	description: 'ID of the voice agent, from the agent page of the CallKaro dashboard',
+};
+
+export const defaultCountryCodeOption: INodeProperties = {
+	displayName: 'Default Country Code',
+	name: 'defaultCountryCode',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. 91',
+	description:
+		'Completes phone numbers given without a country code, e.g. 9876543210 becomes +919876543210 with 91',
+};
+
+export const timeZoneOption: INodeProperties = {
+	displayName: 'Time Zone',
+	name: 'timeZone',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. Europe/London',
+	description:
+		"IANA zone in which a schedule time without an offset is read. Empty means the workflow's time zone. CallKaro itself is always sent Indian time (IST).",
+};
+
+export const concurrencyOption: INodeProperties = {
+	displayName: 'Concurrency',
+	name: 'concurrency',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: 50 },
+	default: 5,
+	description: 'How many requests this node keeps in flight at once',
+};

@@ -1,0 +1,76 @@
+import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
+
+import { checkBaseUrl } from '../../src/baseUrl';
+import { networkFailureKind, TransportError } from '../../src/transport';
+import type { Transport, TransportRequest, TransportResponse } from '../../src/transport';
+
+export const CREDENTIAL_TYPE = 'callKaroApi';
+
+/** A call that has not answered by then is treated as "no answer" (outcome unknown). */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+function toFormData(fields: Record<string, string>): FormData {
+	const form = new FormData();
+	for (const [name, value] of Object.entries(fields)) form.append(name, value);
+	return form;
+}
+
+function lowerCaseHeaders(headers: IDataObject | undefined): Record<string, string | undefined> {
+	const result: Record<string, string | undefined> = {};
+	for (const [name, value] of Object.entries(headers ?? {})) {
+		result[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : (value as string | undefined);
+	}
+	return result;
+}
+
+function parseBody(body: unknown): unknown {
+	if (typeof body !== 'string') return body;
+	try {
+		return JSON.parse(body) as unknown;
+	} catch {
+		return body;
+	}
+}
+
+/**
+ * The core's transport over n8n's own HTTP helper, so the credential's authenticate adds
+ * X-API-KEY. Statuses never throw (the core decides), and redirects are refused so the key
+ * cannot be carried to another host.
+ */
+export async function createCallKaroTransport(context: IExecuteFunctions): Promise<Transport> {
+	const credentials = await context.getCredentials<{ baseUrl: string }>(CREDENTIAL_TYPE);
+	const baseUrl = checkBaseUrl(credentials.baseUrl);
+	const abortSignal = context.getExecutionCancelSignal();
+
+	return {
+		async send(request: TransportRequest): Promise<TransportResponse> {
+			const options: IHttpRequestOptions = {
+				method: request.method,
+				url: `${baseUrl}${request.path}`,
+				qs: request.query,
+				body: request.form ? toFormData(request.form) : (request.body as IDataObject | undefined),
+				json: request.form === undefined,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				disableFollowRedirect: true,
+				timeout: REQUEST_TIMEOUT_MS,
+				abortSignal,
+			};
+			// A network failure becomes a TransportError for the core to classify; the node
+			// turns whatever the core finally throws into a NodeApiError for its item.
+			return await context.helpers.httpRequestWithAuthentication
+				.call(context, CREDENTIAL_TYPE, options)
+				.then(
+					(response: IN8nHttpFullResponse) => ({
+						status: response.statusCode,
+						headers: lowerCaseHeaders(response.headers),
+						body: parseBody(response.body),
+					}),
+					(error: Error) => {
+						const kind = abortSignal?.aborted ? 'aborted' : networkFailureKind(error);
+						throw new TransportError(kind, error.message, { cause: error });
+					},
+				);
+		},
+	};
+}

@@ -1,0 +1,367 @@
+// Shared plumbing for `npm start` and `npm run test:e2e`: building and packing the package,
+// installing it into an n8n user folder the way n8n's Community Nodes installer does, running
+// n8n CLI commands and the n8n server with Node 24, and cleaning up child processes.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { n8nPaths, node24Env } from './install.mjs';
+
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const PACKAGE_NAME = 'n8n-nodes-callkaro';
+export const CREDENTIAL_NAME = 'CallKaro Sandbox';
+export const CREDENTIAL_TYPE = 'callKaroApi';
+/** Fixed id of the "CallKaro Sandbox" credential (n8n ids are 16 alphanumerics). */
+export const CREDENTIAL_ID = 'CkSandboxCred001';
+export const RESOLVE_PROBE = path.join(PROJECT_ROOT, 'scripts', 'n8n', 'resolve-probe.cjs');
+
+// ---------------------------------------------------------------------------------------------
+// child processes: every one is tracked, bounded in time, and stopped when this process exits
+
+const live = new Set();
+
+export function killTree(child, signal = 'SIGTERM') {
+	if (!child || child.exitCode !== null || child.signalCode !== null) return;
+	try {
+		process.kill(-child.pid, signal); // its own process group (detached)
+	} catch {
+		try {
+			child.kill(signal);
+		} catch {}
+	}
+}
+
+function killAll(signal) {
+	for (const child of live) killTree(child, signal);
+}
+process.on('exit', () => killAll('SIGKILL'));
+
+/** Stops every tracked child (SIGTERM, then SIGKILL after graceMs). */
+export async function stopAll(graceMs = 10_000) {
+	const waiting = [...live].map(
+		(child) =>
+			new Promise((resolve) => {
+				if (child.exitCode !== null || child.signalCode !== null) return resolve();
+				child.once('close', resolve);
+			}),
+	);
+	killAll('SIGTERM');
+	const timer = setTimeout(() => killAll('SIGKILL'), graceMs);
+	await Promise.all(waiting);
+	clearTimeout(timer);
+}
+
+/**
+ * Runs a command to completion with a time limit. Resolves { code, signal, stdout, stderr, ms };
+ * never rejects for a non-zero exit (check code), rejects only if it cannot start.
+ */
+export function runCommand(cmd, args, { cwd = PROJECT_ROOT, env = process.env, timeoutMs, label = cmd, onLine } = {}) {
+	if (!timeoutMs) throw new Error('runCommand needs timeoutMs');
+	return new Promise((resolve, reject) => {
+		const started = Date.now();
+		const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+		live.add(child);
+		let stdout = '';
+		let stderr = '';
+		let timedOut = false;
+		child.stdout.on('data', (d) => {
+			stdout += d;
+			if (onLine) for (const line of d.toString().split('\n')) if (line.trim()) onLine(line);
+		});
+		child.stderr.on('data', (d) => {
+			stderr += d;
+		});
+		const timer = setTimeout(() => {
+			timedOut = true;
+			killTree(child, 'SIGTERM');
+			setTimeout(() => killTree(child, 'SIGKILL'), 5000).unref();
+		}, timeoutMs);
+		child.on('error', (err) => {
+			clearTimeout(timer);
+			live.delete(child);
+			reject(err);
+		});
+		child.on('close', (code, signal) => {
+			clearTimeout(timer);
+			live.delete(child);
+			// a CLI that exits leaves no helpers behind (e.g. n8n's task runner)
+			try {
+				process.kill(-child.pid, 'SIGKILL');
+			} catch {}
+			resolve({
+				code: timedOut ? null : code,
+				signal,
+				timedOut,
+				stdout,
+				stderr,
+				ms: Date.now() - started,
+				label,
+			});
+		});
+	});
+}
+
+/** Starts a long-running child in its own process group; returns it (tracked until it exits). */
+export function startProcess(cmd, args, { cwd = PROJECT_ROOT, env = process.env, onStdout, onStderr } = {}) {
+	const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+	live.add(child);
+	child.on('close', () => live.delete(child));
+	child.stdout.on('data', (d) => onStdout?.(d.toString()));
+	child.stderr.on('data', (d) => onStderr?.(d.toString()));
+	return child;
+}
+
+export function describeFailure(result, tailChars = 4000) {
+	const why = result.timedOut ? 'timed out' : `exit ${result.code ?? result.signal}`;
+	const out = `${result.stdout}\n${result.stderr}`.trim();
+	return `${result.label} ${why} after ${(result.ms / 1000).toFixed(1)}s\n${out.slice(-tailChars)}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// the package
+
+/** `npm run build` in the project (output shown only on failure). */
+export async function buildPackage({ log }) {
+	log('building the package (npm run build)...');
+	const r = await runCommand('npm', ['run', 'build'], {
+		env: { ...process.env, CI: 'true', FORCE_COLOR: '0' },
+		timeoutMs: 5 * 60_000,
+		label: 'npm run build',
+	});
+	if (r.code !== 0) throw new Error(describeFailure(r));
+	for (const rel of readPackageJson().n8n.nodes.concat(readPackageJson().n8n.credentials)) {
+		if (!fs.existsSync(path.join(PROJECT_ROOT, rel))) throw new Error(`build did not produce ${rel}`);
+	}
+	log(`  built (${(r.ms / 1000).toFixed(1)}s)`);
+	return r.ms;
+}
+
+export function readPackageJson() {
+	return JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8'));
+}
+
+/** `npm pack` into outDir; returns the tarball's path. Scripts are skipped (the build ran already). */
+export async function packPackage({ outDir, log }) {
+	fs.mkdirSync(outDir, { recursive: true });
+	const r = await runCommand('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', outDir], {
+		timeoutMs: 2 * 60_000,
+		label: 'npm pack',
+	});
+	if (r.code !== 0) throw new Error(describeFailure(r));
+	const info = JSON.parse(r.stdout.slice(r.stdout.indexOf('[')))[0];
+	const tarball = path.join(outDir, info.filename);
+	log(`  packed ${info.filename}: ${info.entryCount} files, ${(info.size / 1024).toFixed(0)} KiB`);
+	return { tarball, files: info.files.map((f) => f.path) };
+}
+
+/**
+ * Installs a packed tarball into <userFolder>/.n8n/nodes the way n8n 2.41's Community Nodes
+ * installer does (CommunityPackagesService.downloadPackage): unpack into
+ * nodes/node_modules/<name>, drop devDependencies/peerDependencies/optionalDependencies from its
+ * package.json, `npm install` its own dependencies (none for this package) with scripts off,
+ * and record it in nodes/package.json. n8n then loads every nodes/node_modules/n8n-nodes-*
+ * at start-up; its node types are `n8n-nodes-callkaro.<node>`.
+ *
+ * Peer dependencies (n8n-workflow) and the libraries the package does not ship (zod, luxon) are
+ * not installed: they resolve from the host n8n, which puts its own module paths on NODE_PATH
+ * before loading nodes. For that to be the only way they resolve, the real path of the nodes
+ * folder must not sit under a folder with a node_modules holding them (such as this project):
+ * pass nodesRealDir outside the project and .n8n/nodes becomes a symlink to it.
+ */
+export async function installCommunityPackage({ tarball, userFolder, nodesRealDir, log }) {
+	const n8nFolder = path.join(userFolder, '.n8n');
+	const nodesLink = path.join(n8nFolder, 'nodes');
+	fs.mkdirSync(n8nFolder, { recursive: true });
+	let nodesDir = nodesLink;
+	if (nodesRealDir) {
+		fs.mkdirSync(nodesRealDir, { recursive: true });
+		let current = null;
+		try {
+			current = fs.readlinkSync(nodesLink);
+		} catch {}
+		if (current !== nodesRealDir) {
+			fs.rmSync(nodesLink, { recursive: true, force: true });
+			fs.symlinkSync(nodesRealDir, nodesLink, 'dir');
+		}
+		nodesDir = nodesRealDir;
+	}
+	const packageDir = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
+	fs.rmSync(packageDir, { recursive: true, force: true });
+	fs.mkdirSync(packageDir, { recursive: true });
+	const tar = await runCommand('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1'], {
+		timeoutMs: 60_000,
+		label: 'tar',
+	});
+	if (tar.code !== 0) throw new Error(describeFailure(tar));
+	const pkgPath = path.join(packageDir, 'package.json');
+	// eslint-disable-next-line no-unused-vars
+	const { devDependencies, peerDependencies, optionalDependencies, ...pkg } = JSON.parse(fs.readFileSync(pkgPath, 'utf8'));
+	fs.writeFileSync(pkgPath, JSON.stringify(pkg, null, 2));
+	if (pkg.dependencies && Object.keys(pkg.dependencies).length > 0) {
+		const r = await runCommand(
+			'npm',
+			['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'],
+			{ cwd: packageDir, env: node24Env(), timeoutMs: 5 * 60_000, label: 'npm install (package dependencies)' },
+		);
+		if (r.code !== 0) throw new Error(describeFailure(r));
+	}
+	// nodes/package.json as n8n keeps it
+	const manifestPath = path.join(nodesDir, 'package.json');
+	let manifest = { name: 'installed-nodes', private: true, dependencies: {} };
+	try {
+		manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+	} catch {}
+	manifest.dependencies = { ...(manifest.dependencies || {}), [PACKAGE_NAME]: pkg.version };
+	fs.writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
+	log?.(`  installed ${PACKAGE_NAME}@${pkg.version} as a community package in ${path.join(nodesLink, 'node_modules', PACKAGE_NAME)}`);
+	return { packageDir, realPackageDir: fs.realpathSync(packageDir), version: pkg.version };
+}
+
+/** Lists the ancestors of dir whose node_modules holds any of names (should be none). */
+export function shadowingModules(dir, names = ['zod', 'luxon', 'n8n-workflow', 'n8n-core']) {
+	const found = [];
+	let current = fs.realpathSync(dir);
+	for (;;) {
+		for (const name of names) {
+			const candidate = path.join(current, 'node_modules', name);
+			if (fs.existsSync(candidate)) found.push(candidate);
+		}
+		const parent = path.dirname(current);
+		if (parent === current) break;
+		current = parent;
+	}
+	return found;
+}
+
+// ---------------------------------------------------------------------------------------------
+// n8n
+
+/** Environment for n8n (CLI and server); the caller's own N8N_* / DB_* settings are dropped. */
+export function n8nEnv({ userFolder, port = 5678, extra = {} } = {}) {
+	const env = node24Env();
+	for (const key of Object.keys(env)) {
+		if (/^(N8N_|DB_|EXECUTIONS_|QUEUE_)/.test(key) || key === 'WEBHOOK_URL') delete env[key];
+	}
+	delete env.NODE_OPTIONS;
+	delete env.NODE_PATH;
+	Object.assign(env, {
+		N8N_USER_FOLDER: userFolder,
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_PORT: String(port),
+		N8N_PROTOCOL: 'http',
+		N8N_SECURE_COOKIE: 'false',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
+		N8N_RUNNERS_ENABLED: 'true',
+		N8N_LOG_LEVEL: 'info',
+		N8N_LOG_OUTPUT: 'console',
+		...extra,
+	});
+	return env;
+}
+
+/** Runs `n8n <args>` with Node 24 (optionally with a --require preload). */
+export async function runN8n(args, { env, timeoutMs = 120_000, preload, label } = {}) {
+	const { nodeBin, n8nMain } = n8nPaths();
+	const nodeArgs = preload ? ['--require', preload, n8nMain, ...args] : [n8nMain, ...args];
+	return await runCommand(nodeBin, nodeArgs, { env, timeoutMs, label: label || `n8n ${args[0]}` });
+}
+
+/** The JSON document at the end of a CLI's stdout (n8n prints log lines before it). */
+export function parseTrailingJson(stdout) {
+	const lines = stdout.split('\n');
+	for (let i = 0; i < lines.length; i++) {
+		if (lines[i].startsWith('{') || lines[i].startsWith('[')) {
+			try {
+				return JSON.parse(lines.slice(i).join('\n'));
+			} catch {}
+		}
+	}
+	throw new Error(`no JSON document in the output:\n${stdout.slice(-2000)}`);
+}
+
+/** A credential file for `n8n import:credentials` (data in clear: the command encrypts it). */
+export function credentialFile({ baseUrl, apiKey, id = CREDENTIAL_ID, name = CREDENTIAL_NAME }) {
+	return [{ id, name, type: CREDENTIAL_TYPE, data: { apiKey, baseUrl } }];
+}
+
+/** Last output items of each node of an `n8n execute --rawOutput` result: { node: [[json...] per output] }. */
+export function nodeOutputs(execution) {
+	const runData = execution?.data?.resultData?.runData ?? {};
+	const out = {};
+	for (const [node, runs] of Object.entries(runData)) {
+		const last = runs[runs.length - 1];
+		out[node] = {
+			error: last?.error ? last.error.message || String(last.error) : null,
+			outputs: (last?.data?.main ?? []).map((items) => (items ?? []).map((item) => item.json)),
+		};
+	}
+	return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// misc
+
+export function freePort(host = '127.0.0.1') {
+	return new Promise((resolve, reject) => {
+		const server = net.createServer();
+		server.unref();
+		server.on('error', reject);
+		server.listen(0, host, () => {
+			const { port } = server.address();
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+export function portInUse(port, host = '127.0.0.1') {
+	return new Promise((resolve) => {
+		const socket = net.connect({ port, host });
+		socket.once('connect', () => {
+			socket.destroy();
+			resolve(true);
+		});
+		socket.once('error', () => resolve(false));
+		socket.setTimeout(2000, () => {
+			socket.destroy();
+			resolve(false);
+		});
+	});
+}
+
+/** Polls url until it answers (any status < 500) or timeoutMs passes; also stops if child exits. */
+export async function waitForHttp(url, { timeoutMs, child } = {}) {
+	const deadline = Date.now() + timeoutMs;
+	let lastError = '';
+	while (Date.now() < deadline) {
+		if (child && (child.exitCode !== null || child.signalCode !== null)) {
+			throw new Error(`process exited (${child.exitCode ?? child.signalCode}) before ${url} answered`);
+		}
+		try {
+			const res = await fetch(url, { signal: AbortSignal.timeout(3000) });
+			if (res.status < 500) return res.status;
+			lastError = `HTTP ${res.status}`;
+		} catch (err) {
+			lastError = err.message;
+		}
+		await new Promise((r) => setTimeout(r, 250));
+	}
+	throw new Error(`${url} did not answer within ${timeoutMs / 1000}s (${lastError})`);
+}
+
+export function tempDir(prefix) {
+	return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export function secondsSince(t) {
+	return `${((Date.now() - t) / 1000).toFixed(1)}s`;
+}

@@ -1,0 +1,314 @@
+import type { z } from 'zod/v4';
+
+import { summarizeAttributeReport } from './attributes';
+import type { AttributeSummary } from './attributes';
+import { CallKaroApiError, classifyStatus, parseRetryAfter } from './errors';
+import type { HttpErrorKind } from './errors';
+import { maskPhoneNumbersInText } from './phone';
+import type { PreparedCampaign } from './requests';
+import { DEFAULT_RETRY_POLICY, decideRetry, mayHaveTakenEffect } from './retry';
+import type { Operation, RetryPolicy } from './retry';
+import {
+	assignResponseSchema,
+	campaignResponseSchema,
+	deleteResponseSchema,
+	errorBodySchema,
+	outboundResponseSchema,
+} from './schemas';
+import type { AssignRequest, OutboundRequest } from './schemas';
+import { TransportError } from './transport';
+import type { NetworkFailureKind, Transport, TransportRequest, TransportResponse } from './transport';
+
+export interface ClientOptions {
+	transport: Transport;
+	sleep: (ms: number) => Promise<void>;
+	random?: () => number;
+	retryPolicy?: RetryPolicy;
+	now?: () => Date;
+}
+
+export interface AssignResult {
+	outcome: 'started' | 'already-running';
+	/** The run was started by an earlier attempt of this request whose answer was lost or was a 5xx. */
+	startedByEarlierAttempt: boolean;
+	status?: string;
+	message: string;
+	runId?: string;
+	enrollmentId?: string;
+	attributes: AttributeSummary;
+	attempts: number;
+	body: unknown;
+}
+
+export interface DeleteResult {
+	deleted: true;
+	message: string;
+	attempts: number;
+	body: unknown;
+}
+
+export interface OutboundResult {
+	callId?: string;
+	status?: string;
+	message?: string;
+	attempts: number;
+	body: unknown;
+}
+
+export interface CampaignResult {
+	batchId: string;
+	status?: string;
+	message?: string;
+	attempts: number;
+	body: unknown;
+}
+
+export interface CallKaroClient {
+	/** A 409 resolves with outcome 'already-running'. */
+	assignWorkflow(request: AssignRequest): Promise<AssignResult>;
+	deleteScheduledCall(request: { agentId: string; toNumber: string; bodyFormat: 'json' | 'form' }): Promise<DeleteResult>;
+	/** Any 2xx is success; callId is call_sid, else call_id. */
+	outboundCall(request: OutboundRequest): Promise<OutboundResult>;
+	createCampaign(prepared: PreparedCampaign): Promise<CampaignResult>;
+}
+
+/** One attempt's result; it is also the AttemptOutcome that decideRetry reads. */
+type Attempt =
+	| { type: 'response'; status: number; retryAfterMs?: number; response: TransportResponse }
+	| { type: 'network'; kind: NetworkFailureKind; error: TransportError };
+
+interface Settled {
+	last: Attempt;
+	attempts: number;
+	/** Some attempt, this one or an earlier one, may have taken effect. */
+	outcomeUnknown: boolean;
+	earlierAttemptMayHaveTakenEffect: boolean;
+}
+
+type SuccessfulAttempt = Extract<Attempt, { type: 'response' }>;
+
+const HEADLINES: Record<HttpErrorKind, string> = {
+	'bad-request': 'CallKaro rejected the request',
+	auth: 'The API key was missing or not accepted',
+	'not-found': 'Not found',
+	'already-running': 'CallKaro reported a conflict',
+	'rate-limited': 'Rate limited by CallKaro',
+	'service-failure': 'CallKaro failed',
+	'unexpected-response': 'Unexpected response from CallKaro',
+};
+
+const NETWORK_HEADLINES: Record<NetworkFailureKind, string> = {
+	'not-sent': 'Could not reach CallKaro',
+	'no-answer': 'No answer from CallKaro',
+	aborted: 'The request to CallKaro was cancelled',
+};
+
+const UNKNOWN_EFFECTS: Record<Operation, string> = {
+	assign: 'the workflow run may or may not have started',
+	delete: 'the scheduled call may or may not have been deleted',
+	outbound: 'the call may or may not have been placed; it was not retried, to avoid calling twice',
+	campaign: 'the campaign may or may not have been created; it was not retried, to avoid creating it twice',
+};
+
+const SHOWN_BODY_LENGTH = 200;
+
+function isSuccess(attempt: Attempt): attempt is SuccessfulAttempt {
+	return attempt.type === 'response' && attempt.status >= 200 && attempt.status <= 299;
+}
+
+/** The service's own words from an error body (JSON message, or short plain text), numbers masked. */
+function serviceMessageOf(body: unknown): string | undefined {
+	const parsed = errorBodySchema.safeParse(body);
+	const text = parsed.success ? parsed.data.message : typeof body === 'string' ? body.trim().slice(0, SHOWN_BODY_LENGTH) : '';
+	return text ? maskPhoneNumbersInText(text) : undefined;
+}
+
+function failureMessage(parts: {
+	headline: string;
+	httpStatus?: number;
+	attempts: number;
+	unknownEffect?: string;
+	note?: string;
+	detail?: string;
+}): string {
+	return [
+		parts.headline,
+		parts.httpStatus === undefined ? '' : ` (HTTP ${parts.httpStatus})`,
+		parts.attempts > 1 ? ` after ${parts.attempts} attempts` : '',
+		parts.unknownEffect ? ` and ${parts.unknownEffect}` : '',
+		parts.note ? `; ${parts.note}` : '',
+		parts.detail ? `: ${parts.detail}` : '',
+	].join('');
+}
+
+export function createCallKaroClient(options: ClientOptions): CallKaroClient {
+	const { transport, sleep, random = Math.random, retryPolicy = DEFAULT_RETRY_POLICY, now = () => new Date() } = options;
+
+	async function attemptOnce(request: TransportRequest): Promise<Attempt> {
+		return await transport.send(request).then(
+			(response): Attempt => ({
+				type: 'response',
+				status: response.status,
+				retryAfterMs: parseRetryAfter(response.headers['retry-after'], now()),
+				response,
+			}),
+			(error: unknown): Attempt => {
+				// Anything but a TransportError is a bug, not a network failure.
+				if (!(error instanceof TransportError)) throw error;
+				return { type: 'network', kind: error.kind, error };
+			},
+		);
+	}
+
+	/** Sends until success or until decideRetry says stop. */
+	async function settle(operation: Operation, request: TransportRequest): Promise<Settled> {
+		let earlierAttemptMayHaveTakenEffect = false;
+		for (let attempts = 1; ; attempts += 1) {
+			const last = await attemptOnce(request);
+			if (isSuccess(last)) return { last, attempts, outcomeUnknown: false, earlierAttemptMayHaveTakenEffect };
+			const decision = decideRetry(operation, last, attempts, retryPolicy, random);
+			if (!decision.retry) {
+				const outcomeUnknown = decision.outcomeUnknown || earlierAttemptMayHaveTakenEffect;
+				return { last, attempts, outcomeUnknown, earlierAttemptMayHaveTakenEffect };
+			}
+			earlierAttemptMayHaveTakenEffect ||= mayHaveTakenEffect(last);
+			await sleep(decision.delayMs);
+		}
+	}
+
+	function failure(operation: Operation, settled: Settled): CallKaroApiError {
+		const { last, attempts, outcomeUnknown } = settled;
+		const unknownEffect = outcomeUnknown ? UNKNOWN_EFFECTS[operation] : undefined;
+		if (last.type === 'network') {
+			const headline = NETWORK_HEADLINES[last.kind];
+			const detail = maskPhoneNumbersInText(last.error.message);
+			return new CallKaroApiError(failureMessage({ headline, attempts, unknownEffect, detail }), {
+				kind: 'network',
+				attempts,
+				outcomeUnknown,
+			});
+		}
+		const { status, retryAfterMs, response } = last;
+		const kind = classifyStatus(status);
+		const serviceMessage = serviceMessageOf(response.body);
+		const note =
+			retryAfterMs !== undefined && retryAfterMs > retryPolicy.maxDelayMs
+				? `it asked to wait ${Math.ceil(retryAfterMs / 1000)} s, longer than the ${retryPolicy.maxDelayMs / 1000} s this node waits`
+				: undefined;
+		const message = failureMessage({
+			headline: HEADLINES[kind],
+			httpStatus: status,
+			attempts,
+			unknownEffect,
+			note,
+			detail: serviceMessage,
+		});
+		return new CallKaroApiError(message, {
+			kind,
+			httpStatus: status,
+			serviceMessage,
+			retryAfterMs,
+			attempts,
+			outcomeUnknown,
+			body: response.body,
+		});
+	}
+
+	/** The parsed body of a successful exchange; anything else becomes a CallKaroApiError. */
+	function successBody<S extends z.ZodType>(
+		operation: Operation,
+		settled: Settled,
+		schema: S,
+	): { data: z.output<S>; body: unknown } {
+		const { last, attempts } = settled;
+		if (!isSuccess(last)) throw failure(operation, settled);
+		const { body } = last.response;
+		const parsed = schema.safeParse(body);
+		if (parsed.success) return { data: parsed.data, body };
+		const [issue] = parsed.error.issues;
+		const detail = `the body does not have the documented shape (${issue.path.join('.') || 'body'}: ${issue.message})`;
+		// The service answered 2xx, so the request has most likely taken effect.
+		throw new CallKaroApiError(
+			failureMessage({
+				headline: HEADLINES['unexpected-response'],
+				httpStatus: last.status,
+				attempts,
+				unknownEffect: UNKNOWN_EFFECTS[operation],
+				detail,
+			}),
+			{ kind: 'unexpected-response', httpStatus: last.status, attempts, outcomeUnknown: true, body },
+		);
+	}
+
+	async function exchange<S extends z.ZodType>(operation: Operation, request: TransportRequest, schema: S) {
+		const settled = await settle(operation, request);
+		return { ...successBody(operation, settled, schema), attempts: settled.attempts };
+	}
+
+	/** A 409 on assign: the number is already running in the workflow; the attributes were still saved. */
+	function alreadyRunning(settled: Settled, body: unknown): AssignResult {
+		const parsed = assignResponseSchema.safeParse(body);
+		const data = parsed.success ? parsed.data : undefined;
+		return {
+			outcome: 'already-running',
+			startedByEarlierAttempt: settled.earlierAttemptMayHaveTakenEffect,
+			status: data?.status,
+			message: data?.message ?? '',
+			attributes: summarizeAttributeReport(data?.attributes),
+			attempts: settled.attempts,
+			body,
+		};
+	}
+
+	return {
+		async assignWorkflow(request) {
+			const settled = await settle('assign', { method: 'POST', path: '/workflow/assign', body: request });
+			const { last } = settled;
+			if (last.type === 'response' && last.status === 409) return alreadyRunning(settled, last.response.body);
+			const { data, body } = successBody('assign', settled, assignResponseSchema);
+			return {
+				outcome: 'started',
+				startedByEarlierAttempt: false,
+				status: data.status,
+				message: data.message,
+				runId: data.run_id,
+				enrollmentId: data.enrollment_id,
+				attributes: summarizeAttributeReport(data.attributes),
+				attempts: settled.attempts,
+				body,
+			};
+		},
+
+		async deleteScheduledCall({ agentId, toNumber, bodyFormat }) {
+			const { data, attempts, body } = await exchange(
+				'delete',
+				{
+					method: 'POST',
+					path: '/call/delete-schedule-call',
+					query: { agent_id: agentId },
+					...(bodyFormat === 'form' ? { form: { to_number: toNumber } } : { body: { to_number: toNumber } }),
+				},
+				deleteResponseSchema,
+			);
+			return { deleted: true, message: data.message, attempts, body };
+		},
+
+		async outboundCall(request) {
+			const { data, attempts, body } = await exchange(
+				'outbound',
+				{ method: 'POST', path: '/call/outbound', body: request },
+				outboundResponseSchema,
+			);
+			return { callId: data.call_sid ?? data.call_id, status: data.status, message: data.message, attempts, body };
+		},
+
+		async createCampaign({ path, request }) {
+			const { data, attempts, body } = await exchange(
+				'campaign',
+				{ method: 'POST', path, body: request },
+				campaignResponseSchema,
+			);
+			return { batchId: data.batch_id, status: data.status, message: data.message, attempts, body };
+		},
+	};
+}

@@ -1,0 +1,91 @@
+import { DateTime } from 'luxon';
+
+export type CallKaroErrorKind =
+	| 'bad-request'
+	| 'auth'
+	| 'not-found'
+	| 'already-running'
+	| 'rate-limited'
+	| 'service-failure'
+	| 'network'
+	| 'unexpected-response';
+
+/** A bad input value: thrown before any request is sent. `field` is the n8n display name, e.g. 'Phone Number'. message already names the field in quotes. */
+export class CallKaroInputError extends Error {
+	readonly field: string;
+
+	constructor(field: string, message: string) {
+		super(message);
+		this.name = 'CallKaroInputError';
+		this.field = field;
+	}
+}
+
+/** Builds the one message shape for bad input: the field in quotes, what is wrong (with the value), how to fix it. */
+export function invalidInput(field: string, problem: string, fix: string): CallKaroInputError {
+	return new CallKaroInputError(field, `"${field}" ${problem}. ${fix}.`);
+}
+
+export interface CallKaroApiErrorDetails {
+	kind: CallKaroErrorKind;
+	httpStatus?: number;
+	serviceMessage?: string;
+	retryAfterMs?: number;
+	attempts: number;
+	outcomeUnknown: boolean;
+	body?: unknown;
+}
+
+/** The service (or the network) refused the request. message is plain English and carries the service's own text; never the API key, never a full phone number (masked). */
+export class CallKaroApiError extends Error {
+	readonly kind: CallKaroErrorKind;
+	/** undefined for network failures. */
+	readonly httpStatus?: number;
+	/** body.message as the service sent it (phone numbers masked). */
+	readonly serviceMessage?: string;
+	readonly retryAfterMs?: number;
+	/** How many requests were sent. */
+	readonly attempts: number;
+	/** True when the request may have had its effect although it failed. */
+	readonly outcomeUnknown: boolean;
+	/** Raw response body when there is one. */
+	readonly body?: unknown;
+
+	constructor(message: string, details: CallKaroApiErrorDetails) {
+		super(message);
+		this.name = 'CallKaroApiError';
+		this.kind = details.kind;
+		this.httpStatus = details.httpStatus;
+		this.serviceMessage = details.serviceMessage;
+		this.retryAfterMs = details.retryAfterMs;
+		this.attempts = details.attempts;
+		this.outcomeUnknown = details.outcomeUnknown;
+		this.body = details.body;
+	}
+}
+
+/** The kinds an HTTP status can have; 'network' has none. */
+export type HttpErrorKind = Exclude<CallKaroErrorKind, 'network'>;
+
+const KIND_BY_STATUS: Record<number, HttpErrorKind> = {
+	400: 'bad-request',
+	401: 'auth',
+	403: 'auth',
+	404: 'not-found',
+	409: 'already-running',
+	429: 'rate-limited',
+};
+
+export function classifyStatus(status: number): HttpErrorKind {
+	if (status >= 500 && status <= 599) return 'service-failure';
+	return KIND_BY_STATUS[status] ?? 'unexpected-response';
+}
+
+/** Reads a Retry-After header (delay in seconds, or an HTTP date) as milliseconds from now. */
+export function parseRetryAfter(headerValue: string | undefined, now: Date): number | undefined {
+	const value = headerValue?.trim() ?? '';
+	if (/^\d+$/.test(value)) return Number(value) * 1000;
+	// fromHTTP accepts only the HTTP date formats, unlike the lenient Date.parse.
+	const date = DateTime.fromHTTP(value);
+	return date.isValid ? Math.max(0, date.toMillis() - now.getTime()) : undefined;
+}

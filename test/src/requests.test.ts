@@ -1,0 +1,189 @@
+import { prepareAssign, prepareCampaign, prepareDelete, prepareOutbound } from '../../src/requests';
+import type { OutboundOptions } from '../../src/requests';
+import { assignRequestSchema, outboundRequestSchema } from '../../src/schemas';
+import { inputErrorOf } from './helpers';
+
+const NOW = new Date('2026-11-01T00:00:00Z');
+const PHONE = { e164: '+919876543210', masked: '+91******3210' };
+
+describe('prepareAssign', () => {
+	test('builds the smallest request', () => {
+		const prepared = prepareAssign({ phoneNumber: '98765 43210', workflowId: ' wf_1 ', attributes: [], defaultCountryCode: '91' });
+		expect(prepared).toEqual({ request: { to_number: '+919876543210', workflow_id: 'wf_1' }, phone: PHONE, schedule: undefined });
+		expect(Object.keys(prepared.request)).toEqual(['to_number', 'workflow_id']);
+	});
+
+	test('adds attributes and the schedule in IST', () => {
+		const prepared = prepareAssign({
+			phoneNumber: '+91 98765 43210',
+			workflowId: 'wf_1',
+			attributes: [{ key: ' city ', value: 'Pune' }],
+			schedule: { value: '2026-11-22T04:00:00', zone: 'UTC' },
+			now: NOW,
+		});
+		expect(prepared.request).toEqual({
+			to_number: '+919876543210',
+			workflow_id: 'wf_1',
+			attributes: [{ key: 'city', value: 'Pune', replace: false }],
+			schedule_at: '2026-11-22T09:30:00',
+		});
+		expect(prepared.schedule).toEqual({ scheduleAt: '2026-11-22T09:30:00', utc: '2026-11-22T04:00:00.000Z', isPast: false });
+		expect(assignRequestSchema.parse(prepared.request)).toEqual(prepared.request);
+	});
+
+	test('a past schedule is still sent, and flagged: CallKaro then starts the run now', () => {
+		const prepared = prepareAssign({
+			phoneNumber: '+919876543210',
+			workflowId: 'wf_1',
+			attributes: [],
+			schedule: { value: '2026-10-01T09:30:00+05:30', zone: 'UTC' },
+			now: NOW,
+		});
+		expect(prepared.request.schedule_at).toBe('2026-10-01T09:30:00');
+		expect(prepared.schedule?.isPast).toBe(true);
+	});
+
+	test.each([
+		['Phone Number', { phoneNumber: '9876543210' }],
+		['Workflow ID', { workflowId: '  ' }],
+		['Workflow ID', { workflowId: undefined }],
+		['Attributes', { attributes: [{ key: 'a', value: 'x' }, { key: 'A', value: 'y' }] }],
+		['Schedule Time', { schedule: { value: '2026-02-30T09:00', zone: 'UTC' } }],
+		['Time Zone', { schedule: { value: '2026-11-22T09:00', zone: 'Nowhere/City' } }],
+	])('rejects a bad %s', (field, override) => {
+		const input = { phoneNumber: '+919876543210', workflowId: 'wf_1', attributes: [], ...override };
+		expect(inputErrorOf(() => prepareAssign(input)).field).toBe(field);
+	});
+});
+
+describe('prepareDelete', () => {
+	test('sends the canonical + form and a trimmed agent ID', () => {
+		expect(prepareDelete({ agentId: ' agent_1 ', phoneNumber: '919876543210' })).toEqual({
+			agentId: 'agent_1',
+			toNumber: '+919876543210',
+			phone: PHONE,
+		});
+	});
+
+	test.each([
+		['Agent ID', { agentId: '' }, '"Agent ID" is empty. Enter the ID of the CallKaro agent.'],
+		['Agent ID', { agentId: { id: 'x' } }, '"Agent ID" must be text, but is an object. Enter the ID of the CallKaro agent.'],
+		['Phone Number', { phoneNumber: '' }, '"Phone Number" is empty.'],
+		['Default Country Code', { phoneNumber: '9876543210', defaultCountryCode: 'IN' }, '"Default Country Code" must be 1 to 3 digits'],
+	])('rejects a bad %s', (field, override, message) => {
+		const error = inputErrorOf(() => prepareDelete({ agentId: 'agent_1', phoneNumber: '+919876543210', ...override }));
+		expect(error.field).toBe(field);
+		expect(error.message).toContain(message);
+	});
+});
+
+describe('prepareOutbound', () => {
+	const prepare = (options: OutboundOptions) =>
+		prepareOutbound({ agentId: 'agent_1', phoneNumber: '+919876543210', now: NOW, options });
+
+	test('builds the smallest request', () => {
+		expect(prepare({})).toEqual({
+			request: { to_number: '+919876543210', agent_id: 'agent_1' },
+			phone: PHONE,
+			schedule: undefined,
+		});
+	});
+
+	test('sends every option that is set', () => {
+		const prepared = prepare({
+			batchId: ' batch_1 ',
+			metadata: { name: 'Asha', orderTotal: 1200 },
+			schedule: { value: '2026-11-22 09:30', zone: 'Asia/Kolkata' },
+			minTriggerTime: '09:00',
+			maxTriggerTime: '18:30',
+			carryOver: true,
+			numberOfRetries: 2,
+			gapBetweenRetries: '30, 60',
+			priority: -100,
+			language: 'HI',
+		});
+		expect(prepared.request).toEqual({
+			to_number: '+919876543210',
+			agent_id: 'agent_1',
+			batch_id: 'batch_1',
+			metadata: { name: 'Asha', orderTotal: 1200 },
+			schedule_at: '2026-11-22T09:30:00',
+			min_trigger_time: '09:00',
+			max_trigger_time: '18:30',
+			carry_over: true,
+			number_of_retries: 2,
+			gap_between_retries: [30, 60],
+			priority: -100,
+			language: 'hi',
+		});
+		expect(outboundRequestSchema.parse(prepared.request)).toEqual(prepared.request);
+	});
+
+	test.each<[string, OutboundOptions, Record<string, unknown>]>([
+		['empty texts are left out', { batchId: ' ', minTriggerTime: '', language: '', gapBetweenRetries: ' ' }, {}],
+		['metadata as JSON text', { metadata: '{" key ": "v"}' }, { metadata: { key: 'v' } }],
+		['empty metadata', { metadata: {} }, { metadata: {} }],
+		['one gap as text', { gapBetweenRetries: ' 45 ' }, { gap_between_retries: 45 }],
+		['one gap as a number', { gapBetweenRetries: 0 }, { gap_between_retries: 0 }],
+		['gaps as a list', { gapBetweenRetries: [10, 20, 30] }, { gap_between_retries: [10, 20, 30] }],
+		['limits of the ranges', { numberOfRetries: 10, priority: 100 }, { number_of_retries: 10, priority: 100 }],
+		['zero retries', { numberOfRetries: 0, carryOver: false }, { number_of_retries: 0, carry_over: false }],
+		['midnight to 23:59', { minTriggerTime: '00:00', maxTriggerTime: '23:59' }, { min_trigger_time: '00:00', max_trigger_time: '23:59' }],
+	])('%s', (_case, options, fields) => {
+		expect(prepare(options).request).toEqual({ to_number: '+919876543210', agent_id: 'agent_1', ...fields });
+	});
+
+	test.each<[string, OutboundOptions, string]>([
+		['Campaign ID', { batchId: 42 as unknown as string }, '"Campaign ID" must be text, but is 42'],
+		['Metadata', { metadata: { address: { city: 'Pune' } } }, '"Metadata" has a value for "address" that is an object'],
+		['Metadata', { metadata: { vip: true } }, '"Metadata" has a value for "vip" that is true'],
+		['Metadata', { metadata: { ' ': 'x' } }, '"Metadata" has an entry without a key'],
+		['Metadata', { metadata: '[1]' }, '"Metadata" must be an object of keys and values, but is a list'],
+		['Metadata', { metadata: '{oops' }, '"Metadata" is not valid JSON'],
+		['Schedule Time', { schedule: { value: 'tomorrow', zone: 'UTC' } }, '"Schedule Time" is not a date and time: "tomorrow"'],
+		['Trigger Window Start', { minTriggerTime: '9:00' }, '"Trigger Window Start" must be a time of day as HH:MM (24-hour), such as 09:30, but is "9:00"'],
+		['Trigger Window End', { maxTriggerTime: '24:00' }, '"Trigger Window End" must be a time of day as HH:MM (24-hour), such as 09:30, but is "24:00"'],
+		['Trigger Window End', { maxTriggerTime: '18:30:00' }, 'but is "18:30:00"'],
+		['Carry Over', { carryOver: 'yes' as unknown as boolean }, '"Carry Over" must be true or false, but is "yes"'],
+		['Number of Retries', { numberOfRetries: 11 }, '"Number of Retries" must be a whole number from 0 to 10, but is 11'],
+		['Number of Retries', { numberOfRetries: -1 }, 'but is -1'],
+		['Number of Retries', { numberOfRetries: 1.5 }, 'but is 1.5'],
+		['Gap Between Retries', { gapBetweenRetries: '30, soon' }, '"Gap Between Retries" must be whole minutes, one number or a comma-separated list such as 30, 60, but is "30, soon"'],
+		['Gap Between Retries', { gapBetweenRetries: '30,,60' }, 'but is "30,,60"'],
+		['Gap Between Retries', { gapBetweenRetries: -5 }, 'but is -5'],
+		['Gap Between Retries', { gapBetweenRetries: [] }, 'but is a list'],
+		['Priority', { priority: 101 }, '"Priority" must be a whole number from -100 to 100, but is 101'],
+		['Priority', { priority: -101 }, 'but is -101'],
+		['Language', { language: 'fr' }, '"Language" must be one of hi, en, kn, mr, ta, te, bn, gu, ml, but is "fr"'],
+	])('rejects a bad %s: %p', (field, options, message) => {
+		const error = inputErrorOf(() => prepare(options));
+		expect(error.field).toBe(field);
+		expect(error.message).toContain(message);
+	});
+
+	test.each([
+		['Agent ID', { agentId: ' ' }],
+		['Phone Number', { phoneNumber: 'call me' }],
+	])('rejects a bad %s', (field, override) => {
+		const input = { agentId: 'agent_1', phoneNumber: '+919876543210', options: {}, ...override };
+		expect(inputErrorOf(() => prepareOutbound(input)).field).toBe(field);
+	});
+});
+
+describe('prepareCampaign', () => {
+	test.each([
+		['v1', { name: ' Diwali ', agentId: ' agent_1 ', version: 'v1' as const }, '/call/campaign', { name: 'Diwali', agent_id: 'agent_1' }],
+		['v2', { name: 'Diwali', version: 'v2' as const }, '/v2/call/campaign', { name: 'Diwali' }],
+		['v2 ignores an agent ID', { name: 'Diwali', agentId: 'agent_1', version: 'v2' as const }, '/v2/call/campaign', { name: 'Diwali' }],
+	])('%s', (_case, input, path, request) => {
+		expect(prepareCampaign(input)).toEqual({ path, request });
+	});
+
+	test.each([
+		['Campaign Name', { name: '', version: 'v2' as const }],
+		['Agent ID', { name: 'Diwali', version: 'v1' as const }],
+		['Agent ID', { name: 'Diwali', agentId: '  ', version: 'v1' as const }],
+	])('rejects a missing %s', (field, input) => {
+		expect(inputErrorOf(() => prepareCampaign(input)).field).toBe(field);
+	});
+});
