@@ -11,7 +11,9 @@ export function attributeMatchKey(key: string): string {
 }
 
 function isAttributeValue(value: unknown): value is AttributeRow['value'] {
-	return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+	return (
+		typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))
+	);
 }
 
 function validateAttributeRow(row: unknown, position: number, field: string): AttributeRow {

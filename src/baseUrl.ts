@@ -1,4 +1,4 @@
-import { CallKaroInputError } from './errors';
+import { invalidInput } from './errors';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -8,27 +8,20 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
  */
 export function checkBaseUrl(value: unknown): string {
 	const text = typeof value === 'string' ? value.trim() : '';
-	let url: URL;
-	try {
-		url = new URL(text);
-	} catch {
-		throw new CallKaroInputError(
-			'Base URL',
-			`"Base URL" in the CallKaro credential is not a URL: "${text}". Use e.g. https://api.callkaro.ai`,
-		);
+	const url = URL.canParse(text) ? new URL(text) : undefined;
+	if (!url) {
+		throw invalidInput('Base URL', `is not a URL: "${text}"`, 'Use e.g. https://api.callkaro.ai');
 	}
 	const isLoopback = LOOPBACK_HOSTS.has(url.hostname) || url.hostname.startsWith('127.');
 	if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback)) {
-		throw new CallKaroInputError(
+		throw invalidInput(
 			'Base URL',
-			`"Base URL" in the CallKaro credential must start with https:// (plain http only for localhost): "${url.origin}"`,
+			`must start with https:// (got ${url.origin})`,
+			'Plain http is allowed only for a local sandbox on localhost',
 		);
 	}
 	if (url.username || url.password || url.search || url.hash) {
-		throw new CallKaroInputError(
-			'Base URL',
-			'"Base URL" in the CallKaro credential must not contain a user name, password, query or fragment',
-		);
+		throw invalidInput('Base URL', 'contains a user name, password, query or fragment', 'Remove it');
 	}
 	return url.href.replace(/\/+$/, '');
 }

@@ -66,7 +66,11 @@ export interface CampaignResult {
 export interface CallKaroClient {
 	/** A 409 resolves with outcome 'already-running'. */
 	assignWorkflow(request: AssignRequest): Promise<AssignResult>;
-	deleteScheduledCall(request: { agentId: string; toNumber: string; bodyFormat: 'json' | 'form' }): Promise<DeleteResult>;
+	deleteScheduledCall(request: {
+		agentId: string;
+		toNumber: string;
+		bodyFormat: 'json' | 'form';
+	}): Promise<DeleteResult>;
 	/** Any 2xx is success; callId is call_sid, else call_id. */
 	outboundCall(request: OutboundRequest): Promise<OutboundResult>;
 	createCampaign(prepared: PreparedCampaign): Promise<CampaignResult>;
@@ -119,7 +123,9 @@ function isSuccess(attempt: Attempt): attempt is SuccessfulAttempt {
 /** The service's own words from an error body (JSON message, or short plain text), numbers masked. */
 function serviceMessageOf(body: unknown): string | undefined {
 	const parsed = errorBodySchema.safeParse(body);
-	const text = parsed.success ? parsed.data.message : typeof body === 'string' ? body.trim().slice(0, SHOWN_BODY_LENGTH) : '';
+	let text = '';
+	if (parsed.success) text = parsed.data.message;
+	else if (typeof body === 'string') text = body.trim().slice(0, SHOWN_BODY_LENGTH);
 	return text ? maskPhoneNumbersInText(text) : undefined;
 }
 
@@ -142,7 +148,13 @@ function failureMessage(parts: {
 }
 
 export function createCallKaroClient(options: ClientOptions): CallKaroClient {
-	const { transport, sleep, random = Math.random, retryPolicy = DEFAULT_RETRY_POLICY, now = () => new Date() } = options;
+	const {
+		transport,
+		sleep,
+		random = Math.random,
+		retryPolicy = DEFAULT_RETRY_POLICY,
+		now = () => new Date(),
+	} = options;
 
 	async function attemptOnce(request: TransportRequest): Promise<Attempt> {
 		return await transport.send(request).then(
@@ -176,7 +188,7 @@ export function createCallKaroClient(options: ClientOptions): CallKaroClient {
 		}
 	}
 
-	function failure(operation: Operation, settled: Settled): CallKaroApiError {
+	function failureError(operation: Operation, settled: Settled): CallKaroApiError {
 		const { last, attempts, outcomeUnknown } = settled;
 		const unknownEffect = outcomeUnknown ? UNKNOWN_EFFECTS[operation] : undefined;
 		if (last.type === 'network') {
@@ -221,7 +233,7 @@ export function createCallKaroClient(options: ClientOptions): CallKaroClient {
 		schema: S,
 	): { data: z.output<S>; body: unknown } {
 		const { last, attempts } = settled;
-		if (!isSuccess(last)) throw failure(operation, settled);
+		if (!isSuccess(last)) throw failureError(operation, settled);
 		const { body } = last.response;
 		const parsed = schema.safeParse(body);
 		if (parsed.success) return { data: parsed.data, body };

@@ -44,7 +44,11 @@ export function readJsonObject(value: unknown, field: string): Record<string, un
 			parsed = JSON.parse(text);
 		} catch {
 			// The parser's own message quotes the text, which may hold phone numbers.
-			throw invalidInput(field, `is not valid JSON: ${describeValue(text)}`, 'Enter a JSON object such as {"city": "Pune"}');
+			throw invalidInput(
+				field,
+				`is not valid JSON: ${describeValue(text)}`,
+				'Enter a JSON object such as {"city": "Pune"}',
+			);
 		}
 	}
 	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {

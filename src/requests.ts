@@ -7,14 +7,14 @@ import { normalizePhoneNumber } from './phone';
 import type { PhoneNumber } from './phone';
 import { toIstSchedule } from './schedule';
 import type { IstSchedule } from './schedule';
-import { CALL_LANGUAGES, MAX_NUMBER_OF_RETRIES, MAX_PRIORITY, metadataValueSchema, outboundRequestSchema } from './schemas';
-import type {
-	AssignRequest,
-	AttributeRow,
-	CampaignV1Request,
-	CampaignV2Request,
-	OutboundRequest,
+import {
+	CALL_LANGUAGES,
+	MAX_NUMBER_OF_RETRIES,
+	MAX_PRIORITY,
+	metadataValueSchema,
+	outboundRequestSchema,
 } from './schemas';
+import type { AssignRequest, AttributeRow, CampaignV1Request, CampaignV2Request, OutboundRequest } from './schemas';
 
 const AGENT_ID_FIX = 'Enter the ID of the CallKaro agent';
 
@@ -56,6 +56,8 @@ export interface OutboundOptions {
 	batchId?: string;
 	/** An object of text or number values, or JSON text of one. */
 	metadata?: unknown;
+	/** Key/value rows as a node's fixed collection gives them; combined with metadata. */
+	metadataRows?: Array<{ key: string; value: unknown }>;
 	schedule?: ScheduleInput;
 	minTriggerTime?: string;
 	maxTriggerTime?: string;
@@ -135,28 +137,42 @@ function checkedOption<S extends z.ZodType>(
 ): z.output<S> {
 	const result = schema.safeParse(value);
 	if (!result.success) {
-		throw invalidInput(field, `must be ${expected}, but is ${describeValue(given)}`, 'Change the value, or remove the option');
+		throw invalidInput(
+			field,
+			`must be ${expected}, but is ${describeValue(given)}`,
+			'Change the value, or remove the option',
+		);
 	}
 	return result.data;
 }
 
-function metadataFrom(value: unknown): OutboundRequest['metadata'] {
-	if (value === undefined) return undefined;
-	const entries = Object.entries(readJsonObject(value, 'Metadata')).map(([key, entry]) => {
-		if (key.trim() === '') {
+/** Metadata from the JSON object and the key/value rows together; a key may appear once. */
+function metadataFrom(options: OutboundOptions): OutboundRequest['metadata'] {
+	if (options.metadata === undefined && options.metadataRows === undefined) return undefined;
+	const entries = [
+		...Object.entries(readJsonObject(options.metadata, 'Metadata')),
+		...(options.metadataRows ?? []).map(({ key, value }) => [key, value] as const),
+	];
+	const metadata = new Map<string, string | number>();
+	for (const [rawKey, value] of entries) {
+		const key = typeof rawKey === 'string' ? rawKey.trim() : '';
+		if (key === '') {
 			throw invalidInput('Metadata', 'has an entry without a key', 'Enter a key for every entry, or remove it');
 		}
-		const checked = metadataValueSchema.safeParse(entry);
+		if (metadata.has(key)) {
+			throw invalidInput('Metadata', `has the key "${key}" twice`, 'Keep only one of them');
+		}
+		const checked = metadataValueSchema.safeParse(value);
 		if (!checked.success) {
 			throw invalidInput(
 				'Metadata',
-				`has a value for "${key.trim()}" that is ${describeValue(entry)}; only text and numbers are accepted`,
+				`has a value for "${key}" that is ${describeValue(value)}; only text and numbers are accepted`,
 				'Turn the value into text, or remove the entry',
 			);
 		}
-		return [key.trim(), checked.data] as const;
-	});
-	return Object.fromEntries(entries);
+		metadata.set(key, checked.data);
+	}
+	return Object.fromEntries(metadata);
 }
 
 /** '30' -> 30 and '30, 60' -> [30, 60]; anything that is not whole numbers fails the schema check. */
@@ -164,6 +180,16 @@ function retryGapsFromText(value: unknown): unknown {
 	if (typeof value !== 'string') return value;
 	const gaps = value.split(',').map((part) => (/^\s*\d+\s*$/.test(part) ? Number(part) : Number.NaN));
 	return gaps.length === 1 ? gaps[0] : gaps;
+}
+
+/** 'HH:MM' (24-hour); both ends of the trigger window share one schema. */
+function timeOfDayOption(value: unknown, field: string): string | undefined {
+	return checkedOption(
+		outboundRequestSchema.shape.min_trigger_time,
+		optionalText(value, field),
+		field,
+		'a time of day as HH:MM (24-hour), such as 09:30',
+	);
 }
 
 function emptyAsUndefined(value: unknown): unknown {
@@ -176,15 +202,14 @@ export function prepareOutbound(input: OutboundInput): PreparedOutbound {
 	const { options } = input;
 	const shape = outboundRequestSchema.shape;
 	const schedule = istSchedule(options.schedule, input.now);
-	const timeOfDay = 'a time of day as HH:MM (24-hour), such as 09:30';
 	const request = withoutUndefined({
 		to_number: phone.e164,
 		agent_id: agentId,
 		batch_id: optionalText(options.batchId, 'Campaign ID'),
-		metadata: metadataFrom(options.metadata),
+		metadata: metadataFrom(options),
 		schedule_at: schedule?.scheduleAt,
-		min_trigger_time: checkedOption(shape.min_trigger_time, optionalText(options.minTriggerTime, 'Trigger Window Start'), 'Trigger Window Start', timeOfDay),
-		max_trigger_time: checkedOption(shape.max_trigger_time, optionalText(options.maxTriggerTime, 'Trigger Window End'), 'Trigger Window End', timeOfDay),
+		min_trigger_time: timeOfDayOption(options.minTriggerTime, 'Trigger Window Start'),
+		max_trigger_time: timeOfDayOption(options.maxTriggerTime, 'Trigger Window End'),
 		carry_over: checkedOption(shape.carry_over, options.carryOver, 'Carry Over', 'true or false'),
 		number_of_retries: checkedOption(
 			shape.number_of_retries,
@@ -199,7 +224,12 @@ export function prepareOutbound(input: OutboundInput): PreparedOutbound {
 			'whole minutes, one number or a comma-separated list such as 30, 60',
 			options.gapBetweenRetries,
 		),
-		priority: checkedOption(shape.priority, options.priority, 'Priority', `a whole number from -${MAX_PRIORITY} to ${MAX_PRIORITY}`),
+		priority: checkedOption(
+			shape.priority,
+			options.priority,
+			'Priority',
+			`a whole number from -${MAX_PRIORITY} to ${MAX_PRIORITY}`,
+		),
 		language: checkedOption(
 			shape.language,
 			optionalText(options.language, 'Language')?.toLowerCase(),
@@ -213,6 +243,10 @@ export function prepareOutbound(input: OutboundInput): PreparedOutbound {
 export function prepareCampaign(input: CampaignInput): PreparedCampaign {
 	const name = requireText(input.name, 'Campaign Name', 'Enter a name for the campaign');
 	if (input.version === 'v2') return { path: '/v2/call/campaign', request: { name } };
-	const agentId = requireText(input.agentId, 'Agent ID', 'Enter the ID of the agent that makes every call of the campaign');
+	const agentId = requireText(
+		input.agentId,
+		'Agent ID',
+		'Enter the ID of the agent that makes every call of the campaign',
+	);
 	return { path: '/call/campaign', request: { name, agent_id: agentId } };
 }

@@ -9,10 +9,10 @@ export const CALL_LANGUAGES = ['hi', 'en', 'kn', 'mr', 'ta', 'te', 'bn', 'gu', '
 /** CallKaro's schedule format: wall-clock time in IST, without an offset. */
 const istDateTimeSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
 /** 'HH:MM', 24-hour. */
-export const timeOfDaySchema = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/);
+const timeOfDaySchema = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/);
 const retryGapSchema = z.int().min(0);
 
-export const attributeValueSchema = z.union([z.string().max(MAX_ATTRIBUTE_VALUE_LENGTH), z.number(), z.boolean()]);
+const attributeValueSchema = z.union([z.string().max(MAX_ATTRIBUTE_VALUE_LENGTH), z.number(), z.boolean()]);
 export const attributeRowSchema = z.object({
 	key: z.string().min(1),
 	value: attributeValueSchema,

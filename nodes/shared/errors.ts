@@ -1,4 +1,4 @@
-import { NodeApiError, NodeError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { Failure, INode, JsonObject } from 'n8n-workflow';
 
 import { CallKaroApiError, CallKaroInputError } from '../../src/errors';
@@ -38,7 +38,7 @@ function apiErrorDetails(error: CallKaroApiError): JsonObject {
 }
 
 /** Wraps any failure of one item as the n8n error a builder sees, tied to that item. */
-export function toNodeError(node: INode, error: unknown, itemIndex: number): NodeError {
+export function toNodeError(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
 	if (error instanceof CallKaroInputError) {
 		return new NodeOperationError(node, `${error.message} [item ${itemIndex}]`, { itemIndex });
 	}
@@ -51,7 +51,7 @@ export function toNodeError(node: INode, error: unknown, itemIndex: number): Nod
 			failure: failureOf(error),
 		});
 	}
-	if (error instanceof NodeError) {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		error.context.itemIndex = itemIndex;
 		return error;
 	}
@@ -59,7 +59,7 @@ export function toNodeError(node: INode, error: unknown, itemIndex: number): Nod
 }
 
 /** The json of an item that failed under "Continue On Fail": what happened, never the key. */
-export function errorItemJson(error: NodeError): JsonObject {
+export function errorItemJson(error: NodeApiError | NodeOperationError): JsonObject {
 	const details = error instanceof NodeApiError ? (error.errorResponse as JsonObject) : {};
 	return { error: error.message, ...(error.description ? { description: error.description } : {}), ...details };
 }

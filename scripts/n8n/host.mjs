@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 import { n8nPaths, node24Env } from './install.mjs';
@@ -240,7 +241,7 @@ export function shadowingModules(dir, names = ['zod', 'luxon', 'n8n-workflow', '
 // n8n
 
 /** Environment for n8n (CLI and server); the caller's own N8N_* / DB_* settings are dropped. */
-export function n8nEnv({ userFolder, port = 5678, extra = {} } = {}) {
+export function n8nEnv({ userFolder, port = 5678, brokerPort, extra = {} } = {}) {
 	const env = node24Env();
 	for (const key of Object.keys(env)) {
 		if (/^(N8N_|DB_|EXECUTIONS_|QUEUE_)/.test(key) || key === 'WEBHOOK_URL') delete env[key];
@@ -261,7 +262,10 @@ export function n8nEnv({ userFolder, port = 5678, extra = {} } = {}) {
 		N8N_HIRING_BANNER_ENABLED: 'false',
 		N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
-		N8N_RUNNERS_ENABLED: 'true',
+		// every n8n process gets its own task-broker port (the default 5679 would collide)
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort ?? 5679),
+		// the MCP server registry only fetches a list from api.n8n.io, which is unreachable here
+		N8N_DISABLED_MODULES: 'mcp-registry',
 		N8N_LOG_LEVEL: 'info',
 		N8N_LOG_OUTPUT: 'console',
 		...extra,
@@ -364,4 +368,75 @@ export function tempDir(prefix) {
 
 export function secondsSince(t) {
 	return `${((Date.now() - t) / 1000).toFixed(1)}s`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// the n8n server
+
+/**
+ * Env that makes n8n 2.41 set up its owner at start-up (N8N_INSTANCE_OWNER_MANAGED_BY_ENV, with
+ * a bcrypt hash made by the host n8n's own bcryptjs), so the owner-setup screen never shows.
+ */
+export function ownerEnv({ email, password, firstName = 'CallKaro', lastName = 'Builder' }) {
+	const { n8nDir } = n8nPaths();
+	const requireFromN8n = createRequire(path.join(n8nDir, 'node_modules', 'n8n', 'package.json'));
+	const bcrypt = requireFromN8n('bcryptjs');
+	return {
+		N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
+		N8N_INSTANCE_OWNER_EMAIL: email,
+		N8N_INSTANCE_OWNER_FIRST_NAME: firstName,
+		N8N_INSTANCE_OWNER_LAST_NAME: lastName,
+		N8N_INSTANCE_OWNER_PASSWORD_HASH: bcrypt.hashSync(password, 10),
+	};
+}
+
+/**
+ * Starts `n8n start` and resolves once it answers on /healthz/readiness.
+ * Returns { child, url, stop(), output() }.
+ */
+export async function startN8nServer({ env, port, readyTimeoutMs = 120_000, echo }) {
+	const { nodeBin, n8nMain } = n8nPaths();
+	let output = '';
+	const keep = (d) => {
+		output = (output + d).slice(-64_000);
+		echo?.(d);
+	};
+	const child = startProcess(nodeBin, [n8nMain, 'start'], { env, onStdout: keep, onStderr: keep });
+	const url = `http://127.0.0.1:${port}`;
+	const stop = async (graceMs = 15_000) => {
+		if (child.exitCode !== null || child.signalCode !== null) return;
+		const closed = new Promise((r) => child.once('close', r));
+		killTree(child, 'SIGTERM');
+		const timer = setTimeout(() => killTree(child, 'SIGKILL'), graceMs);
+		await closed;
+		clearTimeout(timer);
+	};
+	try {
+		const deadline = Date.now() + readyTimeoutMs;
+		await waitForHttp(`${url}/healthz/readiness`, { timeoutMs: readyTimeoutMs, child });
+		// published workflows (webhooks, forms) are registered just before this line is printed
+		while (!output.includes('Editor is now accessible via')) {
+			if (child.exitCode !== null || child.signalCode !== null) throw new Error('n8n exited');
+			if (Date.now() > deadline) throw new Error(`n8n did not finish starting within ${readyTimeoutMs / 1000}s`);
+			await new Promise((r) => setTimeout(r, 200));
+		}
+	} catch (err) {
+		await stop(5000);
+		throw new Error(`${err.message}\n--- n8n output ---\n${output.slice(-4000)}`);
+	}
+	return { child, url, stop, output: () => output };
+}
+
+/** Logs in to the n8n REST API; returns the auth cookie header value. */
+export async function n8nLogin(url, { email, password }) {
+	const res = await fetch(`${url}/rest/login`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ emailOrLdapLoginId: email, password }),
+		signal: AbortSignal.timeout(15_000),
+	});
+	const text = await res.text();
+	if (!res.ok) throw new Error(`login failed: HTTP ${res.status} ${text.slice(0, 300)}`);
+	const cookies = res.headers.getSetCookie?.() ?? [];
+	return cookies.map((c) => c.split(';')[0]).join('; ');
 }

@@ -2,7 +2,7 @@ import { sleep } from 'n8n-workflow';
 
 import { call, freshNumber } from './helpers';
 import { DataError, demoData, startSandbox } from './sandbox.mjs';
-import { externalIPv4 } from './testUtils.mjs';
+import { externalIPv4, writeTempJson } from './testUtils.mjs';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -243,6 +243,18 @@ describe('Inspection and control under /__sandbox/ (and the JS API)', () => {
 			expect(local.status).toBe(200);
 		} finally {
 			await open.close();
+		}
+	});
+
+	test('startSandbox({ dataFile }) reads a data file', async () => {
+		const data = demoData();
+		data.accounts[0].workflows = [{ id: 'wf_from_file', steps: 1, available: true }];
+		const other = await startSandbox({ dataFile: writeTempJson(data) });
+		try {
+			const res = await call(other.url, '/workflow/assign', { to_number: freshNumber(), workflow_id: 'wf_from_file' });
+			expect(res.status).toBe(200);
+		} finally {
+			await other.close();
 		}
 	});
 

@@ -181,7 +181,7 @@ describe('POST /call/outbound (spec §2.6, §4.3, §7.3; public docs §§1-2)', 
 		['metadata', {}],
 		['metadata', { a: 'x', b: 2.5 }],
 		...['hi', 'en', 'kn', 'mr', 'ta', 'te', 'bn', 'gu', 'ml'].map((l) => ['language', l]),
-	])('docs §2 optional field %s = %p within its limits is accepted', async (field, value) => {
+	] as Array<[string, unknown]>)('docs §2 optional field %s = %p within its limits is accepted', async (field, value) => {
 		const res = await outbound({ ...base(), [field]: value });
 		expect(res.status).toBe(200);
 		expect(sb.state.calls[0].options).toEqual({ [field]: value });

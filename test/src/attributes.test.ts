@@ -25,7 +25,14 @@ describe('attributeMatchKey', () => {
 
 describe('validateAttributeRows', () => {
 	test.each([
-		['text, number and boolean values', [{ key: 'city', value: 'Pune' }, { key: 'age', value: 42 }, { key: 'vip', value: false }]],
+		[
+			'text, number and boolean values',
+			[
+				{ key: 'city', value: 'Pune' },
+				{ key: 'age', value: 42 },
+				{ key: 'vip', value: false },
+			],
+		],
 		['50 rows', rows(50)],
 		['a value of 1000 characters', [{ key: 'note', value: 'x'.repeat(1000) }]],
 		['an empty text value', [{ key: 'note', value: '' }]],
@@ -42,8 +49,19 @@ describe('validateAttributeRows', () => {
 
 	test.each([
 		['51 rows', rows(51), 'has 51 rows, but CallKaro accepts at most 50'],
-		['a value of 1001 characters', [{ key: 'note', value: 'x'.repeat(1001) }], 'has a value for "note" with 1001 characters, more than the 1000'],
-		['an empty key', [{ key: 'city', value: 'Pune' }, { key: '  ', value: 'x' }], 'row 2 has no key'],
+		[
+			'a value of 1001 characters',
+			[{ key: 'note', value: 'x'.repeat(1001) }],
+			'has a value for "note" with 1001 characters, more than the 1000',
+		],
+		[
+			'an empty key',
+			[
+				{ key: 'city', value: 'Pune' },
+				{ key: '  ', value: 'x' },
+			],
+			'row 2 has no key',
+		],
 		['a missing key', [{ value: 'x' }], 'row 1 has no key'],
 		['a row that is not an object', ['city=Pune'], 'row 1 is "city=Pune"'],
 		['a nested object', [{ key: 'address', value: { city: 'Pune' } }], 'has a value for "address" that is an object'],
@@ -51,13 +69,28 @@ describe('validateAttributeRows', () => {
 		['null', [{ key: 'city', value: null }], 'has a value for "city" that is null'],
 		['a missing value', [{ key: 'city' }], 'has a value for "city" that is empty'],
 		['NaN', [{ key: 'age', value: Number.NaN }], 'has a value for "age" that is NaN'],
-		['a replace that is not boolean', [{ key: 'city', value: 'Pune', replace: 'yes' }], 'has a "replace" for "city" that is "yes"'],
+		[
+			'a replace that is not boolean',
+			[{ key: 'city', value: 'Pune', replace: 'yes' }],
+			'has a "replace" for "city" that is "yes"',
+		],
 		[
 			'keys that CallKaro matches as one',
-			[{ key: 'First Name', value: 'A' }, { key: 'city', value: 'Pune' }, { key: 'first_name', value: 'B' }],
+			[
+				{ key: 'First Name', value: 'A' },
+				{ key: 'city', value: 'Pune' },
+				{ key: 'first_name', value: 'B' },
+			],
 			'has the keys "First Name" and "first_name", which CallKaro treats as the same attribute',
 		],
-		['the same key twice', [{ key: 'city', value: 'A' }, { key: 'city ', value: 'B' }], 'has the keys "city" and "city"'],
+		[
+			'the same key twice',
+			[
+				{ key: 'city', value: 'A' },
+				{ key: 'city ', value: 'B' },
+			],
+			'has the keys "city" and "city"',
+		],
 	])('rejects %s', (_case, input, problem) => {
 		const error = inputErrorOf(() => validateAttributeRows(input));
 		expect(error.field).toBe('Attributes');
@@ -96,7 +129,11 @@ describe('attributeRowsFromObject', () => {
 		['a nested object', { address: { city: 'Pune' } }, 'has a value for "address" that is an object'],
 		['a nested list in JSON text', '{"tags": ["a"]}', 'has a value for "tags" that is a list'],
 		['a null value', { city: null }, 'has a value for "city" that is null'],
-		['keys that CallKaro matches as one', { 'First Name': 'A', first_name: 'B' }, 'has the keys "First Name" and "first_name"'],
+		[
+			'keys that CallKaro matches as one',
+			{ 'First Name': 'A', first_name: 'B' },
+			'has the keys "First Name" and "first_name"',
+		],
 		['51 keys', Object.fromEntries(rows(51).map(({ key, value }) => [key, value])), 'has 51 rows'],
 	])('rejects %s', (_case, value, problem) => {
 		const error = inputErrorOf(() => attributeRowsFromObject(value, false, 'Attributes JSON'));
@@ -109,7 +146,12 @@ describe('summarizeAttributeReport', () => {
 	test.each([
 		[
 			'a full report',
-			{ updated: ['city'], kept_existing: ['name'], ignored: ['x'], invalid: [{ key: 'age', reason: 'not a number', extra: 1 }] },
+			{
+				updated: ['city'],
+				kept_existing: ['name'],
+				ignored: ['x'],
+				invalid: [{ key: 'age', reason: 'not a number', extra: 1 }],
+			},
 			{
 				updated: ['city'],
 				keptExisting: ['name'],

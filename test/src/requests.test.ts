@@ -8,8 +8,17 @@ const PHONE = { e164: '+919876543210', masked: '+91******3210' };
 
 describe('prepareAssign', () => {
 	test('builds the smallest request', () => {
-		const prepared = prepareAssign({ phoneNumber: '98765 43210', workflowId: ' wf_1 ', attributes: [], defaultCountryCode: '91' });
-		expect(prepared).toEqual({ request: { to_number: '+919876543210', workflow_id: 'wf_1' }, phone: PHONE, schedule: undefined });
+		const prepared = prepareAssign({
+			phoneNumber: '98765 43210',
+			workflowId: ' wf_1 ',
+			attributes: [],
+			defaultCountryCode: '91',
+		});
+		expect(prepared).toEqual({
+			request: { to_number: '+919876543210', workflow_id: 'wf_1' },
+			phone: PHONE,
+			schedule: undefined,
+		});
 		expect(Object.keys(prepared.request)).toEqual(['to_number', 'workflow_id']);
 	});
 
@@ -27,7 +36,11 @@ describe('prepareAssign', () => {
 			attributes: [{ key: 'city', value: 'Pune', replace: false }],
 			schedule_at: '2026-11-22T09:30:00',
 		});
-		expect(prepared.schedule).toEqual({ scheduleAt: '2026-11-22T09:30:00', utc: '2026-11-22T04:00:00.000Z', isPast: false });
+		expect(prepared.schedule).toEqual({
+			scheduleAt: '2026-11-22T09:30:00',
+			utc: '2026-11-22T04:00:00.000Z',
+			isPast: false,
+		});
 		expect(assignRequestSchema.parse(prepared.request)).toEqual(prepared.request);
 	});
 
@@ -47,7 +60,15 @@ describe('prepareAssign', () => {
 		['Phone Number', { phoneNumber: '9876543210' }],
 		['Workflow ID', { workflowId: '  ' }],
 		['Workflow ID', { workflowId: undefined }],
-		['Attributes', { attributes: [{ key: 'a', value: 'x' }, { key: 'A', value: 'y' }] }],
+		[
+			'Attributes',
+			{
+				attributes: [
+					{ key: 'a', value: 'x' },
+					{ key: 'A', value: 'y' },
+				],
+			},
+		],
 		['Schedule Time', { schedule: { value: '2026-02-30T09:00', zone: 'UTC' } }],
 		['Time Zone', { schedule: { value: '2026-11-22T09:00', zone: 'Nowhere/City' } }],
 	])('rejects a bad %s', (field, override) => {
@@ -67,9 +88,17 @@ describe('prepareDelete', () => {
 
 	test.each([
 		['Agent ID', { agentId: '' }, '"Agent ID" is empty. Enter the ID of the CallKaro agent.'],
-		['Agent ID', { agentId: { id: 'x' } }, '"Agent ID" must be text, but is an object. Enter the ID of the CallKaro agent.'],
+		[
+			'Agent ID',
+			{ agentId: { id: 'x' } },
+			'"Agent ID" must be text, but is an object. Enter the ID of the CallKaro agent.',
+		],
 		['Phone Number', { phoneNumber: '' }, '"Phone Number" is empty.'],
-		['Default Country Code', { phoneNumber: '9876543210', defaultCountryCode: 'IN' }, '"Default Country Code" must be 1 to 3 digits'],
+		[
+			'Default Country Code',
+			{ phoneNumber: '9876543210', defaultCountryCode: 'IN' },
+			'"Default Country Code" must be 1 to 3 digits',
+		],
 	])('rejects a bad %s', (field, override, message) => {
 		const error = inputErrorOf(() => prepareDelete({ agentId: 'agent_1', phoneNumber: '+919876543210', ...override }));
 		expect(error.field).toBe(field);
@@ -128,7 +157,17 @@ describe('prepareOutbound', () => {
 		['gaps as a list', { gapBetweenRetries: [10, 20, 30] }, { gap_between_retries: [10, 20, 30] }],
 		['limits of the ranges', { numberOfRetries: 10, priority: 100 }, { number_of_retries: 10, priority: 100 }],
 		['zero retries', { numberOfRetries: 0, carryOver: false }, { number_of_retries: 0, carry_over: false }],
-		['midnight to 23:59', { minTriggerTime: '00:00', maxTriggerTime: '23:59' }, { min_trigger_time: '00:00', max_trigger_time: '23:59' }],
+		['metadata rows', { metadataRows: [{ key: ' name ', value: 'Asha' }] }, { metadata: { name: 'Asha' } }],
+		[
+			'metadata object and rows together',
+			{ metadata: { constructor: 'x' }, metadataRows: [{ key: 'total', value: 12 }] },
+			{ metadata: { constructor: 'x', total: 12 } },
+		],
+		[
+			'midnight to 23:59',
+			{ minTriggerTime: '00:00', maxTriggerTime: '23:59' },
+			{ min_trigger_time: '00:00', max_trigger_time: '23:59' },
+		],
 	])('%s', (_case, options, fields) => {
 		expect(prepare(options).request).toEqual({ to_number: '+919876543210', agent_id: 'agent_1', ...fields });
 	});
@@ -140,15 +179,42 @@ describe('prepareOutbound', () => {
 		['Metadata', { metadata: { ' ': 'x' } }, '"Metadata" has an entry without a key'],
 		['Metadata', { metadata: '[1]' }, '"Metadata" must be an object of keys and values, but is a list'],
 		['Metadata', { metadata: '{oops' }, '"Metadata" is not valid JSON'],
-		['Schedule Time', { schedule: { value: 'tomorrow', zone: 'UTC' } }, '"Schedule Time" is not a date and time: "tomorrow"'],
-		['Trigger Window Start', { minTriggerTime: '9:00' }, '"Trigger Window Start" must be a time of day as HH:MM (24-hour), such as 09:30, but is "9:00"'],
-		['Trigger Window End', { maxTriggerTime: '24:00' }, '"Trigger Window End" must be a time of day as HH:MM (24-hour), such as 09:30, but is "24:00"'],
+		['Metadata', { metadataRows: [{ key: '', value: 'x' }] }, '"Metadata" has an entry without a key'],
+		['Metadata', { metadataRows: [{ key: 'a', value: null }] }, '"Metadata" has a value for "a" that is null'],
+		[
+			'Metadata',
+			{ metadata: { name: 'A' }, metadataRows: [{ key: 'name ', value: 'B' }] },
+			'"Metadata" has the key "name" twice. Keep only one of them.',
+		],
+		[
+			'Schedule Time',
+			{ schedule: { value: 'tomorrow', zone: 'UTC' } },
+			'"Schedule Time" is not a date and time: "tomorrow"',
+		],
+		[
+			'Trigger Window Start',
+			{ minTriggerTime: '9:00' },
+			'"Trigger Window Start" must be a time of day as HH:MM (24-hour), such as 09:30, but is "9:00"',
+		],
+		[
+			'Trigger Window End',
+			{ maxTriggerTime: '24:00' },
+			'"Trigger Window End" must be a time of day as HH:MM (24-hour), such as 09:30, but is "24:00"',
+		],
 		['Trigger Window End', { maxTriggerTime: '18:30:00' }, 'but is "18:30:00"'],
 		['Carry Over', { carryOver: 'yes' as unknown as boolean }, '"Carry Over" must be true or false, but is "yes"'],
-		['Number of Retries', { numberOfRetries: 11 }, '"Number of Retries" must be a whole number from 0 to 10, but is 11'],
+		[
+			'Number of Retries',
+			{ numberOfRetries: 11 },
+			'"Number of Retries" must be a whole number from 0 to 10, but is 11',
+		],
 		['Number of Retries', { numberOfRetries: -1 }, 'but is -1'],
 		['Number of Retries', { numberOfRetries: 1.5 }, 'but is 1.5'],
-		['Gap Between Retries', { gapBetweenRetries: '30, soon' }, '"Gap Between Retries" must be whole minutes, one number or a comma-separated list such as 30, 60, but is "30, soon"'],
+		[
+			'Gap Between Retries',
+			{ gapBetweenRetries: '30, soon' },
+			'"Gap Between Retries" must be whole minutes, one number or a comma-separated list such as 30, 60, but is "30, soon"',
+		],
 		['Gap Between Retries', { gapBetweenRetries: '30,,60' }, 'but is "30,,60"'],
 		['Gap Between Retries', { gapBetweenRetries: -5 }, 'but is -5'],
 		['Gap Between Retries', { gapBetweenRetries: [] }, 'but is a list'],
@@ -172,9 +238,19 @@ describe('prepareOutbound', () => {
 
 describe('prepareCampaign', () => {
 	test.each([
-		['v1', { name: ' Diwali ', agentId: ' agent_1 ', version: 'v1' as const }, '/call/campaign', { name: 'Diwali', agent_id: 'agent_1' }],
+		[
+			'v1',
+			{ name: ' Diwali ', agentId: ' agent_1 ', version: 'v1' as const },
+			'/call/campaign',
+			{ name: 'Diwali', agent_id: 'agent_1' },
+		],
 		['v2', { name: 'Diwali', version: 'v2' as const }, '/v2/call/campaign', { name: 'Diwali' }],
-		['v2 ignores an agent ID', { name: 'Diwali', agentId: 'agent_1', version: 'v2' as const }, '/v2/call/campaign', { name: 'Diwali' }],
+		[
+			'v2 ignores an agent ID',
+			{ name: 'Diwali', agentId: 'agent_1', version: 'v2' as const },
+			'/v2/call/campaign',
+			{ name: 'Diwali' },
+		],
 	])('%s', (_case, input, path, request) => {
 		expect(prepareCampaign(input)).toEqual({ path, request });
 	});

@@ -4,7 +4,11 @@ import type { AttemptOutcome, Operation, RetryDecision } from '../../src/retry';
 const policy = DEFAULT_RETRY_POLICY;
 const noJitter = () => 0.5;
 
-const status = (code: number, retryAfterMs?: number): AttemptOutcome => ({ type: 'response', status: code, retryAfterMs });
+const status = (code: number, retryAfterMs?: number): AttemptOutcome => ({
+	type: 'response',
+	status: code,
+	retryAfterMs,
+});
 const network = (kind: 'not-sent' | 'no-answer' | 'aborted'): AttemptOutcome => ({ type: 'network', kind });
 
 const retryWithBackoff = (attempt: number): RetryDecision => ({

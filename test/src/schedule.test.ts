@@ -31,15 +31,51 @@ describe('toIstSchedule', () => {
 	});
 
 	test.each([
-		['New York, daylight saving', '2026-07-01T12:00', 'America/New_York', '2026-07-01T21:30:00', '2026-07-01T16:00:00.000Z'],
+		[
+			'New York, daylight saving',
+			'2026-07-01T12:00',
+			'America/New_York',
+			'2026-07-01T21:30:00',
+			'2026-07-01T16:00:00.000Z',
+		],
 		['London, last day of GMT', '2026-03-28T12:00', 'Europe/London', '2026-03-28T17:30:00', '2026-03-28T12:00:00.000Z'],
-		['London, first day of BST', '2026-03-30T12:00', 'Europe/London', '2026-03-30T16:30:00', '2026-03-30T11:00:00.000Z'],
-		['London, a repeated hour is read as GMT', '2026-10-25T01:30', 'Europe/London', '2026-10-25T07:00:00', '2026-10-25T01:30:00.000Z'],
+		[
+			'London, first day of BST',
+			'2026-03-30T12:00',
+			'Europe/London',
+			'2026-03-30T16:30:00',
+			'2026-03-30T11:00:00.000Z',
+		],
+		[
+			'London, a repeated hour is read as GMT',
+			'2026-10-25T01:30',
+			'Europe/London',
+			'2026-10-25T07:00:00',
+			'2026-10-25T01:30:00.000Z',
+		],
 		['date only is midnight in IST', '2026-11-22', 'Asia/Kolkata', '2026-11-22T00:00:00', '2026-11-21T18:30:00.000Z'],
 		['date only is midnight in UTC', '2026-11-22', 'UTC', '2026-11-22T05:30:00', '2026-11-22T00:00:00.000Z'],
-		['a UTC evening is the next day in IST', '2026-11-22T20:00:00Z', 'UTC', '2026-11-23T01:30:00', '2026-11-22T20:00:00.000Z'],
-		['New York evening is the next day in IST', '2026-12-31T22:00', 'America/New_York', '2027-01-01T08:30:00', '2027-01-01T03:00:00.000Z'],
-		['seconds are truncated, not rounded', '2026-11-22T09:30:45.999+05:30', 'UTC', '2026-11-22T09:30:45', '2026-11-22T04:00:45.999Z'],
+		[
+			'a UTC evening is the next day in IST',
+			'2026-11-22T20:00:00Z',
+			'UTC',
+			'2026-11-23T01:30:00',
+			'2026-11-22T20:00:00.000Z',
+		],
+		[
+			'New York evening is the next day in IST',
+			'2026-12-31T22:00',
+			'America/New_York',
+			'2027-01-01T08:30:00',
+			'2027-01-01T03:00:00.000Z',
+		],
+		[
+			'seconds are truncated, not rounded',
+			'2026-11-22T09:30:45.999+05:30',
+			'UTC',
+			'2026-11-22T09:30:45',
+			'2026-11-22T04:00:45.999Z',
+		],
 		['microseconds', '2026-11-22T04:00:00.123456Z', 'UTC', '2026-11-22T09:30:00', '2026-11-22T04:00:00.123Z'],
 	])('%s: %p in %s', (_case, value, zone, scheduleAt, utc) => {
 		expect(toIstSchedule(value, { zone, now: NOW })).toEqual({ scheduleAt, utc, isPast: false });
@@ -71,7 +107,9 @@ describe('toIstSchedule', () => {
 	});
 
 	test('rejects a wall-clock time the clocks skip', () => {
-		const error = inputErrorOf(() => toIstSchedule('2026-03-08T02:30', { zone: 'America/New_York', field: 'Call Time' }));
+		const error = inputErrorOf(() =>
+			toIstSchedule('2026-03-08T02:30', { zone: 'America/New_York', field: 'Call Time' }),
+		);
 		expect(error.field).toBe('Call Time');
 		expect(error.message).toBe(
 			'"Call Time" does not exist in the time zone America/New_York, because the clocks skip it: "2026-03-08T02:30". Pick a time outside the daylight-saving change.',

@@ -1,0 +1,394 @@
+#!/usr/bin/env node
+// npm run test:e2e — the three example workflows, run by a real n8n against the local sandbox.
+//
+//   build -> npm pack -> install n8n (cached) -> community-install the tarball into a fresh
+//   n8n user folder -> start the sandbox (demo data) -> import the "CallKaro Sandbox" credential
+//   and the examples -> run them with `n8n execute` -> start `n8n start` and call the published
+//   webhook and form -> check n8n's output and the sandbox's state.
+//
+// Options: --skip-build (use dist/ as it is), --keep (leave the temp folder), --verbose.
+// Prints "N passed, N failed" last; exits 1 on any failure. Every child process has a time limit.
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import { ensureN8n, n8nPaths } from '../n8n/install.mjs';
+import {
+	CREDENTIAL_ID,
+	CREDENTIAL_NAME,
+	PROJECT_ROOT,
+	RESOLVE_PROBE,
+	buildPackage,
+	credentialFile,
+	describeFailure,
+	freePort,
+	installCommunityPackage,
+	n8nEnv,
+	n8nLogin,
+	nodeOutputs,
+	ownerEnv,
+	packPackage,
+	parseTrailingJson,
+	runN8n,
+	secondsSince,
+	shadowingModules,
+	startN8nServer,
+	stopAll,
+	tempDir,
+} from '../n8n/host.mjs';
+
+const args = new Set(process.argv.slice(2));
+const VERBOSE = args.has('--verbose');
+const TOTAL_TIMEOUT_MS = Number(process.env.CALLKARO_E2E_TIMEOUT_MS || 30 * 60_000);
+const EXAMPLES = path.join(PROJECT_ROOT, 'examples');
+const OWNER = { email: 'owner@example.com', password: 'CallKaro-e2e-1' };
+
+const t0 = Date.now();
+const log = (m) => console.log(`[e2e ${secondsSince(t0).padStart(6)}] ${m}`);
+let passed = 0;
+let failed = 0;
+const failures = [];
+
+function check(name, ok, detail) {
+	if (ok) {
+		passed++;
+		console.log(`  ok   ${name}`);
+	} else {
+		failed++;
+		failures.push(name);
+		console.log(`  FAIL ${name}${detail === undefined ? '' : `\n       ${String(typeof detail === 'string' ? detail : JSON.stringify(detail)).slice(0, 1500).replace(/\n/g, '\n       ')}`}`);
+	}
+	return ok;
+}
+
+/** Runs fn; an exception counts as one failed check named name. */
+async function step(name, fn) {
+	try {
+		return await fn();
+	} catch (err) {
+		check(name, false, err.stack || err.message);
+		return undefined;
+	}
+}
+
+const readJson = (file) => JSON.parse(fs.readFileSync(file, 'utf8'));
+const digits = (s) => String(s).replace(/\D/g, '');
+
+/**
+ * The CLI's `execute` can start a workflow only at a Manual Trigger (or Execute Workflow
+ * Trigger). For the webhook and form examples the e2e runs a copy whose trigger node is
+ * replaced, under the same name, by a Set node emitting what that trigger would emit; a Manual
+ * Trigger starts it. Everything after the trigger is the example unchanged, except that the
+ * credential is referenced by name only, so the import must find "CallKaro Sandbox" by name.
+ */
+function cliVariant(workflow, { id, triggerName, sample }) {
+	const wf = structuredClone(workflow);
+	wf.id = id;
+	wf.name = `${workflow.name} (e2e: manual start)`;
+	const trigger = wf.nodes.find((n) => n.name === triggerName);
+	if (!trigger) throw new Error(`no node "${triggerName}" in ${workflow.name}`);
+	delete trigger.webhookId;
+	Object.assign(trigger, {
+		type: 'n8n-nodes-base.set',
+		typeVersion: 3.4,
+		parameters: { mode: 'raw', jsonOutput: JSON.stringify(sample), options: {} },
+	});
+	const start = 'Manual Start (e2e)';
+	wf.nodes.push({
+		id: '9f9f9f9f-0000-4000-8000-00000000e2e0',
+		name: start,
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position: [trigger.position[0] - 220, trigger.position[1]],
+		parameters: {},
+	});
+	wf.connections[start] = { main: [[{ node: triggerName, type: 'main', index: 0 }]] };
+	for (const node of wf.nodes) {
+		if (node.credentials?.callKaroApi) node.credentials.callKaroApi = { id: null, name: CREDENTIAL_NAME };
+	}
+	return wf;
+}
+
+async function getState(sandboxUrl) {
+	const res = await fetch(`${sandboxUrl}/__sandbox/state`, { signal: AbortSignal.timeout(10_000) });
+	if (!res.ok) throw new Error(`GET /__sandbox/state: HTTP ${res.status}`);
+	return await res.json();
+}
+
+async function main() {
+	const watchdog = setTimeout(async () => {
+		console.log(`[e2e] giving up after ${TOTAL_TIMEOUT_MS / 1000}s`);
+		await stopAll(3000);
+		console.log(`${passed} passed, ${failed + 1} failed`);
+		process.exit(1);
+	}, TOTAL_TIMEOUT_MS);
+	watchdog.unref();
+
+	const work = tempDir('callkaro-e2e-');
+	const userFolder = path.join(work, 'n8n-user');
+	log(`work folder ${work}`);
+
+	// 1. build and pack
+	if (!args.has('--skip-build')) await buildPackage({ log });
+	const { tarball, files } = await packPackage({ outDir: work, log });
+	const pkg = readJson(path.join(PROJECT_ROOT, 'package.json'));
+	check(
+		'the tarball holds every node and credential file named in package.json',
+		[...pkg.n8n.nodes, ...pkg.n8n.credentials].every((f) => files.includes(f)),
+		{ missing: [...pkg.n8n.nodes, ...pkg.n8n.credentials].filter((f) => !files.includes(f)) },
+	);
+	check(
+		'the tarball ships no node_modules (zod, luxon, n8n-workflow come from the host n8n)',
+		!files.some((f) => f.includes('node_modules/')),
+	);
+
+	// 2. n8n
+	const t1 = Date.now();
+	const host = await ensureN8n({ log: (m) => log(m) });
+	log(`n8n ${host.version} ${host.fresh ? 'installed' : 'from cache'} (${secondsSince(t1)})`);
+
+	// 3. community install into a fresh user folder (outside the project tree)
+	const installed = await installCommunityPackage({ tarball, userFolder, log });
+	const shadows = shadowingModules(installed.packageDir);
+	check('no zod/luxon/n8n-workflow sits above the installed package (only the host can supply them)', shadows.length === 0, shadows);
+
+	// 4. sandbox
+	const sandboxModule = path.join(PROJECT_ROOT, 'test', 'sandbox', 'sandbox.mjs');
+	if (!fs.existsSync(sandboxModule)) throw new Error(`the sandbox is missing: ${sandboxModule}`);
+	const { startSandbox, DEMO_API_KEY } = await import(pathToFileURL(sandboxModule).href);
+	const sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
+	log(`sandbox on ${sandbox.url}`);
+
+	try {
+		await runCli({ work, userFolder, sandbox, DEMO_API_KEY, host });
+		await step('server phase', async () => await runServer({ work, userFolder, sandbox }));
+	} finally {
+		await sandbox.close();
+	}
+	if (args.has('--keep')) log(`kept ${work}`);
+	else fs.rmSync(work, { recursive: true, force: true });
+}
+
+async function runCli({ work, userFolder, sandbox, DEMO_API_KEY, host }) {
+	const env = n8nEnv({ userFolder, port: await freePort(), brokerPort: await freePort() });
+	const cli = async (cmdArgs, opts = {}) => {
+		const r = await runN8n(cmdArgs, { env, timeoutMs: 180_000, ...opts });
+		if (VERBOSE) console.log(r.stdout, r.stderr);
+		return r;
+	};
+
+	// credential: clear data in the file, `import:credentials` encrypts it
+	const credFile = path.join(work, 'credential.json');
+	fs.writeFileSync(credFile, JSON.stringify(credentialFile({ baseUrl: sandbox.url, apiKey: DEMO_API_KEY }), null, 2));
+	let r = await cli(['import:credentials', `--input=${credFile}`]);
+	check('n8n import:credentials takes the "CallKaro Sandbox" credential (unencrypted data)', r.code === 0 && /Successfully imported 1 credential/.test(r.stdout), describeFailure(r));
+
+	// the examples exactly as shipped
+	r = await cli(['import:workflow', '--separate', `--input=${EXAMPLES}`]);
+	const exampleFiles = fs.readdirSync(EXAMPLES).filter((f) => f.endsWith('.json'));
+	check(`n8n import:workflow takes all ${exampleFiles.length} examples`, r.code === 0 && r.stdout.includes(`Successfully imported ${exampleFiles.length} workflows`), describeFailure(r));
+
+	const crm = readJson(path.join(EXAMPLES, 'crm-to-assign-workflow.json'));
+	const form = readJson(path.join(EXAMPLES, 'form-delete-scheduled-call.json'));
+	const sheet = readJson(path.join(EXAMPLES, 'sheet-rows-outbound-call.json'));
+
+	// exported back, every CallKaro node points at the imported credential
+	r = await cli(['export:workflow', '--all', '--pretty', `--output=${path.join(work, 'exported.json')}`]);
+	await step('export:workflow', async () => {
+		if (r.code !== 0) throw new Error(describeFailure(r));
+		const exported = readJson(path.join(work, 'exported.json'));
+		const callKaroNodes = exported.flatMap((w) => w.nodes.filter((n) => n.type.startsWith('n8n-nodes-callkaro.')));
+		check(
+			`the ${callKaroNodes.length} CallKaro nodes of the imported examples use credential ${CREDENTIAL_ID}`,
+			callKaroNodes.length === 3 && callKaroNodes.every((n) => n.credentials?.callKaroApi?.id === CREDENTIAL_ID),
+			callKaroNodes.map((n) => n.credentials),
+		);
+	});
+
+	// the webhook and form examples in their CLI variants (credential by name only)
+	const tomorrow = new Date(Date.now() + 24 * 3600_000);
+	tomorrow.setUTCSeconds(0, 0);
+	const crmLead = { phone: '+91 98200 11111', name: 'Asha', city: 'Pune', plan: 'Pro', callAt: tomorrow.toISOString() };
+	const variants = [
+		cliVariant(crm, {
+			id: 'ckE2eCrmCli00001',
+			triggerName: 'CRM Lead Webhook',
+			sample: { headers: { 'content-type': 'application/json' }, params: {}, query: {}, body: crmLead },
+		}),
+		cliVariant(form, {
+			id: 'ckE2eFormCli0001',
+			triggerName: 'Cancel Call Form',
+			sample: { 'Phone Number': '+91-98200-22223', Agent: 'agent_sales_01', submittedAt: new Date().toISOString(), formMode: 'production' },
+		}),
+	];
+	const variantFile = path.join(work, 'variants.json');
+	fs.writeFileSync(variantFile, JSON.stringify(variants, null, 2));
+	r = await cli(['import:workflow', `--input=${variantFile}`]);
+	check('the CLI variants of the webhook and form examples import', r.code === 0, describeFailure(r));
+
+	const execute = async (id, opts) => {
+		const res = await cli(['execute', `--id=${id}`, '--rawOutput'], opts);
+		if (res.code !== 0) throw new Error(describeFailure(res));
+		return { ms: res.ms, out: nodeOutputs(parseTrailingJson(res.stdout)) };
+	};
+
+	// --- sheet rows -> outbound call (the example as shipped; it starts at a Manual Trigger)
+	const resolveLog = path.join(work, 'resolve.log');
+	await step('sheet-rows-outbound-call runs', async () => {
+		const before = (await getState(sandbox.url)).calls.length;
+		const { ms, out } = await execute(sheet.id, {
+			preload: RESOLVE_PROBE,
+			env: { ...env, CALLKARO_RESOLVE_LOG: resolveLog },
+		});
+		log(`  n8n execute sheet-rows-outbound-call: ${(ms / 1000).toFixed(1)}s`);
+		const items = out['CallKaro Outbound Call']?.outputs?.[0] ?? [];
+		check('sheet example: 3 rows in, 3 calls out, each with a call id', items.length === 3 && items.every((i) => i.callId), out['CallKaro Outbound Call']);
+		check(
+			'sheet example: numbers normalised (+91 default country code for the bare one)',
+			items.map((i) => i.toNumber).join() === '+919820022221,+919820022222,+919820022223',
+			items.map((i) => i.toNumber),
+		);
+		check('sheet example: the third row is scheduled (IST wall-clock), the others call now', items[0]?.scheduleAt === null && items[1]?.scheduleAt === null && /T11:00:00$/.test(items[2]?.scheduleAt ?? ''), items.map((i) => i.scheduleAt));
+		const state = await getState(sandbox.url);
+		const calls = state.calls.slice(before);
+		check('sandbox: 3 calls by agent_sales_01, 2 queued + 1 scheduled', calls.length === 3 && calls.every((c) => c.agentId === 'agent_sales_01') && calls.filter((c) => c.status === 'queued').length === 2 && calls.filter((c) => c.status === 'scheduled').length === 1, calls.map((c) => [c.agentId, c.status]));
+		check('sandbox: the call ids n8n printed are the sandbox\'s', calls.map((c) => c.id).join() === items.map((i) => i.callId).join());
+		check('sandbox: row metadata arrived with each call', calls.every((c, i) => JSON.stringify(c.options).includes(['Ravi', 'Meera', 'Kabir'][i]) && JSON.stringify(c.options).includes('google-sheet')), calls.map((c) => c.options));
+		const last = state.requests.at(-1);
+		check('sandbox: requests carried the credential\'s X-API-KEY', state.requests.slice(-3).every((q) => q.status === 200 && q.headers['x-api-key'] && q.headers['x-api-key'] !== DEMO_API_KEY), last?.headers);
+	});
+	await step('module resolution', async () => {
+		const lines = fs.existsSync(resolveLog) ? fs.readFileSync(resolveLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : [];
+		const hostModules = path.join(host.n8nDir, 'node_modules') + path.sep;
+		for (const request of ['zod/v4', 'luxon', 'n8n-workflow']) {
+			const hits = lines.filter((l) => l.request === request);
+			check(
+				`inside n8n, the package's require('${request}') resolves to the host n8n's copy`,
+				hits.length > 0 && hits.every((h) => h.resolved.startsWith(hostModules)),
+				hits.length ? hits.map((h) => h.resolved) : 'not required by the package during this run',
+			);
+		}
+	});
+
+	// --- form -> delete scheduled call (deletes the call the sheet example scheduled)
+	await step('form-delete-scheduled-call runs', async () => {
+		const { ms, out } = await execute('ckE2eFormCli0001');
+		log(`  n8n execute form-delete-scheduled-call (CLI variant): ${(ms / 1000).toFixed(1)}s`);
+		const item = out['CallKaro Delete Scheduled Call']?.outputs?.[0]?.[0];
+		check('form example: deleted, for +919820022223 / agent_sales_01', item?.deleted === true && item.toNumber === '+919820022223' && item.agentId === 'agent_sales_01', out['CallKaro Delete Scheduled Call']);
+		const state = await getState(sandbox.url);
+		const scheduled = state.scheduledCalls.filter((c) => c.number === '919820022223');
+		check('sandbox: that scheduled call is now deleted (DELETED_SCH_CALL_ONE)', scheduled.length === 1 && scheduled[0].status === 'deleted' && scheduled[0].hangupReason === 'DELETED_SCH_CALL_ONE', scheduled);
+	});
+
+	// --- CRM -> assign workflow: first Started, then Already Running
+	await step('crm-to-assign-workflow runs', async () => {
+		let { ms, out } = await execute('ckE2eCrmCli00001');
+		log(`  n8n execute crm-to-assign-workflow (CLI variant): ${(ms / 1000).toFixed(1)}s`);
+		const started = out['Mark Lead: Call Scheduled']?.outputs?.[0]?.[0];
+		check(
+			'crm example: first lead goes out of "Started" into the Set branch',
+			started?.crmStatus === 'callkaro_started' && started.phone === '+919820011111' && !!started.callkaroRunId && !out['Already In Workflow'],
+			{ started, assign: out['CallKaro Assign Workflow'] },
+		);
+		check('crm example: scheduled at the lead\'s callAt', started?.firstCallAtUtc === tomorrow.toISOString(), started?.firstCallAtUtc);
+		let state = await getState(sandbox.url);
+		const runs = state.runs.filter((x) => x.number === '919820011111');
+		check('sandbox: one scheduled wf_welcome run for the lead, with the same run id', runs.length === 1 && runs[0].workflowId === 'wf_welcome' && runs[0].status === 'scheduled' && runs[0].id === started?.callkaroRunId, runs);
+		const contact = state.contacts.find((c) => c.number === '919820011111');
+		check('sandbox: the lead\'s CRM attributes were saved (First Name, City, Plan)', contact?.values?.['First Name'] === 'Asha' && contact.values.City === 'Pune' && contact.values.Plan === 'Pro', contact);
+
+		({ ms, out } = await execute('ckE2eCrmCli00001'));
+		const again = out['Already In Workflow']?.outputs?.[0]?.[0];
+		check('crm example: the same lead again goes out of "Already Running" into the NoOp branch', again?.status === 'already-running' && !out['Mark Lead: Call Scheduled'], { again, assign: out['CallKaro Assign Workflow'] });
+		state = await getState(sandbox.url);
+		check('sandbox: still one run for the lead', state.runs.filter((x) => x.number === '919820011111').length === 1);
+	});
+
+	// publish the webhook and form examples for the server phase
+	for (const id of [crm.id, form.id]) {
+		r = await cli(['publish:workflow', `--id=${id}`]);
+		check(`n8n publish:workflow --id=${id}`, r.code === 0, describeFailure(r));
+	}
+}
+
+async function runServer({ userFolder, sandbox }) {
+	const port = await freePort();
+	const env = n8nEnv({ userFolder, port, brokerPort: await freePort(), extra: ownerEnv(OWNER) });
+	const t = Date.now();
+	const server = await startN8nServer({ env, port, readyTimeoutMs: 120_000, echo: VERBOSE ? (d) => process.stdout.write(d) : undefined });
+	log(`n8n start: ready on ${server.url} in ${secondsSince(t)}`);
+	try {
+		const cookie = await n8nLogin(server.url, OWNER);
+		check('server: the owner set up from env can log in (no setup screen)', cookie.includes('n8n-auth='));
+
+		let res = await fetch(`${server.url}/types/nodes.json`, { headers: { cookie }, signal: AbortSignal.timeout(30_000) });
+		const types = (await res.json()).map((t) => t.name);
+		check(
+			'server: the editor knows n8n-nodes-callkaro.callKaroAssignWorkflow / DeleteScheduledCall / OutboundCall',
+			['callKaroAssignWorkflow', 'callKaroDeleteScheduledCall', 'callKaroOutboundCall'].every((n) => types.includes(`n8n-nodes-callkaro.${n}`)),
+			types.filter((n) => n.includes('allKaro')),
+		);
+		res = await fetch(`${server.url}/rest/credentials`, { headers: { cookie }, signal: AbortSignal.timeout(15_000) });
+		const creds = (await res.json()).data ?? [];
+		check('server: the owner sees the "CallKaro Sandbox" credential', creds.some((c) => c.id === CREDENTIAL_ID && c.name === CREDENTIAL_NAME && c.type === 'callKaroApi'), creds);
+
+		// the real Webhook trigger of the CRM example
+		const lead = { phone: '+91 98200 11112', name: 'Ishaan', city: 'Nagpur', plan: 'Enterprise' };
+		res = await fetch(`${server.url}/webhook/callkaro-crm-lead`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(lead),
+			signal: AbortSignal.timeout(60_000),
+		});
+		const reply = await res.json().catch(() => null);
+		check('server: POST /webhook/callkaro-crm-lead answers with the Set branch\'s item', res.status === 200 && reply?.crmStatus === 'callkaro_started' && reply.phone === '+919820011112', { status: res.status, reply });
+		let state = await getState(sandbox.url);
+		const run = state.runs.find((x) => x.number === '919820011112');
+		check('sandbox: the webhook lead (no callAt) started its wf_welcome run now', run?.workflowId === 'wf_welcome' && run.status === 'running' && run.id === reply?.callkaroRunId, run);
+		const contact = state.contacts.find((c) => c.number === '919820011112');
+		check('sandbox: the webhook lead\'s attributes were saved', contact?.values?.Plan === 'Enterprise' && contact.values.City === 'Nagpur', contact);
+
+		// the real Form trigger of the delete example: first schedule a call to cancel
+		res = await fetch(`${server.url}/form/callkaro-cancel-call`, { signal: AbortSignal.timeout(30_000) });
+		const html = await res.text();
+		check('server: GET /form/callkaro-cancel-call serves the form', res.status === 200 && html.includes('Cancel a scheduled CallKaro call'), res.status);
+		// schedule_at is IST wall-clock time, YYYY-MM-DDTHH:mm:ss
+		const due = new Date(Date.now() + 2 * 3600_000 + 5.5 * 3600_000).toISOString().slice(0, 19);
+		const scheduleRes = await fetch(`${sandbox.url}/call/outbound`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'x-api-key': 'ck_demo_key_0123456789' },
+			body: JSON.stringify({ agent_id: 'agent_support_02', to_number: '+919820033333', schedule_at: due }),
+			signal: AbortSignal.timeout(10_000),
+		});
+		const scheduled = await scheduleRes.json().catch(() => null);
+		state = await getState(sandbox.url);
+		const pending = state.scheduledCalls.filter((c) => c.number === '919820033333' && c.status === 'scheduled');
+		if (!check('setup: a call to +919820033333 is scheduled in the sandbox', pending.length === 1, { status: scheduleRes.status, scheduled })) return;
+		const body = new FormData();
+		body.append('field-0', '+91 98200 33333');
+		body.append('field-1', 'agent_support_02');
+		res = await fetch(`${server.url}/form/callkaro-cancel-call`, { method: 'POST', body, signal: AbortSignal.timeout(60_000) });
+		await res.text();
+		check('server: submitting the form answers 200', res.status === 200, res.status);
+		state = await getState(sandbox.url);
+		const after = state.scheduledCalls.filter((c) => c.number === '919820033333');
+		check('sandbox: the form submission deleted the scheduled call', after.length === 1 && after[0].status === 'deleted', after);
+	} finally {
+		const t2 = Date.now();
+		await server.stop();
+		log(`n8n stopped (${secondsSince(t2)})`);
+	}
+}
+
+main()
+	.catch((err) => {
+		check('e2e run', false, err.stack || err.message);
+	})
+	.finally(async () => {
+		await stopAll(5000);
+		log(`done in ${secondsSince(t0)} (n8n from ${n8nPaths().n8nDir})`);
+		if (failures.length) console.log(`failed: ${failures.join(' | ')}`);
+		console.log(`${passed} passed, ${failed} failed`);
+		process.exit(failed > 0 || passed === 0 ? 1 : 0);
+	});
