@@ -59,20 +59,24 @@ export async function stopAll(graceMs = 10_000) {
  * Runs a command to completion with a time limit. Resolves { code, signal, stdout, stderr, ms };
  * never rejects for a non-zero exit (check code), rejects only if it cannot start.
  */
-export function runCommand(cmd, args, { cwd = PROJECT_ROOT, env = process.env, timeoutMs, label = cmd, onLine } = {}) {
+export function runCommand(
+	cmd,
+	args,
+	{ cwd = PROJECT_ROOT, env = process.env, timeoutMs, label = cmd, onLine, stdio = ['ignore', 'pipe', 'pipe'] } = {},
+) {
 	if (!timeoutMs) throw new Error('runCommand needs timeoutMs');
 	return new Promise((resolve, reject) => {
 		const started = Date.now();
-		const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+		const child = spawn(cmd, args, { cwd, env, stdio, detached: true });
 		live.add(child);
 		let stdout = '';
 		let stderr = '';
 		let timedOut = false;
-		child.stdout.on('data', (d) => {
+		child.stdout?.on('data', (d) => {
 			stdout += d;
 			if (onLine) for (const line of d.toString().split('\n')) if (line.trim()) onLine(line);
 		});
-		child.stderr.on('data', (d) => {
+		child.stderr?.on('data', (d) => {
 			stderr += d;
 		});
 		const timer = setTimeout(() => {
@@ -273,11 +277,34 @@ export function n8nEnv({ userFolder, port = 5678, brokerPort, extra = {} } = {})
 	return env;
 }
 
-/** Runs `n8n <args>` with Node 24 (optionally with a --require preload). */
+/**
+ * Runs `n8n <args>` with Node 24 (optionally with a --require preload). n8n's CLI ends with
+ * process.exit(), which cuts off stdout written to a pipe beyond its buffer (a big execution
+ * JSON), so stdout and stderr go to files and are read back afterwards.
+ */
 export async function runN8n(args, { env, timeoutMs = 120_000, preload, label } = {}) {
 	const { nodeBin, n8nMain } = n8nPaths();
 	const nodeArgs = preload ? ['--require', preload, n8nMain, ...args] : [n8nMain, ...args];
-	return await runCommand(nodeBin, nodeArgs, { env, timeoutMs, label: label || `n8n ${args[0]}` });
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'callkaro-n8n-cli-'));
+	const outPath = path.join(dir, 'stdout');
+	const errPath = path.join(dir, 'stderr');
+	const out = fs.openSync(outPath, 'w');
+	const err = fs.openSync(errPath, 'w');
+	try {
+		const r = await runCommand(nodeBin, nodeArgs, {
+			env,
+			timeoutMs,
+			label: label || `n8n ${args[0]}`,
+			stdio: ['ignore', out, err],
+		});
+		r.stdout = fs.readFileSync(outPath, 'utf8');
+		r.stderr = fs.readFileSync(errPath, 'utf8');
+		return r;
+	} finally {
+		fs.closeSync(out);
+		fs.closeSync(err);
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
 }
 
 /** The JSON document at the end of a CLI's stdout (n8n prints log lines before it). */

