@@ -1,6 +1,7 @@
 // Shared set-up of the node engine tests: a CallKaro sandbox on 127.0.0.1, a credential for it,
 // and a one-node workflow runner over n8n-core's real engine (test/engine/harness.ts).
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeParameters, INodeType } from 'n8n-workflow';
+import { NodeConnectionTypes, UnexpectedError } from 'n8n-workflow';
 
 import { callKaroNodeTypes } from '../engine/callKaroNodes';
 import { chain, link, node, runWorkflow } from '../engine/harness';
@@ -33,8 +34,9 @@ export function useSandbox(options: SandboxOptions = {}): () => Sandbox {
 		await sandbox?.close();
 	});
 	beforeEach(() => sandbox?.reset());
+	afterEach(() => jest.restoreAllMocks());
 	return () => {
-		if (!sandbox) throw new Error('The sandbox is not started yet');
+		if (!sandbox) throw new UnexpectedError('The sandbox is not started yet');
 		return sandbox;
 	};
 }
@@ -63,8 +65,8 @@ export async function runNode(sandbox: Sandbox, options: RunNodeOptions): Promis
 	const connections = chain('Start', NODE_NAME);
 	const nodes = [callKaro];
 	if (options.settings?.onError === 'continueErrorOutput') {
-		const described = nodeTypes[options.type].description as { outputs: unknown[] };
-		const outputCount = described.outputs.length + 1;
+		const { outputs } = (nodeTypes[options.type] as INodeType).description;
+		const outputCount = (Array.isArray(outputs) ? outputs.length : 1) + 1;
 		for (let output = 0; output < outputCount; output++) {
 			nodes.push(node(`Output ${output}`, NOOP_TYPE));
 			link(connections, NODE_NAME, `Output ${output}`, { output });
@@ -81,7 +83,7 @@ export async function runNode(sandbox: Sandbox, options: RunNodeOptions): Promis
 }
 
 const NOOP_TYPE = 'test.noop';
-const noOp = {
+const noOp: INodeType = {
 	description: {
 		displayName: 'Test No-Op',
 		name: NOOP_TYPE,
@@ -89,18 +91,14 @@ const noOp = {
 		version: 1,
 		description: 'Passes items through',
 		defaults: { name: 'No-Op' },
-		inputs: ['main'],
-		outputs: ['main'],
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
 		properties: [],
 	},
-	async execute(this: { getInputData(): unknown[] }) {
+	async execute(this: IExecuteFunctions) {
 		return [this.getInputData()];
 	},
-} as unknown as Parameters<typeof runWorkflow>[0]['nodeTypes'] extends infer M
-	? M extends Record<string, infer T>
-		? T
-		: never
-	: never;
+};
 
 /** The API requests the sandbox logged (admin requests are never logged), optionally of one path. */
 export function apiRequests(sandbox: Sandbox, path?: string): LoggedRequest[] {
@@ -118,7 +116,7 @@ export interface NodeErrorShape {
 
 export function workflowError(result: RunResult): NodeErrorShape {
 	if (result.status !== 'error' || !result.error) {
-		throw new Error(`Expected the workflow to fail, but its status is ${result.status}`);
+		throw new UnexpectedError(`Expected the workflow to fail, but its status is ${result.status}`);
 	}
 	return result.error as unknown as NodeErrorShape;
 }
@@ -133,15 +131,11 @@ export function freshNumber(): string {
 
 /**
  * Makes the client's full-jitter backoff (random() * base * 2^n) wait almost nothing, so that
- * tests which exhaust the 4 attempts on a 5xx stay fast. Restored after each test.
+ * tests which exhaust the 4 attempts on a 5xx stay fast. useSandbox restores it after each test.
  */
 export function fastBackoff(): void {
 	jest.spyOn(Math, 'random').mockReturnValue(0.001);
 }
-
-afterEach(() => {
-	jest.restoreAllMocks();
-});
 
 /** Everything a workflow run leaves behind that a user could see: outputs and the error. */
 export function visibleText(result: RunResult): string {
