@@ -126,7 +126,7 @@ export class CallKaroAssignWorkflow implements INodeType {
 				default: 'now',
 			},
 			{
-				displayName: 'Start At',
+				displayName: 'Schedule Time',
 				name: 'scheduleAt',
 				type: 'dateTime',
 				required: true,

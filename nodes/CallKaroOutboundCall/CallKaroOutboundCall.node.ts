@@ -50,26 +50,26 @@ export class CallKaroOutboundCall implements INodeType {
 				default: {},
 				options: [
 					{
-						displayName: 'Campaign Batch ID',
+						displayName: 'Campaign ID',
 						name: 'batchId',
 						type: 'string',
 						default: '',
-						description: 'The batch_id of a campaign this call belongs to',
+						description: 'The batch_id of the campaign this call belongs to, from the campaign endpoints',
 					},
 					{
-						displayName: 'Carry Over to Next Day',
+						displayName: 'Carry Over',
 						name: 'carryOver',
 						type: 'boolean',
 						default: false,
 						description: 'Whether a call not placed by the end of the trigger window moves to the next day',
 					},
 					{
-						displayName: 'Gap Between Retries (Minutes)',
+						displayName: 'Gap Between Retries',
 						name: 'gapBetweenRetries',
 						type: 'string',
 						default: '',
 						placeholder: 'e.g. 30 or 30, 60',
-						description: 'One gap for every retry, or a comma-separated gap per retry',
+						description: 'Minutes between redials: one gap for every retry, or a comma-separated gap per retry',
 					},
 					{
 						displayName: 'Language',
@@ -115,7 +115,7 @@ export class CallKaroOutboundCall implements INodeType {
 						description: 'From -100 to 100; higher is placed earlier in the queue',
 					},
 					{
-						displayName: 'Schedule At',
+						displayName: 'Schedule Time',
 						name: 'scheduleAt',
 						type: 'dateTime',
 						default: '',
