@@ -1,0 +1,42 @@
+import { parseRetryAfter } from './errors';
+import type { Transport, TransportRequest, TransportResponse } from './transport';
+
+export interface PacingOptions {
+	/** Request starts per second across all concurrent requests; 0 means no limit. */
+	maxRequestsPerSecond: number;
+	sleep: (ms: number) => Promise<void>;
+	now?: () => number;
+}
+
+/**
+ * Wraps a transport so that all requests of one node run share one pace: starts are spaced to
+ * the rate limit, and a 429's Retry-After holds back every request, not just the one that got it
+ * (otherwise the other workers keep hitting the limit while that one waits).
+ */
+export function createPacedTransport(transport: Transport, options: PacingOptions): Transport {
+	const now = options.now ?? (() => Date.now());
+	const startInterval = options.maxRequestsPerSecond > 0 ? 1000 / options.maxRequestsPerSecond : 0;
+	let nextStartAt = 0;
+	let pausedUntil = 0;
+
+	async function waitForTurn(): Promise<void> {
+		const slot = Math.max(now(), nextStartAt);
+		nextStartAt = slot + startInterval;
+		// A 429 seen while waiting can push the pause further, so check again after each wait.
+		for (let wait = Math.max(slot, pausedUntil) - now(); wait > 0; wait = Math.max(slot, pausedUntil) - now()) {
+			await options.sleep(wait);
+		}
+	}
+
+	return {
+		async send(request: TransportRequest): Promise<TransportResponse> {
+			await waitForTurn();
+			const response = await transport.send(request);
+			if (response.status === 429) {
+				const retryAfterMs = parseRetryAfter(response.headers['retry-after'], new Date(now())) ?? 0;
+				pausedUntil = Math.max(pausedUntil, now() + retryAfterMs);
+			}
+			return response;
+		},
+	};
+}

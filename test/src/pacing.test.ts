@@ -1,0 +1,70 @@
+import { sleep } from 'n8n-workflow';
+
+import { createPacedTransport } from '../../src/pacing';
+import type { Transport, TransportResponse } from '../../src/transport';
+import { reply } from './scriptedTransport';
+
+// Jest's fake clock drives n8n's real sleep, so concurrent waits run in virtual time.
+beforeEach(() => jest.useFakeTimers({ now: 0 }));
+afterEach(() => jest.useRealTimers());
+
+/** Records when each request starts; the nth request gets answers.get(n), else a 200. */
+function recordingTransport(answers = new Map<number, TransportResponse>()) {
+	const startedAt: number[] = [];
+	const transport: Transport = {
+		async send() {
+			startedAt.push(Date.now());
+			return answers.get(startedAt.length) ?? reply(200, { status: 'done' });
+		},
+	};
+	return { transport, startedAt };
+}
+
+async function settle<T>(promise: Promise<T>): Promise<T> {
+	await jest.advanceTimersByTimeAsync(10_000);
+	return await promise;
+}
+
+const request = { method: 'POST' as const, path: '/call/outbound', body: {} };
+
+describe('createPacedTransport', () => {
+	test('without a limit, concurrent requests start at once', async () => {
+		const { transport, startedAt } = recordingTransport();
+		const paced = createPacedTransport(transport, { maxRequestsPerSecond: 0, sleep });
+
+		await settle(Promise.all([paced.send(request), paced.send(request), paced.send(request)]));
+
+		expect(startedAt).toEqual([0, 0, 0]);
+	});
+
+	test('Max Requests per Second spaces the starts of concurrent requests', async () => {
+		const { transport, startedAt } = recordingTransport();
+		const paced = createPacedTransport(transport, { maxRequestsPerSecond: 4, sleep });
+
+		await settle(Promise.all([paced.send(request), paced.send(request), paced.send(request)]));
+
+		expect(startedAt).toEqual([0, 250, 500]);
+	});
+
+	test("a 429's Retry-After holds back every request that starts after it", async () => {
+		const tooMany = reply(429, { status: 'error', message: 'Too many requests' }, { 'retry-after': '2' });
+		const { transport, startedAt } = recordingTransport(new Map([[1, tooMany]]));
+		const paced = createPacedTransport(transport, { maxRequestsPerSecond: 0, sleep });
+
+		const first = await paced.send(request);
+		await settle(Promise.all([paced.send(request), paced.send(request)]));
+
+		expect(first.status).toBe(429);
+		expect(startedAt).toEqual([0, 2000, 2000]);
+	});
+
+	test('a 429 without Retry-After does not hold back the others', async () => {
+		const { transport, startedAt } = recordingTransport(new Map([[1, reply(429, {})]]));
+		const paced = createPacedTransport(transport, { maxRequestsPerSecond: 0, sleep });
+
+		await paced.send(request);
+		await paced.send(request);
+
+		expect(startedAt).toEqual([0, 0]);
+	});
+});
