@@ -6,8 +6,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-/** Messages with which the service refuses a key (spec §7, public docs, the local sandbox). */
-const REFUSED_KEY_MESSAGES = ['Missing X-API-KEY in headers', 'Missing API key', 'Invalid API key'];
+/** Statuses with which CallKaro refuses a key (spec §7), and statuses it never gives this request. */
+const KEY_REFUSED_STATUSES = [401, 403];
+const NOT_CALLKARO_STATUSES = [200, 201, 202, 204, 301, 302, 303, 307, 308, 404, 405, 500, 502, 503, 504];
 
 export class CallKaroApi implements ICredentialType {
 	name = 'callKaroApi';
@@ -49,33 +50,26 @@ export class CallKaroApi implements ICredentialType {
 	};
 
 	// No read-only endpoint exists, so the test asks to delete a scheduled call without an agent:
-	// the service must answer 400 "Missing agent_id" (key accepted) before it could delete anything.
+	// CallKaro checks the key first, then answers 400 "Missing agent_id" before it could delete
+	// anything. Only that 400 passes: the listed statuses fail with their rule's message.
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
 			url: '/call/delete-schedule-call',
 			method: 'POST',
 			body: {},
-			ignoreHttpStatusErrors: true,
+			ignoreHttpStatusErrors: { ignore: true, except: [...KEY_REFUSED_STATUSES, ...NOT_CALLKARO_STATUSES] },
 			disableFollowRedirect: true,
 		},
 		rules: [
-			...REFUSED_KEY_MESSAGES.map((refusal) => ({
-				type: 'responseSuccessBody' as const,
-				properties: {
-					key: 'message',
-					value: refusal,
-					message: 'CallKaro did not accept this API key',
-				},
+			...KEY_REFUSED_STATUSES.map((value) => ({
+				type: 'responseCode' as const,
+				properties: { value, message: 'CallKaro did not accept this API key' },
 			})),
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'status',
-					value: undefined,
-					message: 'No CallKaro API answered at this Base URL',
-				},
-			},
+			...NOT_CALLKARO_STATUSES.map((value) => ({
+				type: 'responseCode' as const,
+				properties: { value, message: `No CallKaro API answered at this Base URL (HTTP ${value})` },
+			})),
 		],
 	};
 }

@@ -61,11 +61,14 @@ export interface OutboundOptions {
 	schedule?: ScheduleInput;
 	minTriggerTime?: string;
 	maxTriggerTime?: string;
-	carryOver?: boolean;
-	numberOfRetries?: number;
+	/** A boolean, or the text 'true' / 'false' (as a sheet or form gives it). */
+	carryOver?: boolean | string;
+	/** A whole number, or text of one such as '2'. */
+	numberOfRetries?: number | string;
 	/** Minutes: one number, a list, or text such as '30' or '30, 60'. */
 	gapBetweenRetries?: number | number[] | string;
-	priority?: number;
+	/** A whole number, or text of one such as '-5'. */
+	priority?: number | string;
 	language?: string;
 }
 
@@ -196,6 +199,20 @@ function emptyAsUndefined(value: unknown): unknown {
 	return typeof value === 'string' && value.trim() === '' ? undefined : value;
 }
 
+// Mapped values often arrive as text ('2', 'true' from a sheet or a form); empty text means not
+// given, and other text is left for the schema check to refuse.
+function wholeNumberFromText(value: unknown): unknown {
+	const given = emptyAsUndefined(value);
+	return typeof given === 'string' && /^\s*-?\d+\s*$/.test(given) ? Number(given) : given;
+}
+
+function booleanFromText(value: unknown): unknown {
+	const given = emptyAsUndefined(value);
+	if (typeof given !== 'string') return given;
+	const text = given.trim().toLowerCase();
+	return text === 'true' || text === 'false' ? text === 'true' : given;
+}
+
 export function prepareOutbound(input: OutboundInput): PreparedOutbound {
 	const phone = normalizePhoneNumber(input.phoneNumber, { defaultCountryCode: input.defaultCountryCode });
 	const agentId = requireText(input.agentId, 'Agent ID', AGENT_ID_FIX);
@@ -210,12 +227,19 @@ export function prepareOutbound(input: OutboundInput): PreparedOutbound {
 		schedule_at: schedule?.scheduleAt,
 		min_trigger_time: timeOfDayOption(options.minTriggerTime, 'Trigger Window Start'),
 		max_trigger_time: timeOfDayOption(options.maxTriggerTime, 'Trigger Window End'),
-		carry_over: checkedOption(shape.carry_over, options.carryOver, 'Carry Over', 'true or false'),
+		carry_over: checkedOption(
+			shape.carry_over,
+			booleanFromText(options.carryOver),
+			'Carry Over',
+			'true or false',
+			options.carryOver,
+		),
 		number_of_retries: checkedOption(
 			shape.number_of_retries,
-			options.numberOfRetries,
+			wholeNumberFromText(options.numberOfRetries),
 			'Number of Retries',
 			`a whole number from 0 to ${MAX_NUMBER_OF_RETRIES}`,
+			options.numberOfRetries,
 		),
 		gap_between_retries: checkedOption(
 			shape.gap_between_retries,
@@ -226,9 +250,10 @@ export function prepareOutbound(input: OutboundInput): PreparedOutbound {
 		),
 		priority: checkedOption(
 			shape.priority,
-			options.priority,
+			wholeNumberFromText(options.priority),
 			'Priority',
 			`a whole number from -${MAX_PRIORITY} to ${MAX_PRIORITY}`,
+			options.priority,
 		),
 		language: checkedOption(
 			shape.language,

@@ -83,7 +83,7 @@ function assertValidZone(zone: string): void {
 		throw invalidInput(
 			'Time Zone',
 			`is not a known time zone: ${describeValue(zone)}`,
-			'Set the workflow time zone to an IANA name such as Asia/Kolkata',
+			'Use an IANA time zone name such as Asia/Kolkata',
 		);
 	}
 }

@@ -7,14 +7,14 @@ import type { ItemResult } from '../shared/runItems';
 
 interface AdditionalFields {
 	batchId?: string;
-	carryOver?: boolean;
+	carryOver?: boolean | string;
 	gapBetweenRetries?: string;
 	language?: string;
 	maxTriggerTime?: string;
 	metadata?: { entry?: Array<{ key: string; value: unknown }> };
 	minTriggerTime?: string;
-	numberOfRetries?: number;
-	priority?: number;
+	numberOfRetries?: number | string;
+	priority?: number | string;
 	scheduleAt?: unknown;
 	timeZone?: string;
 }

@@ -58,8 +58,12 @@ export function toNodeError(node: INode, error: unknown, itemIndex: number): Nod
 	return new NodeOperationError(node, error as Error, { itemIndex });
 }
 
-/** The json of an item that failed under "Continue On Fail": what happened, never the key. */
+/**
+ * The json of an item that failed under Continue On Fail: what happened, never the key. Only
+ * `error` and `details` keys, so n8n routes it to the error output when there is one, merged
+ * with the fields of the input item.
+ */
 export function errorItemJson(error: NodeApiError | NodeOperationError): JsonObject {
-	const details = error instanceof NodeApiError ? (error.errorResponse as JsonObject) : {};
-	return { error: error.message, ...(error.description ? { description: error.description } : {}), ...details };
+	if (!(error instanceof NodeApiError)) return { error: error.message };
+	return { error: error.message, details: { ...(error.errorResponse as JsonObject), description: error.description ?? null } };
 }

@@ -19,7 +19,7 @@ interface SettledItem {
 /**
  * Runs one handler per input item, at most `concurrency` at a time, and returns exactly one
  * output item per input item, in input order, each paired with its input. A failed item becomes
- * an error item under Continue On Fail (so n8n can route it to the error output); otherwise the
+ * an error item under Continue On Fail (n8n routes it to the error output if there is one); otherwise the
  * first failure stops new items from starting and is thrown once those in flight have settled.
  * As an AI tool only output 0 reaches the agent, so every item goes there.
  */
@@ -43,7 +43,7 @@ export async function runItems(
 		} catch (error) {
 			const nodeError = toNodeError(node, error, itemIndex);
 			if (!continueOnFail) throw nodeError;
-			return { output: 0, item: { json: errorItemJson(nodeError), error: nodeError, pairedItem: { item: itemIndex } } };
+			return { output: 0, item: { json: errorItemJson(nodeError), pairedItem: { item: itemIndex } } };
 		}
 	}
 

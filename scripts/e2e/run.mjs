@@ -6,7 +6,8 @@
 //   and the examples -> run them with `n8n execute` -> start `n8n start` and call the published
 //   webhook and form -> check n8n's output and the sandbox's state.
 //
-// Options: --skip-build (use dist/ as it is), --keep (leave the temp folder), --verbose.
+// Options: --skip-build (use dist/ as it is), --keep (leave the temp folder), --verbose,
+//   --n8n 1.123.81 (the n8n 1.x target, on this machine's Node 20, instead of 2.41.1).
 // Prints "N passed, N failed" last; exits 1 on any failure. Every child process has a time limit.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,6 +15,8 @@ import { pathToFileURL } from 'node:url';
 
 import { ensureN8n, n8nPaths } from '../n8n/install.mjs';
 import {
+	activateArgs,
+	ensureOwner,
 	CREDENTIAL_ID,
 	CREDENTIAL_NAME,
 	PROJECT_ROOT,
@@ -38,6 +41,9 @@ import {
 } from '../n8n/host.mjs';
 
 const args = new Set(process.argv.slice(2));
+// --n8n 1.123.81 runs the n8n 1.x target instead of 2.41.1 (read lazily by install.mjs)
+const n8nFlag = process.argv.indexOf('--n8n');
+if (n8nFlag > 0 && process.argv[n8nFlag + 1]) process.env.CALLKARO_N8N_VERSION = process.argv[n8nFlag + 1];
 const VERBOSE = args.has('--verbose');
 const TOTAL_TIMEOUT_MS = Number(process.env.CALLKARO_E2E_TIMEOUT_MS || 30 * 60_000);
 const EXAMPLES = path.join(PROJECT_ROOT, 'examples');
@@ -56,7 +62,7 @@ function check(name, ok, detail) {
 	} else {
 		failed++;
 		failures.push(name);
-		console.log(`  FAIL ${name}${detail === undefined ? '' : `\n       ${String(typeof detail === 'string' ? detail : JSON.stringify(detail)).slice(0, 1500).replace(/\n/g, '\n       ')}`}`);
+		console.log(`  FAIL ${name}${detail === undefined ? '' : `\n       ${String(typeof detail === 'string' ? detail : JSON.stringify(detail)).slice(0, 3000).replace(/\n/g, '\n       ')}`}`);
 	}
 	return ok;
 }
@@ -161,7 +167,7 @@ async function main() {
 
 	try {
 		await runCli({ work, userFolder, sandbox, DEMO_API_KEY, host });
-		await step('server phase', async () => await runServer({ work, userFolder, sandbox }));
+		await step('server phase', async () => await runServer({ userFolder, sandbox, demoApiKey: DEMO_API_KEY }));
 	} finally {
 		await sandbox.close();
 	}
@@ -252,8 +258,18 @@ async function runCli({ work, userFolder, sandbox, DEMO_API_KEY, host }) {
 		const state = await getState(sandbox.url);
 		const calls = state.calls.slice(before);
 		check('sandbox: 3 calls by agent_sales_01, 2 queued + 1 scheduled', calls.length === 3 && calls.every((c) => c.agentId === 'agent_sales_01') && calls.filter((c) => c.status === 'queued').length === 2 && calls.filter((c) => c.status === 'scheduled').length === 1, calls.map((c) => [c.agentId, c.status]));
-		check('sandbox: the call ids n8n printed are the sandbox\'s', calls.map((c) => c.id).join() === items.map((i) => i.callId).join());
-		check('sandbox: row metadata arrived with each call', calls.every((c, i) => JSON.stringify(c.options).includes(['Ravi', 'Meera', 'Kabir'][i]) && JSON.stringify(c.options).includes('google-sheet')), calls.map((c) => c.options));
+		// the node keeps several requests in flight, so the sandbox may see them in any order
+		const byId = new Map(calls.map((c) => [c.id, c]));
+		check('sandbox: the call ids n8n printed are the sandbox\'s, number for number', items.every((i) => byId.get(i.callId)?.number === digits(i.toNumber)), { items: items.map((i) => [i.callId, i.toNumber]), calls: calls.map((c) => [c.id, c.number]) });
+		const rows = [['919820022221', 'Ravi', 'Mumbai', 'Pro'], ['919820022222', 'Meera', 'Chennai', 'Basic'], ['919820022223', 'Kabir', 'Delhi', 'Enterprise']];
+		check(
+			'sandbox: each call carries its row as metadata',
+			rows.every(([number, name, city, plan]) => {
+				const m = calls.find((c) => c.number === number)?.options?.metadata;
+				return m?.lead_name === name && m.city === city && m.plan === plan && m.source === 'google-sheet';
+			}),
+			calls.map((c) => [c.number, c.options]),
+		);
 		const last = state.requests.at(-1);
 		check('sandbox: requests carried the credential\'s X-API-KEY', state.requests.slice(-3).every((q) => q.status === 200 && q.headers['x-api-key'] && q.headers['x-api-key'] !== DEMO_API_KEY), last?.headers);
 	});
@@ -307,18 +323,20 @@ async function runCli({ work, userFolder, sandbox, DEMO_API_KEY, host }) {
 
 	// publish the webhook and form examples for the server phase
 	for (const id of [crm.id, form.id]) {
-		r = await cli(['publish:workflow', `--id=${id}`]);
-		check(`n8n publish:workflow --id=${id}`, r.code === 0, describeFailure(r));
+		const activate = activateArgs(id);
+		r = await cli(activate);
+		check(`n8n ${activate.join(' ')}`, r.code === 0, describeFailure(r));
 	}
 }
 
-async function runServer({ userFolder, sandbox }) {
+async function runServer({ userFolder, sandbox, demoApiKey }) {
 	const port = await freePort();
 	const env = n8nEnv({ userFolder, port, brokerPort: await freePort(), extra: ownerEnv(OWNER) });
 	const t = Date.now();
 	const server = await startN8nServer({ env, port, readyTimeoutMs: 120_000, echo: VERBOSE ? (d) => process.stdout.write(d) : undefined });
 	log(`n8n start: ready on ${server.url} in ${secondsSince(t)}`);
 	try {
+		await ensureOwner(server.url, OWNER);
 		const cookie = await n8nLogin(server.url, OWNER);
 		check('server: the owner set up from env can log in (no setup screen)', cookie.includes('n8n-auth='));
 
@@ -357,7 +375,7 @@ async function runServer({ userFolder, sandbox }) {
 		const due = new Date(Date.now() + 2 * 3600_000 + 5.5 * 3600_000).toISOString().slice(0, 19);
 		const scheduleRes = await fetch(`${sandbox.url}/call/outbound`, {
 			method: 'POST',
-			headers: { 'content-type': 'application/json', 'x-api-key': 'ck_demo_key_0123456789' },
+			headers: { 'content-type': 'application/json', 'x-api-key': demoApiKey },
 			body: JSON.stringify({ agent_id: 'agent_support_02', to_number: '+919820033333', schedule_at: due }),
 			signal: AbortSignal.timeout(10_000),
 		});

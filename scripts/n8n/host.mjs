@@ -202,7 +202,6 @@ export async function installCommunityPackage({ tarball, userFolder, nodesRealDi
 	});
 	if (tar.code !== 0) throw new Error(describeFailure(tar));
 	const pkgPath = path.join(packageDir, 'package.json');
-	// eslint-disable-next-line no-unused-vars
 	const { devDependencies, peerDependencies, optionalDependencies, ...pkg } = JSON.parse(fs.readFileSync(pkgPath, 'utf8'));
 	fs.writeFileSync(pkgPath, JSON.stringify(pkg, null, 2));
 	if (pkg.dependencies && Object.keys(pkg.dependencies).length > 0) {
@@ -268,12 +267,17 @@ export function n8nEnv({ userFolder, port = 5678, brokerPort, extra = {} } = {})
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
 		// every n8n process gets its own task-broker port (the default 5679 would collide)
 		N8N_RUNNERS_BROKER_PORT: String(brokerPort ?? 5679),
-		// the MCP server registry only fetches a list from api.n8n.io, which is unreachable here
-		N8N_DISABLED_MODULES: 'mcp-registry',
+		// no fetching the list of verified community nodes from api.n8n.io (unreachable here)
+		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
+		NODE_ENV: 'production',
 		N8N_LOG_LEVEL: 'info',
 		N8N_LOG_OUTPUT: 'console',
-		...extra,
 	});
+	const { target } = n8nPaths();
+	// n8n 2.x: the MCP server registry only fetches a list from api.n8n.io (the module name
+	// is unknown to 1.x, which would refuse to start)
+	if (target.major >= 2) env.N8N_DISABLED_MODULES = 'mcp-registry';
+	Object.assign(env, target.env, extra);
 	return env;
 }
 
@@ -307,17 +311,29 @@ export async function runN8n(args, { env, timeoutMs = 120_000, preload, label } 
 	}
 }
 
-/** The JSON document at the end of a CLI's stdout (n8n prints log lines before it). */
+/**
+ * The pretty-printed JSON document in a CLI's stdout. n8n prints log lines before it and may
+ * print some after it (e.g. while shutting down), so the document runs from the first line
+ * that starts with "{" or "[" to the last line that is just "}" or "]".
+ */
 export function parseTrailingJson(stdout) {
 	const lines = stdout.split('\n');
+	const closers = [];
+	lines.forEach((line, i) => {
+		if (line === '}' || line === ']') closers.push(i);
+	});
 	for (let i = 0; i < lines.length; i++) {
-		if (lines[i].startsWith('{') || lines[i].startsWith('[')) {
+		if (!(lines[i].startsWith('{') || lines[i].startsWith('['))) continue;
+		for (const end of closers.filter((c) => c >= i).reverse()) {
 			try {
-				return JSON.parse(lines.slice(i).join('\n'));
+				return JSON.parse(lines.slice(i, end + 1).join('\n'));
 			} catch {}
 		}
+		try {
+			return JSON.parse(lines[i]);
+		} catch {}
 	}
-	throw new Error(`no JSON document in the output:\n${stdout.slice(-2000)}`);
+	throw new Error(`no JSON document in the output (${stdout.length} chars); it ends with:\n${stdout.slice(-600)}`);
 }
 
 /** A credential file for `n8n import:credentials` (data in clear: the command encrypts it). */
@@ -466,4 +482,30 @@ export async function n8nLogin(url, { email, password }) {
 	if (!res.ok) throw new Error(`login failed: HTTP ${res.status} ${text.slice(0, 300)}`);
 	const cookies = res.headers.getSetCookie?.() ?? [];
 	return cookies.map((c) => c.split(';')[0]).join('; ');
+}
+
+/** CLI arguments that make a workflow active (n8n 2.x "publish"; n8n 1.x "activate"). */
+export function activateArgs(workflowId) {
+	return n8nPaths().target.major >= 2
+		? ['publish:workflow', `--id=${workflowId}`]
+		: ['update:workflow', `--id=${workflowId}`, '--active=true'];
+}
+
+/**
+ * Makes sure the instance has its owner. n8n 2.x does it at start-up from ownerEnv(); n8n 1.x
+ * has no such setting, so the owner is set up through the REST API the setup screen uses.
+ * Returns 'env', 'created' or 'existing'.
+ */
+export async function ensureOwner(url, { email, password, firstName = 'CallKaro', lastName = 'Builder' }) {
+	if (n8nPaths().target.major >= 2) return 'env';
+	const settings = await (await fetch(`${url}/rest/settings`, { signal: AbortSignal.timeout(15_000) })).json();
+	if (!settings?.data?.userManagement?.showSetupOnFirstLoad) return 'existing';
+	const res = await fetch(`${url}/rest/owner/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ email, password, firstName, lastName }),
+		signal: AbortSignal.timeout(15_000),
+	});
+	if (!res.ok) throw new Error(`owner setup failed: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
+	return 'created';
 }

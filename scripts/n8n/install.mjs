@@ -1,18 +1,20 @@
 #!/usr/bin/env node
-// Installs (once) and caches Node 24 + n8n outside the clone, under ~/.cache/callkaro-n8n/.
+// Installs (once) and caches n8n, and the Node it needs, outside the clone, under
+// ~/.cache/callkaro-n8n/.
 //
 //   node scripts/n8n/install.mjs            install or reuse, then print the paths
 //   node scripts/n8n/install.mjs --json     same, print the paths as JSON
 //
 // Environment: CALLKARO_N8N_CACHE (cache root, default ~/.cache/callkaro-n8n),
-// CALLKARO_N8N_VERSION (default 2.41.1), CALLKARO_NODE24_VERSION (default 24.21.0).
+// CALLKARO_N8N_VERSION (default 2.41.1; 1.123.81 is the n8n 1.x target).
 //
 // Why it looks like this (measured on the project's machines):
 // - n8n 2.x requires Node >= 24; the npm registry ships Node itself as the package
-//   node-<platform>-<arch> (what the `node` package installs), so no download outside npm.
-// - n8n 2.41.1 resolves only with linkedom overridden to 0.18.14, and must be installed with
-//   --ignore-scripts (isolated-vm and friends would compile for minutes or fail); only sqlite3
-//   (the database driver) is then rebuilt, against Node 24's headers.
+//   node-<platform>-<arch> (what the `node` package installs), so nothing is downloaded
+//   from outside npm. n8n 1.123.x runs on the machine's own Node 20.
+// - n8n 2.41.1 resolves only with linkedom overridden to 0.18.14 (1.123.81: xlsx to 0.18.5),
+//   and is installed with --ignore-scripts (isolated-vm and friends would compile for minutes
+//   or fail); only sqlite3, the database driver, is then rebuilt, against the target Node.
 // - The overrides live in the cache's own package.json, never in the project's.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -20,10 +22,32 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const N8N_VERSION = process.env.CALLKARO_N8N_VERSION || '2.41.1';
-export const NODE24_VERSION = process.env.CALLKARO_NODE24_VERSION || '24.21.0';
 const RECIPE = 1; // bump when the install steps change, to start a new cache entry
-const OVERRIDES = { linkedom: '0.18.14' };
+
+/**
+ * What to install for the n8n version in CALLKARO_N8N_VERSION (read on every call, so a
+ * script may set it before its first use).
+ */
+export function target() {
+	const n8n = process.env.CALLKARO_N8N_VERSION || '2.41.1';
+	const major = Number(n8n.split('.')[0]);
+	if (major >= 2) {
+		return {
+			n8n,
+			major,
+			node: process.env.CALLKARO_NODE24_VERSION || '24.21.0', // from the npm registry
+			overrides: { linkedom: '0.18.14' },
+			env: {},
+		};
+	}
+	return {
+		n8n,
+		major,
+		node: null, // the Node running this script (n8n 1.123 wants >= 20.19)
+		overrides: { xlsx: '0.18.5' },
+		env: { N8N_EXPRESSION_ENGINE: 'legacy' },
+	};
+}
 
 export function cacheRoot() {
 	return process.env.CALLKARO_N8N_CACHE || path.join(os.homedir(), '.cache', 'callkaro-n8n');
@@ -35,13 +59,20 @@ function nodePackageName() {
 
 /** Paths of a finished install (whether or not it exists yet). */
 export function n8nPaths() {
+	const t = target();
 	const root = cacheRoot();
-	const nodeDir = path.join(root, `node-${NODE24_VERSION}`);
-	const nodeHome = path.join(nodeDir, 'node_modules', nodePackageName());
-	const nodeBin = path.join(nodeHome, 'bin', 'node');
-	const n8nDir = path.join(root, `n8n-${N8N_VERSION}-node${NODE24_VERSION}-r${RECIPE}`);
+	let nodeDir = null;
+	let nodeHome = path.dirname(path.dirname(process.execPath));
+	let nodeBin = process.execPath;
+	if (t.node) {
+		nodeDir = path.join(root, `node-${t.node}`);
+		nodeHome = path.join(nodeDir, 'node_modules', nodePackageName());
+		nodeBin = path.join(nodeHome, 'bin', 'node');
+	}
+	const nodeKey = t.node ?? `system${process.versions.node.split('.')[0]}`;
+	const n8nDir = path.join(root, `n8n-${t.n8n}-node${nodeKey}-r${RECIPE}`);
 	const n8nMain = path.join(n8nDir, 'node_modules', 'n8n', 'bin', 'n8n');
-	return { root, nodeDir, nodeHome, nodeBin, n8nDir, n8nMain };
+	return { root, nodeDir, nodeHome, nodeBin, n8nDir, n8nMain, target: t };
 }
 
 const t0 = Date.now();
@@ -92,11 +123,11 @@ function npmCommand() {
 	return fs.existsSync(sibling) ? sibling : 'npm';
 }
 
-/** Environment for running npm (and n8n) with Node 24 first on PATH. */
+/** Environment for running npm (and n8n) with the target's Node first on PATH. */
 export function node24Env(extra = {}) {
-	const { nodeHome } = n8nPaths();
+	const { nodeBin } = n8nPaths();
 	const env = { ...process.env, ...extra };
-	env.PATH = `${path.join(nodeHome, 'bin')}${path.delimiter}${process.env.PATH || ''}`;
+	env.PATH = `${path.dirname(nodeBin)}${path.delimiter}${process.env.PATH || ''}`;
 	// keep npm quiet and self-contained; the user's ~/.npmrc may carry a nodedir for Node 20
 	env.npm_config_update_notifier = 'false';
 	env.npm_config_fund = 'false';
@@ -108,9 +139,9 @@ function isComplete(dir) {
 	return fs.existsSync(path.join(dir, '.complete'));
 }
 
-async function withLock(root, log, fn) {
+async function withLock(root, name, log, fn) {
 	fs.mkdirSync(root, { recursive: true });
-	const lock = path.join(root, '.install.lock');
+	const lock = path.join(root, `.${name}.lock`);
 	const deadline = Date.now() + 30 * 60_000;
 	for (;;) {
 		try {
@@ -148,6 +179,8 @@ async function withLock(root, log, fn) {
 
 async function installNode24(log) {
 	const p = n8nPaths();
+	const NODE24_VERSION = p.target.node;
+	if (!NODE24_VERSION) return false; // the running Node is used
 	if (isComplete(p.nodeDir) && fs.existsSync(p.nodeBin)) return false;
 	const tmp = `${p.nodeDir}.partial-${process.pid}`;
 	fs.rmSync(tmp, { recursive: true, force: true });
@@ -172,6 +205,8 @@ async function installNode24(log) {
 
 async function installN8n(log) {
 	const p = n8nPaths();
+	const { n8n: N8N_VERSION, overrides: OVERRIDES } = p.target;
+	const nodeLabel = `Node ${p.target.node ?? process.versions.node}`;
 	if (isComplete(p.n8nDir) && fs.existsSync(p.n8nMain)) return false;
 	const tmp = `${p.n8nDir}.partial-${process.pid}`;
 	fs.rmSync(tmp, { recursive: true, force: true });
@@ -186,7 +221,9 @@ async function installN8n(log) {
 	);
 	// the cache's own .npmrc: scripts off (isolated-vm etc. are not needed), no nodedir from ~/.npmrc
 	fs.writeFileSync(path.join(tmp, '.npmrc'), 'ignore-scripts=true\nfund=false\naudit=false\nupdate-notifier=false\n');
-	const env = node24Env({ npm_config_nodedir: p.nodeHome });
+	// node-gyp builds against the target Node's own headers (shipped in the registry package);
+	// for the running Node the user's npm config (e.g. nodedir=/usr) applies as it is
+	const env = p.target.node ? node24Env({ npm_config_nodedir: p.nodeHome }) : node24Env();
 	log(`installing n8n@${N8N_VERSION} into ${tmp} (first time only: about 3-5 minutes, ~3 GB)...`);
 	let started = Date.now();
 	await run(npmCommand(), ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
@@ -196,7 +233,7 @@ async function installN8n(log) {
 		log,
 		label: 'npm install n8n',
 	});
-	log(`  n8n packages installed (${secs(started)}); building sqlite3 for Node ${NODE24_VERSION}...`);
+	log(`  n8n packages installed (${secs(started)}); building sqlite3 for ${nodeLabel}...`);
 	started = Date.now();
 	// scripts must run here (that is the build), so --ignore-scripts=false for this one command
 	await run(npmCommand(), ['rebuild', 'sqlite3', '--ignore-scripts=false', '--foreground-scripts=false', '--loglevel=error'], {
@@ -214,7 +251,7 @@ async function installN8n(log) {
 		encoding: 'utf8',
 		timeout: 60_000,
 	});
-	if (probe.status !== 0) throw new Error(`sqlite3 does not load under Node ${NODE24_VERSION}:\n${probe.stderr}`);
+	if (probe.status !== 0) throw new Error(`sqlite3 does not load under ${nodeLabel}:\n${probe.stderr}`);
 	fs.writeFileSync(path.join(tmp, '.complete'), new Date().toISOString());
 	fs.rmSync(p.n8nDir, { recursive: true, force: true });
 	fs.renameSync(tmp, p.n8nDir);
@@ -228,7 +265,7 @@ export function n8nVersion() {
 	const r = spawnSync(p.nodeBin, [p.n8nMain, '--version'], {
 		encoding: 'utf8',
 		timeout: 120_000,
-		env: node24Env({ N8N_DIAGNOSTICS_ENABLED: 'false', N8N_USER_FOLDER: path.join(p.root, 'version-probe') }),
+		env: node24Env({ ...p.target.env, N8N_DIAGNOSTICS_ENABLED: 'false', N8N_USER_FOLDER: path.join(p.root, 'version-probe') }),
 	});
 	if (r.status !== 0) throw new Error(`n8n --version failed (${r.status ?? r.signal}):\n${r.stdout}\n${r.stderr}`);
 	const m = /\d+\.\d+\.\d+\S*/.exec(r.stdout.trim().split('\n').pop() || '');
@@ -240,13 +277,14 @@ export async function ensureN8n({ log = (m) => console.log(`[n8n-install] ${m}`)
 	const started = Date.now();
 	const p = n8nPaths();
 	let fresh = false;
-	await withLock(p.root, log, async () => {
+	await withLock(p.root, path.basename(p.n8nDir), log, async () => {
 		fresh = (await installNode24(log)) || fresh;
 		fresh = (await installN8n(log)) || fresh;
 	});
 	const version = n8nVersion();
-	if (version !== N8N_VERSION) throw new Error(`expected n8n ${N8N_VERSION}, got ${version}`);
-	log(`${fresh ? 'installed' : 'cached'}: n8n ${version} on Node ${NODE24_VERSION} (${secs(started)}) in ${p.n8nDir}`);
+	if (version !== p.target.n8n) throw new Error(`expected n8n ${p.target.n8n}, got ${version}`);
+	const nodeVersion = p.target.node ?? process.versions.node;
+	log(`${fresh ? 'installed' : 'cached'}: n8n ${version} on Node ${nodeVersion} (${secs(started)}) in ${p.n8nDir}`);
 	return { ...p, version, fresh, ms: Date.now() - started };
 }
 

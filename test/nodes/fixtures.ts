@@ -1,19 +1,30 @@
 // Shared set-up of the node engine tests: a CallKaro sandbox on 127.0.0.1, a credential for it,
 // and a one-node workflow runner over n8n-core's real engine (test/engine/harness.ts).
-import type { IDataObject, IExecuteFunctions, INodeParameters, INodeType } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+} from 'n8n-workflow';
 import { NodeConnectionTypes, UnexpectedError } from 'n8n-workflow';
 
 import { callKaroNodeTypes } from '../engine/callKaroNodes';
 import { chain, link, node, runWorkflow } from '../engine/harness';
 import type { NodeOptions, RunResult, TestCredentials } from '../engine/harness';
+import { call } from '../sandbox/helpers';
 import { DEMO_API_KEY, startSandbox } from '../sandbox/sandbox.mjs';
 
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 export type SandboxOptions = NonNullable<Parameters<typeof startSandbox>[0]>;
+export type FaultInput = Parameters<Sandbox['setFaults']>[0];
 export type LoggedRequest = Sandbox['state']['requests'][number];
 
 /** The name the node under test has in every workflow. */
 export const NODE_NAME = 'CallKaro';
+
+/** A key that belongs to no sandbox account. */
+export const WRONG_API_KEY = 'ck_dummy_key_5555555555';
 
 /** The credential the nodes use: the sandbox's base URL and an API key (the demo account's by default). */
 export function credentialsFor(sandbox: Sandbox, apiKey: string = DEMO_API_KEY): TestCredentials {
@@ -21,7 +32,8 @@ export function credentialsFor(sandbox: Sandbox, apiKey: string = DEMO_API_KEY):
 }
 
 /**
- * Starts one sandbox for a test file and gives it fresh (demo data, no faults) to every test:
+ * Starts one sandbox for a test file and gives it back fresh (demo data, no faults, empty log)
+ * to every test:
  *   const sandbox = useSandbox({ runDurationMs: 0 });
  *   ... sandbox().state.runs ...
  */
@@ -51,35 +63,10 @@ export interface RunNodeOptions {
 	settings?: NodeOptions;
 	/** Default the demo account's key. */
 	apiKey?: string;
+	/** Default the sandbox's URL. */
+	baseUrl?: string;
 	/** The workflow's time zone setting (n8n's default is America/New_York). */
 	timezone?: string;
-}
-
-/**
- * Runs Start -> CallKaro node through WorkflowExecute. With onError 'continueErrorOutput' every
- * output of the node (the error output last) is connected to a no-op node, like in the editor.
- */
-export async function runNode(sandbox: Sandbox, options: RunNodeOptions): Promise<RunResult> {
-	const nodeTypes = callKaroNodeTypes();
-	const callKaro = node(NODE_NAME, options.type, options.parameters, options.settings);
-	const connections = chain('Start', NODE_NAME);
-	const nodes = [callKaro];
-	if (options.settings?.onError === 'continueErrorOutput') {
-		const { outputs } = (nodeTypes[options.type] as INodeType).description;
-		const outputCount = (Array.isArray(outputs) ? outputs.length : 1) + 1;
-		for (let output = 0; output < outputCount; output++) {
-			nodes.push(node(`Output ${output}`, NOOP_TYPE));
-			link(connections, NODE_NAME, `Output ${output}`, { output });
-		}
-	}
-	return await runWorkflow({
-		nodes,
-		connections,
-		items: options.items,
-		credentials: credentialsFor(sandbox, options.apiKey),
-		nodeTypes: { ...nodeTypes, [NOOP_TYPE]: noOp },
-		timezone: options.timezone,
-	});
 }
 
 const NOOP_TYPE = 'test.noop';
@@ -100,12 +87,48 @@ const noOp: INodeType = {
 	},
 };
 
+/**
+ * Runs Start -> CallKaro node through WorkflowExecute. With onError 'continueErrorOutput' every
+ * output of the node (the error output last) is connected to a no-op node, as in the editor.
+ */
+export async function runNode(sandbox: Sandbox, options: RunNodeOptions): Promise<RunResult> {
+	const nodeTypes = callKaroNodeTypes();
+	const nodes = [node(NODE_NAME, options.type, options.parameters, options.settings)];
+	const connections = chain('Start', NODE_NAME);
+	if (options.settings?.onError === 'continueErrorOutput') {
+		const { outputs } = (nodeTypes[options.type] as INodeType).description;
+		const outputCount = (Array.isArray(outputs) ? outputs.length : 1) + 1;
+		for (let output = 0; output < outputCount; output++) {
+			nodes.push(node(`Output ${output}`, NOOP_TYPE));
+			link(connections, NODE_NAME, `Output ${output}`, { output });
+		}
+	}
+	return await runWorkflow({
+		nodes,
+		connections,
+		items: options.items,
+		credentials: {
+			callKaroApi: {
+				apiKey: options.apiKey ?? DEMO_API_KEY,
+				baseUrl: options.baseUrl ?? sandbox.url,
+			},
+		},
+		nodeTypes: { ...nodeTypes, [NOOP_TYPE]: noOp },
+		timezone: options.timezone,
+	});
+}
+
 /** The API requests the sandbox logged (admin requests are never logged), optionally of one path. */
 export function apiRequests(sandbox: Sandbox, path?: string): LoggedRequest[] {
 	return sandbox.state.requests.filter((request) => path === undefined || request.path === path);
 }
 
-/** The error that stopped the workflow, with the fields n8n's NodeApiError / NodeOperationError carry. */
+/** The `to_number` of each logged request (body, JSON or form), in the order they arrived. */
+export function sentNumbers(sandbox: Sandbox, path?: string): unknown[] {
+	return apiRequests(sandbox, path).map((request) => (request.body as IDataObject).to_number);
+}
+
+/** The error that stopped the workflow, with the fields of n8n's NodeApiError / NodeOperationError. */
 export interface NodeErrorShape {
 	name: string;
 	message: string;
@@ -121,32 +144,94 @@ export function workflowError(result: RunResult): NodeErrorShape {
 	return result.error as unknown as NodeErrorShape;
 }
 
+/** The error attached to an output item (Continue On Fail / error output). */
+export function itemError(item: INodeExecutionData): NodeErrorShape {
+	if (!item.error) throw new UnexpectedError(`The item has no error: ${JSON.stringify(item.json)}`);
+	return item.error as unknown as NodeErrorShape;
+}
+
+/** The `pairedItem` of each item on one output. */
+export function pairedItems(items: INodeExecutionData[]): unknown[] {
+	return items.map((item) => item.pairedItem);
+}
+
 let numberCounter = 0;
 
-/** A phone number no other test of this process uses: '+9170000' + 5 digits. */
+/** A phone number no other test of this file uses: '+9170000' and 5 digits. */
 export function freshNumber(): string {
 	numberCounter += 1;
 	return `+9170000${String(10000 + numberCounter).slice(-5)}`;
 }
 
+/** `count` fresh numbers. */
+export function freshNumbers(count: number): string[] {
+	return Array.from({ length: count }, freshNumber);
+}
+
 /**
- * Makes the client's full-jitter backoff (random() * base * 2^n) wait almost nothing, so that
- * tests which exhaust the 4 attempts on a 5xx stay fast. useSandbox restores it after each test.
+ * Makes the client's full-jitter backoff (random() * 0.5 s * 2^n) wait almost nothing, so that
+ * tests which use up the 4 attempts on a 5xx stay fast. useSandbox restores it after each test.
  */
 export function fastBackoff(): void {
 	jest.spyOn(Math, 'random').mockReturnValue(0.001);
 }
 
-/** Everything a workflow run leaves behind that a user could see: outputs and the error. */
-export function visibleText(result: RunResult): string {
-	const error = result.error as (Error & { description?: unknown; context?: unknown }) | undefined;
+interface ShownError {
+	message?: unknown;
+	description?: unknown;
+}
+
+/** The texts of a run a user reads: error messages and descriptions, and the node's output items. */
+export function shownText(result: RunResult): string {
+	const shown = (error: ShownError | undefined) =>
+		error && { message: error.message, description: error.description };
+	const task = result.runData[NODE_NAME]?.[0];
+	const items = Object.values(task?.data ?? {}).flatMap((outputs) =>
+		outputs.flatMap((output) => output ?? []),
+	);
 	return JSON.stringify({
-		runData: result.runData,
-		error: error && {
-			message: error.message,
-			description: error.description,
-			context: error.context,
-			stack: error.stack,
-		},
+		error: shown(result.error),
+		taskError: shown(task?.error),
+		items: items.map((item) => ({ json: item.json, error: shown(item.error) })),
 	});
+}
+
+/**
+ * Asserts that no API key appears anywhere in the node's run data or the workflow error (stack and
+ * node included), and that no full phone number appears in any text a user reads.
+ */
+export function expectNoSecrets(
+	result: RunResult,
+	options: { apiKeys?: string[]; numbers?: string[] },
+) {
+	const everything = JSON.stringify({
+		node: result.runData[NODE_NAME],
+		error: result.error,
+		stack: result.error?.stack,
+	});
+	for (const key of options.apiKeys ?? [DEMO_API_KEY]) expect(everything).not.toContain(key);
+	const text = shownText(result);
+	for (const number of options.numbers ?? []) {
+		// the last 10 digits cover the + form, the bare digits and the national number
+		expect(text).not.toContain(number.replace(/\D/g, '').slice(-10));
+	}
+}
+
+/** Creates a campaign through the sandbox's own API, as a user would before placing calls into it. */
+export async function createCampaign(
+	sandbox: Sandbox,
+	body: { name: string; agent_id?: string },
+	version: 'v1' | 'v2' = 'v2',
+): Promise<string> {
+	const path = version === 'v2' ? '/v2/call/campaign' : '/call/campaign';
+	const answer = await call(sandbox.url, path, body);
+	if (answer.status !== 200 || typeof answer.body.batch_id !== 'string') {
+		throw new UnexpectedError(`Creating the campaign failed: ${answer.text}`);
+	}
+	return answer.body.batch_id;
+}
+
+/** The parameters of the node as an AI tool: `$fromAI` lets the model fill the value. */
+export function fromAI(key: string, description: string): string {
+	return `={{ $fromAI('${key}', '${description}') }}`;
 }

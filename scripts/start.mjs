@@ -1,0 +1,215 @@
+#!/usr/bin/env node
+// npm start — a local n8n with n8n-nodes-callkaro installed, talking to the CallKaro sandbox.
+//
+//   1. builds the package (npm run build) and packs it (npm pack)
+//   2. installs Node 24 + n8n 2.41.1 once into ~/.cache/callkaro-n8n (reused afterwards)
+//   3. installs the tarball into .n8n-local/.n8n/nodes as n8n's Community Nodes installer would
+//   4. starts the sandbox with its demo data on 127.0.0.1:4010
+//   5. imports the credential "CallKaro Sandbox" (pointed at the sandbox) and the examples/
+//   6. starts n8n on 127.0.0.1:5678 with its owner already set up, and prints where to click
+// Ctrl-C stops both. Data (n8n's database, settings) lives in .n8n-local/ (git-ignored).
+//
+// Options: --port N (n8n, default 5678), --sandbox-port N (default 4010), --skip-build,
+//   --n8n 1.123.81 (the n8n 1.x target, on this machine's Node 20; data in .n8n-local/n8n-1.123.81),
+//   --reset-examples (re-import the examples over your edits), --exit-when-ready (start,
+//   print, stop: a smoke test). Env: CALLKARO_N8N_EMAIL, CALLKARO_N8N_PASSWORD.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import { cacheRoot, ensureN8n } from './n8n/install.mjs';
+import {
+	activateArgs,
+	ensureOwner,
+	CREDENTIAL_NAME,
+	PROJECT_ROOT,
+	buildPackage,
+	credentialFile,
+	describeFailure,
+	freePort,
+	installCommunityPackage,
+	n8nEnv,
+	ownerEnv,
+	packPackage,
+	portInUse,
+	runN8n,
+	secondsSince,
+	startN8nServer,
+	stopAll,
+} from './n8n/host.mjs';
+
+function option(name, fallback) {
+	const i = process.argv.indexOf(name);
+	return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+}
+const flag = (name) => process.argv.includes(name);
+// --n8n 1.123.81 runs the n8n 1.x target instead of 2.41.1 (read lazily by install.mjs)
+if (option('--n8n')) process.env.CALLKARO_N8N_VERSION = option('--n8n');
+
+const N8N_PORT = Number(option('--port', process.env.CALLKARO_N8N_PORT || 5678));
+const SANDBOX_PORT = Number(option('--sandbox-port', process.env.CALLKARO_SANDBOX_PORT || 4010));
+const OWNER = {
+	email: process.env.CALLKARO_N8N_EMAIL || 'owner@example.com',
+	password: process.env.CALLKARO_N8N_PASSWORD || 'CallKaro-Sandbox-1',
+};
+const N8N_MAJOR = Number((process.env.CALLKARO_N8N_VERSION || '2').split('.')[0]);
+// n8n 2.x migrates its database beyond what 1.x reads, so each major keeps its own data
+const LOCAL =
+	N8N_MAJOR >= 2
+		? path.join(PROJECT_ROOT, '.n8n-local')
+		: path.join(PROJECT_ROOT, '.n8n-local', `n8n-${process.env.CALLKARO_N8N_VERSION}`);
+const EXAMPLES = path.join(PROJECT_ROOT, 'examples');
+
+const t0 = Date.now();
+const log = (m) => console.log(`[start ${secondsSince(t0).padStart(6)}] ${m}`);
+
+let sandbox;
+let server;
+let stopping = false;
+
+async function shutdown(code) {
+	if (stopping) return;
+	stopping = true;
+	console.log('\nstopping n8n and the sandbox...');
+	try {
+		await server?.stop(15_000);
+	} catch {}
+	try {
+		await sandbox?.close();
+	} catch {}
+	await stopAll(3000);
+	process.exit(code);
+}
+process.on('SIGINT', () => void shutdown(0));
+process.on('SIGTERM', () => void shutdown(0));
+
+async function main() {
+	for (const [port, what, opt] of [
+		[N8N_PORT, 'n8n', '--port'],
+		[SANDBOX_PORT, 'the sandbox', '--sandbox-port'],
+	]) {
+		if (await portInUse(port)) {
+			throw new Error(`port ${port} (for ${what}) is in use on 127.0.0.1: stop what holds it, or pick another with ${opt} N`);
+		}
+	}
+	fs.mkdirSync(LOCAL, { recursive: true });
+	const runDir = path.join(LOCAL, 'run');
+	fs.rmSync(runDir, { recursive: true, force: true });
+	fs.mkdirSync(runDir, { recursive: true });
+
+	// 1-2. build, pack, n8n
+	if (!flag('--skip-build')) await buildPackage({ log });
+	const { tarball } = await packPackage({ outDir: runDir, log });
+	await ensureN8n({ log: (m) => log(m) });
+
+	// 3. the package, community-style. Its real folder is kept outside the project so that
+	// zod, luxon and n8n-workflow can only come from the host n8n (as for a real install),
+	// never from this project's own node_modules; .n8n-local/.n8n/nodes links to it.
+	const projectKey = createHash('sha256').update(PROJECT_ROOT).digest('hex').slice(0, 12);
+	await installCommunityPackage({
+		tarball,
+		userFolder: LOCAL,
+		nodesRealDir: path.join(cacheRoot(), 'local-nodes', `${projectKey}-n8n${N8N_MAJOR}`),
+		log,
+	});
+
+	// 4. sandbox
+	const sandboxModule = path.join(PROJECT_ROOT, 'test', 'sandbox', 'sandbox.mjs');
+	if (!fs.existsSync(sandboxModule)) throw new Error(`the sandbox is missing: ${sandboxModule}`);
+	const { startSandbox, DEMO_API_KEY } = await import(pathToFileURL(sandboxModule).href);
+	sandbox = await startSandbox({
+		port: SANDBOX_PORT,
+		host: '127.0.0.1',
+		onRequest: (e) =>
+			console.log(`[sandbox] ${e.method} ${e.path} -> ${e.status ?? 'dropped'}${e.fault ? ` [fault ${e.fault}]` : ''} ${e.durationMs}ms`),
+	});
+	log(`sandbox listening on ${sandbox.url} (demo data)`);
+
+	// 5. credential + examples
+	const brokerPort = (await portInUse(N8N_PORT + 1)) ? await freePort() : N8N_PORT + 1;
+	const env = n8nEnv({ userFolder: LOCAL, port: N8N_PORT, brokerPort, extra: ownerEnv(OWNER) });
+	const cli = async (args) => {
+		const r = await runN8n(args, { env, timeoutMs: 180_000 });
+		if (r.code !== 0) throw new Error(describeFailure(r));
+		return r;
+	};
+	const credFile = path.join(runDir, 'credential.json');
+	fs.writeFileSync(credFile, JSON.stringify(credentialFile({ baseUrl: sandbox.url, apiKey: DEMO_API_KEY }), null, 2));
+	await cli(['import:credentials', `--input=${credFile}`]);
+	fs.rmSync(credFile, { force: true });
+	log(`credential "${CREDENTIAL_NAME}" -> ${sandbox.url}`);
+
+	const examples = fs
+		.readdirSync(EXAMPLES)
+		.filter((f) => f.endsWith('.json'))
+		.map((f) => ({ file: f, wf: JSON.parse(fs.readFileSync(path.join(EXAMPLES, f), 'utf8')) }));
+	const listed = (await cli(['list:workflow'])).stdout;
+	const existing = new Set(listed.split('\n').map((l) => l.split('|')[0].trim()));
+	const toImport = flag('--reset-examples') ? examples : examples.filter((e) => !existing.has(e.wf.id));
+	if (toImport.length > 0) {
+		const file = path.join(runDir, 'examples.json');
+		fs.writeFileSync(file, JSON.stringify(toImport.map((e) => e.wf)));
+		await cli(['import:workflow', `--input=${file}`]);
+		// publish the ones with a webhook or form trigger, so their production URLs work at once
+		for (const { wf } of toImport) {
+			if (wf.nodes.some((n) => /\.(webhook|formTrigger)$/.test(n.type))) await cli(activateArgs(wf.id));
+		}
+		log(`imported ${toImport.map((e) => e.file).join(', ')}`);
+	} else {
+		log('examples already imported (use --reset-examples to re-import them over your edits)');
+	}
+
+	// 6. n8n
+	const logFile = path.join(LOCAL, 'n8n.log');
+	const logStream = fs.createWriteStream(logFile, { flags: 'w' });
+	let ready = false;
+	const echo = (chunk) => {
+		logStream.write(chunk);
+		if (!ready) return;
+		for (const line of chunk.split('\n')) {
+			if (line.trim() && !/^\s+at /.test(line)) console.log(`[n8n] ${line}`);
+		}
+	};
+	log('starting n8n...');
+	const tServer = Date.now();
+	server = await startN8nServer({ env, port: N8N_PORT, readyTimeoutMs: 180_000, echo });
+	ready = true;
+	await ensureOwner(server.url, OWNER);
+	log(`n8n ready in ${secondsSince(tServer)} (${secondsSince(t0)} since npm start)`);
+	server.child.on('close', (code, signal) => {
+		if (!stopping) {
+			console.log(`n8n exited (${code ?? signal}); see ${path.relative(PROJECT_ROOT, logFile)}`);
+			void shutdown(1);
+		}
+	});
+
+	const n8n = server.url;
+	const ids = Object.fromEntries(examples.map((e) => [e.file, e.wf.id]));
+	console.log(`
+  n8n               ${n8n}
+                    log in as ${OWNER.email} / ${OWNER.password}
+  CallKaro sandbox  ${sandbox.url}  (API key ${DEMO_API_KEY}, demo data)
+                    what it has seen: ${sandbox.url}/__sandbox/state
+  credential        "${CREDENTIAL_NAME}" (Overview > Credentials) already points at the sandbox
+
+  Try first:
+   1. ${n8n}/workflow/${ids['sheet-rows-outbound-call.json']}
+      "Sheet Rows to Outbound Calls": click "Execute workflow". Three calls are placed (one
+      scheduled for tomorrow); the lines [sandbox] POST /call/outbound appear here.
+   2. ${n8n}/form/callkaro-cancel-call
+      Fill in +91 98200 22223 and agent_sales_01 to cancel the call scheduled in step 1.
+   3. CRM webhook ("CRM to Assign Workflow", published):
+      curl -s -X POST ${n8n}/webhook/callkaro-crm-lead -H 'content-type: application/json' \\
+        -d '{"phone":"+91 98200 11111","name":"Asha","city":"Pune","plan":"Pro"}'
+      Once: "Started" branch. Again: "Already Running" branch.
+
+  n8n's log: ${path.relative(PROJECT_ROOT, logFile)}. Press Ctrl-C to stop n8n and the sandbox.
+`);
+	if (flag('--exit-when-ready')) await shutdown(0);
+}
+
+main().catch(async (err) => {
+	console.error(`\nnpm start failed: ${err.message}`);
+	await shutdown(1);
+});
