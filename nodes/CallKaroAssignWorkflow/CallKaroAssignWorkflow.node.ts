@@ -1,15 +1,14 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { createNodeClient } from '../shared/client';
 import {
 	callKaroCredentials,
-	concurrencyOption,
 	defaultCountryCodeOption,
+	pacingOptions,
 	phoneNumberProperty,
 	timeZoneOption,
 } from '../shared/descriptions';
-import { runItems } from '../shared/runItems';
+import { executeForEachItem } from '../shared/executeForEachItem';
 import { assignWorkflowItem, ASSIGN_OUTPUTS } from './assignWorkflow.operation';
 
 export class CallKaroAssignWorkflow implements INodeType {
@@ -142,7 +141,7 @@ export class CallKaroAssignWorkflow implements INodeType {
 				placeholder: 'Add Option',
 				default: {},
 				options: [
-					concurrencyOption,
+					...pacingOptions,
 					defaultCountryCodeOption,
 					{
 						displayName: 'On Attribute Problems',
@@ -171,11 +170,10 @@ export class CallKaroAssignWorkflow implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const client = await createNodeClient(this);
-		const concurrency = this.getNodeParameter('options.concurrency', 0, 5) as number;
-		return await runItems(this, async (itemIndex) => await assignWorkflowItem(this, client, itemIndex), {
-			outputCount: ASSIGN_OUTPUTS,
-			concurrency,
-		});
+		return await executeForEachItem(
+			this,
+			ASSIGN_OUTPUTS,
+			async (client, itemIndex) => await assignWorkflowItem(this, client, itemIndex),
+		);
 	}
 }

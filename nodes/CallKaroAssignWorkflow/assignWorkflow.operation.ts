@@ -6,7 +6,7 @@ import type { AttributeSummary } from '../../src/attributes';
 import type { CallKaroClient } from '../../src/client';
 import { prepareAssign } from '../../src/requests';
 import type { AttributeRow } from '../../src/schemas';
-import { scheduleZone } from '../shared/client';
+import { scheduleZone } from '../shared/schedule';
 import type { ItemResult } from '../shared/runItems';
 
 /** Output 0 "Started", output 1 "Already Running". */

@@ -1,15 +1,14 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { createNodeClient } from '../shared/client';
 import {
 	agentIdProperty,
 	callKaroCredentials,
-	concurrencyOption,
 	defaultCountryCodeOption,
+	pacingOptions,
 	phoneNumberProperty,
 } from '../shared/descriptions';
-import { runItems } from '../shared/runItems';
+import { executeForEachItem } from '../shared/executeForEachItem';
 import { deleteScheduledCallItem } from './deleteScheduledCall.operation';
 
 export class CallKaroDeleteScheduledCall implements INodeType {
@@ -47,7 +46,7 @@ export class CallKaroDeleteScheduledCall implements INodeType {
 						default: 'json',
 						description: 'How the phone number is sent. CallKaro accepts both.',
 					},
-					concurrencyOption,
+					...pacingOptions,
 					defaultCountryCodeOption,
 				],
 			},
@@ -55,11 +54,10 @@ export class CallKaroDeleteScheduledCall implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const client = await createNodeClient(this);
-		const concurrency = this.getNodeParameter('options.concurrency', 0, 5) as number;
-		return await runItems(this, async (itemIndex) => await deleteScheduledCallItem(this, client, itemIndex), {
-			outputCount: 1,
-			concurrency,
-		});
+		return await executeForEachItem(
+			this,
+			1,
+			async (client, itemIndex) => await deleteScheduledCallItem(this, client, itemIndex),
+		);
 	}
 }

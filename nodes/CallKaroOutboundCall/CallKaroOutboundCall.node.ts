@@ -1,17 +1,17 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { createNodeClient } from '../shared/client';
 import {
 	agentIdProperty,
 	callKaroCredentials,
-	concurrencyOption,
 	defaultCountryCodeOption,
+	pacingOptions,
 	phoneNumberProperty,
 	timeZoneOption,
 } from '../shared/descriptions';
-import { runItems } from '../shared/runItems';
+import { executeForEachItem } from '../shared/executeForEachItem';
 import { outboundCallItem } from './outboundCall.operation';
+import type { CallsInThisRun } from './outboundCall.operation';
 
 const LANGUAGES = [
 	{ name: 'Bengali', value: 'bn' },
@@ -147,17 +147,28 @@ export class CallKaroOutboundCall implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [concurrencyOption, defaultCountryCodeOption],
+				options: [
+					{
+						displayName: 'Allow Duplicate Calls',
+						name: 'allowDuplicateCalls',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to place every call even when an earlier item of this run calls the same number with the same agent at the same time. Off: only the first is placed, and the others are reported with status "duplicate".',
+					},
+					...pacingOptions,
+					defaultCountryCodeOption,
+				],
 			},
 		],
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const client = await createNodeClient(this);
-		const concurrency = this.getNodeParameter('options.concurrency', 0, 5) as number;
-		return await runItems(this, async (itemIndex) => await outboundCallItem(this, client, itemIndex), {
-			outputCount: 1,
-			concurrency,
-		});
+		const callsInThisRun: CallsInThisRun = new Map();
+		return await executeForEachItem(
+			this,
+			1,
+			async (client, itemIndex) => await outboundCallItem(this, client, itemIndex, callsInThisRun),
+		);
 	}
 }

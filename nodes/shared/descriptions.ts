@@ -45,11 +45,26 @@ export const timeZoneOption: INodeProperties = {
 		"IANA zone in which a schedule time without an offset is read. Empty means the workflow's time zone. CallKaro itself is always sent Indian time (IST).",
 };
 
-export const concurrencyOption: INodeProperties = {
-	displayName: 'Concurrency',
-	name: 'concurrency',
-	type: 'number',
-	typeOptions: { minValue: 1, maxValue: 50 },
-	default: 5,
-	description: 'How many requests this node keeps in flight at once',
-};
+export const DEFAULT_CONCURRENCY = 5;
+
+/** Options that pace a whole run of a node, shared by every node. */
+export const pacingOptions: INodeProperties[] = [
+	{
+		displayName: 'Concurrency',
+		name: 'concurrency',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 50 },
+		default: DEFAULT_CONCURRENCY,
+		description:
+			'How many requests this node keeps in flight at once. Output items stay in input order.',
+	},
+	{
+		displayName: 'Max Requests per Second',
+		name: 'maxRequestsPerSecond',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 0,
+		description:
+			'Upper limit on requests started per second by this node, across all items; 0 means no limit',
+	},
+];
