@@ -1,0 +1,111 @@
+// What every node shares for bulk runs: Concurrency, Max Requests per Second, a 429 that pauses
+// every worker, and (for Outbound Call) the duplicate-call guard. Through n8n's engine, against
+// the sandbox over real HTTP.
+import { OUTBOUND_CALL } from '../../engine/callKaroNodes';
+import { apiRequests, NODE_NAME, pairedItems, runNode, useSandbox } from '../fixtures';
+import type { LoggedRequest } from '../fixtures';
+
+const AGENT = 'agent_sales_01';
+const LATER = '2099-03-01T10:00:00+05:30';
+
+const arrivals = (requests: LoggedRequest[]) => requests.map((request) => Date.parse(request.time));
+
+describe('bulk runs of a CallKaro node', () => {
+	const sandbox = useSandbox();
+
+	test('at Concurrency 5, output items keep input order and pairing', async () => {
+		const phones = Array.from({ length: 12 }, (_, index) => `+9170001${String(index).padStart(5, '0')}`);
+		const result = await runNode(sandbox(), {
+			type: OUTBOUND_CALL,
+			parameters: { agentId: AGENT, phoneNumber: '={{ $json.phone }}', options: { concurrency: 5 } },
+			items: phones.map((phone) => ({ phone })),
+		});
+
+		const [output] = result.outputOf(NODE_NAME);
+		expect(output.map((item) => item.json.toNumber)).toEqual(phones);
+		expect(pairedItems(output)).toEqual(phones.map((_, item) => ({ item })));
+		expect(sandbox().state.calls).toHaveLength(12);
+	});
+
+	test('Max Requests per Second spaces the requests of the whole run', async () => {
+		await runNode(sandbox(), {
+			type: OUTBOUND_CALL,
+			parameters: {
+				agentId: AGENT,
+				phoneNumber: '={{ $json.phone }}',
+				options: { concurrency: 5, maxRequestsPerSecond: 10 },
+			},
+			items: Array.from({ length: 5 }, (_, index) => ({ phone: `+917000200000${index}` })),
+		});
+
+		const times = arrivals(apiRequests(sandbox()));
+		expect(times).toHaveLength(5);
+		// Five starts at 10 per second span at least 400 ms.
+		expect(Math.max(...times) - Math.min(...times)).toBeGreaterThanOrEqual(390);
+	});
+
+	test("a 429's Retry-After pauses every worker, not only the one that got it", async () => {
+		// 50 ms per answer: without a shared pause the other two workers would send about 36
+		// requests during the second the first one waits.
+		sandbox().setFaults({ endpoint: 'outbound', sequence: ['429'], retryAfterSeconds: 1, latencyMs: 50 });
+		const result = await runNode(sandbox(), {
+			type: OUTBOUND_CALL,
+			parameters: { agentId: AGENT, phoneNumber: '={{ $json.phone }}', options: { concurrency: 3 } },
+			items: Array.from({ length: 12 }, (_, index) => ({ phone: `+91700030000${String(index).padStart(2, '0')}` })),
+		});
+
+		const requests = apiRequests(sandbox());
+		const tooMany = requests.find((request) => request.status === 429);
+		expect(tooMany).toBeDefined();
+		const pausedFrom = Date.parse(tooMany!.time) + tooMany!.durationMs;
+		// Requests sent before the 429 was read may still arrive just after it; none arrive later
+		// until the second has passed.
+		const duringPause = arrivals(requests).filter((time) => time > pausedFrom + 100 && time < pausedFrom + 900);
+		expect(duringPause).toEqual([]);
+		expect(result.json(NODE_NAME)).toHaveLength(12);
+		expect(sandbox().state.calls).toHaveLength(12);
+	});
+
+	describe('Outbound Call: duplicate calls in one run', () => {
+		const items = [
+			{ phone: '+919800000001', at: '' },
+			{ phone: '+919800000002', at: '' },
+			{ phone: '+91 98000 00001', at: '' },
+			{ phone: '+919800000001', at: LATER },
+		];
+		const parameters = {
+			agentId: AGENT,
+			phoneNumber: '={{ $json.phone }}',
+			additionalFields: { scheduleAt: '={{ $json.at }}' },
+		};
+
+		test('by default only the first call to a number, agent and time is placed', async () => {
+			const result = await runNode(sandbox(), {
+				type: OUTBOUND_CALL,
+				parameters: { ...parameters, options: { concurrency: 5 } },
+				items,
+			});
+
+			const output = result.json(NODE_NAME);
+			expect(output.map((item) => item.placed)).toEqual([true, true, false, true]);
+			expect(output[2]).toMatchObject({
+				status: 'duplicate',
+				duplicateOfItem: 0,
+				toNumber: '+919800000001',
+				message: 'Not placed: item 0 of this run already calls +91******0001 with this agent at the same time',
+			});
+			expect(apiRequests(sandbox(), '/call/outbound')).toHaveLength(3);
+		});
+
+		test('Allow Duplicate Calls places every call', async () => {
+			const result = await runNode(sandbox(), {
+				type: OUTBOUND_CALL,
+				parameters: { ...parameters, options: { allowDuplicateCalls: true } },
+				items,
+			});
+
+			expect(result.json(NODE_NAME).map((item) => item.placed)).toEqual([true, true, true, true]);
+			expect(apiRequests(sandbox(), '/call/outbound')).toHaveLength(4);
+		});
+	});
+});
