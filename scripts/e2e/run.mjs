@@ -338,7 +338,7 @@ async function runServer({ userFolder, sandbox, demoApiKey }) {
 	try {
 		await ensureOwner(server.url, OWNER);
 		const cookie = await n8nLogin(server.url, OWNER);
-		check('server: the owner set up from env can log in (no setup screen)', cookie.includes('n8n-auth='));
+		check('server: the owner, set up without the setup screen, can log in', cookie.includes('n8n-auth='));
 
 		let res = await fetch(`${server.url}/types/nodes.json`, { headers: { cookie }, signal: AbortSignal.timeout(30_000) });
 		const types = (await res.json()).map((t) => t.name);

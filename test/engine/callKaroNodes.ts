@@ -3,6 +3,7 @@
 import type { INodeType } from 'n8n-workflow';
 
 import { CallKaroAssignWorkflow } from '../../nodes/CallKaroAssignWorkflow/CallKaroAssignWorkflow.node';
+import { CallKaroCreateCampaign } from '../../nodes/CallKaroCreateCampaign/CallKaroCreateCampaign.node';
 import { CallKaroDeleteScheduledCall } from '../../nodes/CallKaroDeleteScheduledCall/CallKaroDeleteScheduledCall.node';
 import { CallKaroOutboundCall } from '../../nodes/CallKaroOutboundCall/CallKaroOutboundCall.node';
 import type { NodeTypeMap } from './harness';
@@ -11,9 +12,10 @@ export const PACKAGE_NAME = 'n8n-nodes-callkaro';
 export const ASSIGN_WORKFLOW = `${PACKAGE_NAME}.callKaroAssignWorkflow`;
 export const DELETE_SCHEDULED_CALL = `${PACKAGE_NAME}.callKaroDeleteScheduledCall`;
 export const OUTBOUND_CALL = `${PACKAGE_NAME}.callKaroOutboundCall`;
+export const CREATE_CAMPAIGN = `${PACKAGE_NAME}.callKaroCreateCampaign`;
 
 /**
- * Fresh instances of the three nodes keyed by `n8n-nodes-callkaro.<name>`. Like n8n's loader, the
+ * Fresh instances of our action nodes keyed by `n8n-nodes-callkaro.<name>`. Like n8n's loader, the
  * description name is prefixed with the package name (so the tool variant is `<type>Tool`).
  */
 export function callKaroNodeTypes(): NodeTypeMap {
@@ -21,6 +23,7 @@ export function callKaroNodeTypes(): NodeTypeMap {
 		new CallKaroAssignWorkflow(),
 		new CallKaroDeleteScheduledCall(),
 		new CallKaroOutboundCall(),
+		new CallKaroCreateCampaign(),
 	];
 	return Object.fromEntries(
 		nodes.map((nodeType) => {

@@ -1,0 +1,74 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { agentIdProperty, callKaroCredentials, pacingOptions } from '../shared/descriptions';
+import { executeForEachItem } from '../shared/executeForEachItem';
+import { createCampaignItem } from './createCampaign.operation';
+
+export class CallKaroCreateCampaign implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'CallKaro Create Campaign',
+		name: 'callKaroCreateCampaign',
+		icon: { light: 'file:../../icons/callkaro.svg', dark: 'file:../../icons/callkaro.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{$parameter["campaignType"] === "v1" ? "Single agent" : "Multi agent"}}',
+		description:
+			'Create a CallKaro campaign (a batch of calls). Outbound Call joins it through its Campaign ID.',
+		defaults: { name: 'CallKaro Create Campaign' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		usableAsTool: true,
+		credentials: callKaroCredentials,
+		properties: [
+			{
+				displayName: 'Campaign Name',
+				name: 'name',
+				type: 'string',
+				required: true,
+				default: '',
+				placeholder: 'e.g. November renewals',
+			},
+			{
+				displayName: 'Type',
+				name: 'campaignType',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'Single Agent (V1)',
+						value: 'v1',
+						description: 'Every call of the campaign uses one agent',
+					},
+					{
+						name: 'Multi Agent (V2)',
+						value: 'v2',
+						description: 'Each call names its own agent',
+					},
+				],
+				default: 'v1',
+			},
+			{
+				...agentIdProperty,
+				description: 'The agent that makes every call of the campaign',
+				displayOptions: { show: { campaignType: ['v1'] } },
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: pacingOptions,
+			},
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await executeForEachItem(
+			this,
+			1,
+			async (client, itemIndex) => await createCampaignItem(this, client, itemIndex),
+		);
+	}
+}

@@ -1,0 +1,33 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { CallKaroClient } from '../../src/client';
+import { prepareCampaign } from '../../src/requests';
+import type { ItemResult } from '../shared/runItems';
+
+export async function createCampaignItem(
+	context: IExecuteFunctions,
+	client: CallKaroClient,
+	itemIndex: number,
+): Promise<ItemResult> {
+	const version = context.getNodeParameter('campaignType', itemIndex) as 'v1' | 'v2';
+	const prepared = prepareCampaign({
+		name: context.getNodeParameter('name', itemIndex),
+		agentId: version === 'v1' ? context.getNodeParameter('agentId', itemIndex) : undefined,
+		version,
+	});
+
+	const result = await client.createCampaign(prepared);
+
+	return {
+		output: 0,
+		json: {
+			batchId: result.batchId,
+			status: result.status ?? null,
+			message: result.message ?? null,
+			name: prepared.request.name,
+			campaignType: version,
+			attempts: result.attempts,
+			body: result.body as IDataObject,
+		},
+	};
+}
