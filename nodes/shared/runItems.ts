@@ -67,9 +67,10 @@ export async function runItems(
 	}
 
 	// Older agents run tools in a supply-data context; AI Agent v3 runs the tool node as an
-	// ordinary node whose output is rewired to the agent.
+	// ordinary node whose output is rewired to the agent. n8n 1.x has no isToolExecution().
 	const asTool =
-		context.isToolExecution() || node.rewireOutputLogTo === NodeConnectionTypes.AiTool;
+		(typeof context.isToolExecution === 'function' && context.isToolExecution()) ||
+		node.rewireOutputLogTo === NodeConnectionTypes.AiTool;
 	const outputs: INodeExecutionData[][] = Array.from({ length: asTool ? 1 : outputCount }, () => []);
 	for (const { output, item } of settled) outputs[asTool ? 0 : output].push(item);
 	return outputs;

@@ -1,0 +1,184 @@
+import type {
+	IHookFunctions,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { RECENT_CALL_IDS_LIMIT } from '../../src/callEnded';
+import { handleCallEndedWebhook } from './callEnded.webhook';
+
+const WHERE_TO_PASTE =
+	"In the CallKaro dashboard, paste it into the account's webhook settings (calls of every agent) or into an agent's webhook settings (that agent's calls only).";
+
+export class CallKaroTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'CallKaro Trigger',
+		name: 'callKaroTrigger',
+		icon: { light: 'file:../../icons/callkaro.svg', dark: 'file:../../icons/callkaro.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: 'On call ended',
+		description: 'Starts the workflow when a CallKaro call ends (call_ended webhook)',
+		eventTriggerDescription: 'Waiting for CallKaro to post a call_ended event',
+		activationMessage: `Calls that end now start this workflow once CallKaro posts to the Production URL. ${WHERE_TO_PASTE}`,
+		defaults: { name: 'CallKaro Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				path: 'webhook',
+			},
+		],
+		triggerPanel: {
+			header: '',
+			executionsHelp: {
+				inactive: `While building, click "Listen for test event" and paste the Test URL into CallKaro, then end a call. ${WHERE_TO_PASTE} When it works, paste the Production URL there instead and publish (activate) the workflow.`,
+				active: `The workflow starts whenever CallKaro posts a call_ended event to the Production URL. ${WHERE_TO_PASTE}`,
+			},
+			activationHint: `Paste the Production URL into CallKaro, then publish (activate) the workflow. ${WHERE_TO_PASTE}`,
+		},
+		properties: [
+			{
+				displayName: `CallKaro has no API to register webhooks, so copy the Production URL above by hand. ${WHERE_TO_PASTE} Use the Test URL while testing.`,
+				name: 'setupNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Filters',
+				name: 'filters',
+				type: 'collection',
+				placeholder: 'Add Filter',
+				default: {},
+				description: 'Calls that do not match get a 200 answer and start nothing',
+				options: [
+					{
+						displayName: 'Agent IDs',
+						name: 'agentIds',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. 67a1c0ffee0123456789abcd, 67a1c0ffee0123456789abce',
+						description: 'Only calls of these agents (comma-separated IDs from the agent pages of the dashboard)',
+					},
+					{
+						displayName: 'Call Types',
+						name: 'callTypes',
+						type: 'multiOptions',
+						default: [],
+						description: 'Only calls of these types (the "name" field of the event)',
+						options: [
+							{ name: 'Agent Test', value: 'agent-test' },
+							{ name: 'Inbound', value: 'inbound' },
+							{ name: 'Outbound', value: 'outbound' },
+							{ name: 'Outbound API', value: 'outbound-api', description: 'Placed now through the API' },
+							{ name: 'Outbound Scheduled', value: 'outbound-scheduled', description: 'Placed through the API with a schedule time' },
+							{ name: 'Outbound Test', value: 'outbound-test' },
+						],
+					},
+					{
+						displayName: 'Campaign ID',
+						name: 'batchId',
+						type: 'string',
+						default: '',
+						description: 'Only calls of this campaign (its batch_ID)',
+					},
+					{
+						displayName: 'Outcomes',
+						name: 'outcomes',
+						type: 'multiOptions',
+						default: [],
+						description: 'Only calls whose hangup reason falls in these groups',
+						options: [
+							{
+								name: 'Connected',
+								value: 'connected',
+								description: 'CLIENT_INITIATED, PARTICIPANT_REMOVED or SESSION_TIMEOUT',
+							},
+							{
+								name: 'Not Reached',
+								value: 'notReached',
+								description: 'USER_REJECTED, USER_UNAVAILABLE, USER_UNRESPONSIVE or INVALID_PHONE_NUMBER',
+							},
+							{
+								name: 'Other',
+								value: 'other',
+								description:
+									'UNKNOWN, OUTSIDE_TRIGGER_WINDOW, DELETED_SCH_CALL_ALL, DELETED_SCH_CALL_ONE, PRE_CALL_FN_FAILED, and any reason not listed',
+							},
+							{ name: 'Voicemail', value: 'voicemail', description: 'VOICEMAIL_DETECTED' },
+						],
+					},
+				],
+			},
+			{
+				displayName: 'Verify Shared Secret',
+				name: 'verifySecret',
+				type: 'boolean',
+				default: false,
+				description:
+					"Whether to accept only requests that carry a secret header. Set the same header as a custom header of the agent's webhook in CallKaro. Requests without it get 401 and start nothing.",
+			},
+			{
+				displayName: 'Secret Header Name',
+				name: 'headerName',
+				type: 'string',
+				required: true,
+				default: 'X-CallKaro-Secret',
+				displayOptions: { show: { verifySecret: [true] } },
+				description: 'Name of the custom header set on the webhook in CallKaro',
+			},
+			{
+				displayName: 'Secret Header Value',
+				name: 'secretHeaderValue',
+				type: 'string',
+				typeOptions: { password: true },
+				required: true,
+				default: '',
+				displayOptions: { show: { verifySecret: [true] } },
+				description: 'Value of that header. Use a long random string; it is compared in constant time.',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Keep Repeated Deliveries',
+						name: 'keepRepeats',
+						type: 'boolean',
+						default: false,
+						description: `Whether to start the workflow again when CallKaro delivers the same call (same callSid) again. Off: a repeat gets a 200 answer and starts nothing. The last ${RECENT_CALL_IDS_LIMIT} call IDs are remembered while the workflow is active.`,
+					},
+				],
+			},
+		],
+	};
+
+	// CallKaro has no API to register, look up or remove webhooks: the user pastes the URL into
+	// its dashboard. So there is nothing to check, create or delete on its side.
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return handleCallEndedWebhook(this);
+	}
+}
