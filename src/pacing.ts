@@ -1,4 +1,5 @@
 import { parseRetryAfter } from './errors';
+import { DEFAULT_RETRY_POLICY } from './retry';
 import type { Transport, TransportRequest, TransportResponse } from './transport';
 
 export interface PacingOptions {
@@ -6,6 +7,8 @@ export interface PacingOptions {
 	maxRequestsPerSecond: number;
 	sleep: (ms: number) => Promise<void>;
 	now?: () => number;
+	/** The longest pause a 429 imposes: a request told to wait longer gives up instead (see retry.ts). */
+	maxPauseMs?: number;
 }
 
 /**
@@ -15,6 +18,7 @@ export interface PacingOptions {
  */
 export function createPacedTransport(transport: Transport, options: PacingOptions): Transport {
 	const now = options.now ?? (() => Date.now());
+	const maxPauseMs = options.maxPauseMs ?? DEFAULT_RETRY_POLICY.maxDelayMs;
 	const startInterval = options.maxRequestsPerSecond > 0 ? 1000 / options.maxRequestsPerSecond : 0;
 	let nextStartAt = 0;
 	let pausedUntil = 0;
@@ -34,7 +38,7 @@ export function createPacedTransport(transport: Transport, options: PacingOption
 			const response = await transport.send(request);
 			if (response.status === 429) {
 				const retryAfterMs = parseRetryAfter(response.headers['retry-after'], new Date(now())) ?? 0;
-				pausedUntil = Math.max(pausedUntil, now() + retryAfterMs);
+				pausedUntil = Math.max(pausedUntil, now() + Math.min(retryAfterMs, maxPauseMs));
 			}
 			return response;
 		},

@@ -6,6 +6,7 @@ import { runAsTool } from '../engine/harness';
 import type { RunResult } from '../engine/harness';
 import { DEMO_API_KEY, OTHER_API_KEY, formatIst, parseScheduleAt } from '../sandbox/sandbox.mjs';
 import {
+	HINTS,
 	NODE_NAME,
 	WRONG_API_KEY,
 	apiRequests,
@@ -15,14 +16,14 @@ import {
 	freshNumber,
 	freshNumbers,
 	fromAI,
-	itemError,
+	failedItemJson,
 	pairedItems,
 	runNode,
 	sentNumbers,
 	useSandbox,
 	workflowError,
 } from './fixtures';
-import type { FaultInput, Sandbox } from './fixtures';
+import type { ErrorDetails, FaultInput, Sandbox } from './fixtures';
 
 const ASHA = '+919876543210'; // the demo contact: First Name "Asha", City "Pune" (typed by hand)
 const HOUR_MS = 60 * 60 * 1000;
@@ -605,11 +606,8 @@ describe('CallKaro Assign Workflow', () => {
 				const [started] = result.outputOf(NODE_NAME);
 				expect(pairedItems(started)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 				expect(started[0].json).toMatchObject({ status: 'started', toNumber: phones[0] });
-				expect(started[1].json).toEqual({ error: message });
-				expect(itemError(started[1])).toMatchObject({
-					name: 'NodeOperationError',
-					context: { itemIndex: 1 },
-				});
+				// the message names the field and the item; nothing else, as nothing was sent
+				expect(failedItemJson(started[1])).toEqual({ error: message });
 				expect(started[2].json).toMatchObject({ status: 'started', toNumber: phones[2] });
 				expect([...sentNumbers(sandbox())].sort()).toEqual([phones[0], phones[2]]);
 				expect(
@@ -635,10 +633,13 @@ describe('CallKaro Assign Workflow', () => {
 			expect(outputs[1]).toEqual([]);
 			expect(outputs[ERROR_OUTPUT]).toHaveLength(1);
 			expect(outputs[ERROR_OUTPUT][0].pairedItem).toEqual({ item: 1 });
-			expect(outputs[ERROR_OUTPUT][0].json.error).toBe(
-				'"Phone Number" has no country code: "***45". Start the number with + and the country code, e.g. +919876543210, or set a default country code. [item 1]',
-			);
-			expect(result.json('Output 2')).toHaveLength(1);
+			// n8n merges the fields of the input item into the error item
+			expect(failedItemJson(outputs[ERROR_OUTPUT][0])).toEqual({
+				...items[1],
+				error:
+					'"Phone Number" has no country code: "***45". Start the number with + and the country code, e.g. +919876543210, or set a default country code. [item 1]',
+			});
+			expect(result.json('Output 2')).toEqual([outputs[ERROR_OUTPUT][0].json]);
 			expect(sentNumbers(sandbox())).toHaveLength(2);
 		});
 
@@ -654,9 +655,9 @@ describe('CallKaro Assign Workflow', () => {
 			'"Base URL" must start with https:// (got http://api.callkaro.ai). Plain http is allowed only for a local sandbox on localhost.';
 
 		it('fails every item under the error output, instead of passing the items on as Started', async () => {
-			const phones = freshNumbers(2);
+			const items = freshNumbers(2).map((phone) => ({ phone, workflowId: 'wf_welcome' }));
 			const result = await assign(sandbox(), fromItems(), {
-				items: phones.map((phone) => ({ phone, workflowId: 'wf_welcome' })),
+				items,
 				baseUrl: 'http://api.callkaro.ai',
 				settings: { onError: 'continueErrorOutput' },
 			});
@@ -664,9 +665,10 @@ describe('CallKaro Assign Workflow', () => {
 			const outputs = result.outputOf(NODE_NAME);
 			expect(outputs[0]).toEqual([]);
 			expect(outputs[1]).toEqual([]);
-			expect(outputs[ERROR_OUTPUT].map((item) => [item.json.error, item.pairedItem])).toEqual([
-				[`${BASE_URL_ERROR} [item 0]`, { item: 0 }],
-				[`${BASE_URL_ERROR} [item 1]`, { item: 1 }],
+			expect(pairedItems(outputs[ERROR_OUTPUT])).toEqual([{ item: 0 }, { item: 1 }]);
+			expect(outputs[ERROR_OUTPUT].map(failedItemJson)).toEqual([
+				{ ...items[0], error: `${BASE_URL_ERROR} [item 0]` },
+				{ ...items[1], error: `${BASE_URL_ERROR} [item 1]` },
 			]);
 			// the node after Started never runs
 			expect(result.runData['Output 0']).toBeUndefined();
@@ -690,31 +692,33 @@ describe('CallKaro Assign Workflow', () => {
 			title: string;
 			httpCode: string;
 			message: string;
-			/** The middle item's workflow, when the workflow is what CallKaro refuses. */
+			kind: ErrorDetails['kind'];
+			serviceMessage: string;
+			/** The hint under the message: the NodeApiError description and details.description. */
+			description: string;
+			/** The run may have started although the item failed. */
+			outcomeUnknown?: boolean;
+			/** The item CallKaro refuses (default 1), unless every item fails. */
+			failingItem?: number;
+			/** The failing item's workflow, when the workflow is what CallKaro refuses. */
 			workflowId?: string;
 			apiKey?: string;
-			/** For concurrency 1 over three items: item 0 ok, then item 1's attempts, then item 2. */
+			/** For concurrency 1 over three items: the items before the failing one ok, then its attempts, then the rest. */
 			faults?: FaultInput;
 			/** Requests sent for the failing item. */
 			attempts: number;
-			/** Every item fails (a key or a rate that hits every request), not only item 1. */
+			/** Every item fails (a key or a rate that hits every request), not only one. */
 			allFail?: boolean;
-			/** The NodeApiError description (the hint shown under the message), where checked. */
-			description?: string;
 		}
-		const KEY_HINT =
-			'Check the API key in the CallKaro credential (CallKaro dashboard, API Key page).';
-		const NOT_FOUND_HINT =
-			'Check the ID, and that it belongs to the account of the API key in the credential.';
-		const UNKNOWN_HINT =
-			'The request may have taken effect. Check the CallKaro dashboard before sending it again.';
 		const cases: ErrorCase[] = [
 			{
 				title: '400 workflow without steps',
 				httpCode: '400',
 				workflowId: 'wf_empty',
 				message: 'CallKaro rejected the request (HTTP 400): This workflow has no steps yet',
-				description: 'CallKaro refused the values sent: see its message above.',
+				kind: 'bad-request',
+				serviceMessage: 'This workflow has no steps yet',
+				description: HINTS.badRequest,
 				attempts: 1,
 			},
 			{
@@ -722,6 +726,9 @@ describe('CallKaro Assign Workflow', () => {
 				httpCode: '400',
 				workflowId: 'wf_legacy',
 				message: 'CallKaro rejected the request (HTTP 400): This workflow is no longer available',
+				kind: 'bad-request',
+				serviceMessage: 'This workflow is no longer available',
+				description: HINTS.badRequest,
 				attempts: 1,
 			},
 			{
@@ -729,7 +736,9 @@ describe('CallKaro Assign Workflow', () => {
 				httpCode: '401',
 				apiKey: WRONG_API_KEY,
 				message: 'The API key was missing or not accepted (HTTP 401): Invalid API key',
-				description: KEY_HINT,
+				kind: 'auth',
+				serviceMessage: 'Invalid API key',
+				description: HINTS.auth,
 				attempts: 1,
 				allFail: true,
 			},
@@ -738,6 +747,9 @@ describe('CallKaro Assign Workflow', () => {
 				httpCode: '401',
 				apiKey: '',
 				message: 'The API key was missing or not accepted (HTTP 401): Missing API key',
+				kind: 'auth',
+				serviceMessage: 'Missing API key',
+				description: HINTS.auth,
 				attempts: 1,
 				allFail: true,
 			},
@@ -746,7 +758,9 @@ describe('CallKaro Assign Workflow', () => {
 				httpCode: '404',
 				workflowId: 'wf_unknown',
 				message: 'Not found (HTTP 404): Workflow not found',
-				description: NOT_FOUND_HINT,
+				kind: 'not-found',
+				serviceMessage: 'Workflow not found',
+				description: HINTS.notFound,
 				attempts: 1,
 			},
 			{
@@ -754,15 +768,24 @@ describe('CallKaro Assign Workflow', () => {
 				httpCode: '404',
 				apiKey: OTHER_API_KEY,
 				message: 'Not found (HTTP 404): Workflow not found',
+				kind: 'not-found',
+				serviceMessage: 'Workflow not found',
+				description: HINTS.notFound,
 				attempts: 1,
 				allFail: true,
 			},
 			{
+				// On the last item: a Retry-After the node refuses to wait still holds back every
+				// request after it for the whole Retry-After (the shared 429 pause).
 				title: '429 asking to wait longer than the node waits',
 				httpCode: '429',
-				faults: { endpoint: 'assign', sequence: ['ok', '429', 'ok'], retryAfterSeconds: 60 },
+				failingItem: 2,
+				faults: { endpoint: 'assign', sequence: ['ok', 'ok', '429'], retryAfterSeconds: 60 },
 				message:
 					'Rate limited by CallKaro (HTTP 429); it asked to wait 60 s, longer than the 30 s this node waits: Too many requests',
+				kind: 'rate-limited',
+				serviceMessage: 'Too many requests',
+				description: HINTS.rateLimited,
 				attempts: 1,
 			},
 			{
@@ -771,7 +794,10 @@ describe('CallKaro Assign Workflow', () => {
 				faults: { endpoint: 'assign', sequence: ['ok', '500', '500', '500', '500', 'ok'] },
 				message:
 					'CallKaro failed (HTTP 500) after 4 attempts and the workflow run may or may not have started: Internal server error',
-				description: UNKNOWN_HINT,
+				kind: 'service-failure',
+				serviceMessage: 'Internal server error',
+				description: HINTS.outcomeUnknown,
+				outcomeUnknown: true,
 				attempts: 4,
 			},
 			{
@@ -780,6 +806,10 @@ describe('CallKaro Assign Workflow', () => {
 				faults: { endpoint: 'assign', sequence: ['ok', '502', '503', '502', '503', 'ok'] },
 				message:
 					'CallKaro failed (HTTP 503) after 4 attempts and the workflow run may or may not have started: Service unavailable',
+				kind: 'service-failure',
+				serviceMessage: 'Service unavailable',
+				description: HINTS.outcomeUnknown,
+				outcomeUnknown: true,
 				attempts: 4,
 			},
 			{
@@ -788,6 +818,10 @@ describe('CallKaro Assign Workflow', () => {
 				faults: { endpoint: 'assign', rates: { 503: 1 }, seed: 1 },
 				message:
 					'CallKaro failed (HTTP 503) after 4 attempts and the workflow run may or may not have started: Service unavailable',
+				kind: 'service-failure',
+				serviceMessage: 'Service unavailable',
+				description: HINTS.outcomeUnknown,
+				outcomeUnknown: true,
 				attempts: 4,
 				allFail: true,
 			},
@@ -795,12 +829,21 @@ describe('CallKaro Assign Workflow', () => {
 
 		describe.each(cases)('$title', (errorCase) => {
 			const phones: string[] = [];
+			const failing = errorCase.allFail ? [0, 1, 2] : [errorCase.failingItem ?? 1];
 			const items = () =>
 				phones.map((phone, index) => ({
 					phone,
-					workflowId: index === 1 ? (errorCase.workflowId ?? 'wf_welcome') : 'wf_welcome',
+					workflowId:
+						index === failing[0] ? (errorCase.workflowId ?? 'wf_welcome') : 'wf_welcome',
 				}));
-			const failing = errorCase.allFail ? [0, 1, 2] : [1];
+			const details: ErrorDetails = {
+				kind: errorCase.kind,
+				httpStatus: Number(errorCase.httpCode),
+				serviceMessage: errorCase.serviceMessage,
+				attempts: errorCase.attempts,
+				outcomeUnknown: errorCase.outcomeUnknown ?? false,
+				description: errorCase.description,
+			};
 
 			beforeEach(() => {
 				phones.splice(0, 3, ...freshNumbers(3));
@@ -819,9 +862,9 @@ describe('CallKaro Assign Workflow', () => {
 					name: 'NodeApiError',
 					message: errorCase.message,
 					httpCode: errorCase.httpCode,
+					description: errorCase.description,
 					context: { itemIndex: failing[0] },
 				});
-				if (errorCase.description) expect(error.description).toBe(errorCase.description);
 				// the items after the failed one were never sent
 				const sentBefore = failing[0];
 				expect(apiRequests(sandbox())).toHaveLength(sentBefore + errorCase.attempts);
@@ -844,23 +887,21 @@ describe('CallKaro Assign Workflow', () => {
 				expect(pairedItems(output0)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 				output0.forEach((item, index) => {
 					if (failing.includes(index)) {
-						expect(item.json).toEqual({ error: errorCase.message });
-						expect(itemError(item)).toMatchObject({
-							name: 'NodeApiError',
-							httpCode: errorCase.httpCode,
-							context: { itemIndex: index },
-						});
+						// only error and details: what n8n routes to an error output
+						expect(failedItemJson(item)).toEqual({ error: errorCase.message, details });
 					} else {
 						expect(item.json).toMatchObject({ status: 'started', toNumber: phones[index] });
 					}
 				});
+				expect(apiRequests(sandbox())).toHaveLength(3 - failing.length + failing.length * errorCase.attempts);
 				expect(sandbox().state.runs).toHaveLength(3 - failing.length);
 				expectNoSecrets(result, { apiKeys: [DEMO_API_KEY, OTHER_API_KEY, WRONG_API_KEY] });
 			});
 
-			it('with the error output: the failed item goes to the error output', async () => {
+			it('with the error output: the failed item goes to the error output, with the fields of its input item', async () => {
+				const input = items();
 				const result = await assign(sandbox(), fromItems({ options: { concurrency: 1 } }), {
-					items: items(),
+					items: input,
 					apiKey: errorCase.apiKey,
 					settings: { onError: 'continueErrorOutput' },
 				});
@@ -872,15 +913,14 @@ describe('CallKaro Assign Workflow', () => {
 				);
 				expect(outputs[1]).toEqual([]);
 				expect(pairedItems(outputs[ERROR_OUTPUT])).toEqual(failing.map((item) => ({ item })));
-				for (const item of outputs[ERROR_OUTPUT]) {
-					// n8n keeps only the message in the json of an item that carries its error
-					expect(item.json).toEqual({ error: errorCase.message });
-					expect(itemError(item)).toMatchObject({
-						name: 'NodeApiError',
-						httpCode: errorCase.httpCode,
+				outputs[ERROR_OUTPUT].forEach((item, position) => {
+					expect(failedItemJson(item)).toEqual({
+						...input[failing[position]],
+						error: errorCase.message,
+						details,
 					});
-				}
-				expect(result.json('Output 2')).toHaveLength(failing.length);
+				});
+				expect(result.json('Output 2')).toEqual(outputs[ERROR_OUTPUT].map((item) => item.json));
 			});
 		});
 	});

@@ -43,7 +43,7 @@ describe('CallKaro Create Campaign', () => {
 			type: CREATE_CAMPAIGN,
 			parameters: { name: 'Renewals', campaignType: 'v1', agentId: AGENT },
 		});
-		const batchId = created.json(NODE_NAME)[0].batchId;
+		const batchId = created.json(NODE_NAME)[0].batchId as string;
 
 		const calls = await runNode(sandbox(), {
 			type: OUTBOUND_CALL,

@@ -7,6 +7,7 @@ import type { RunResult } from '../engine/harness';
 import { call } from '../sandbox/helpers';
 import { DEMO_API_KEY, OTHER_API_KEY, formatIst } from '../sandbox/sandbox.mjs';
 import {
+	HINTS,
 	NODE_NAME,
 	WRONG_API_KEY,
 	apiRequests,
@@ -16,14 +17,14 @@ import {
 	freshNumber,
 	freshNumbers,
 	fromAI,
-	itemError,
+	failedItemJson,
 	pairedItems,
 	runNode,
 	sentNumbers,
 	useSandbox,
 	workflowError,
 } from './fixtures';
-import type { FaultInput, Sandbox } from './fixtures';
+import type { ErrorDetails, FaultInput, Sandbox } from './fixtures';
 
 const DELETE_PATH = '/call/delete-schedule-call';
 const AGENT = 'agent_sales_01';
@@ -225,6 +226,7 @@ describe('CallKaro Delete Scheduled Call', () => {
 
 				const [output] = result.outputOf(NODE_NAME);
 				expect(pairedItems(output)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+				expect(failedItemJson(output[1])).toEqual({ error: message });
 				expect(output.map((item) => item.json)).toEqual([
 					{
 						deleted: true,
@@ -258,9 +260,11 @@ describe('CallKaro Delete Scheduled Call', () => {
 			]);
 			expect(failed).toHaveLength(1);
 			expect(failed[0].pairedItem).toEqual({ item: 1 });
-			expect(failed[0].json.error).toMatch(
-				/^"Phone Number" must have 8 to 15 digits .* \[item 1\]$/,
-			);
+			// n8n merges the fields of the input item into the error item
+			expect(failedItemJson(failed[0])).toEqual({
+				...items[1],
+				error: expect.stringMatching(/^"Phone Number" must have 8 to 15 digits .* \[item 1\]$/),
+			});
 		});
 	});
 
@@ -269,11 +273,18 @@ describe('CallKaro Delete Scheduled Call', () => {
 			title: string;
 			httpCode: string;
 			message: string;
-			description?: string;
-			/** Item 1's agent, when the agent is what CallKaro refuses. */
+			kind: ErrorDetails['kind'];
+			serviceMessage: string;
+			/** The hint under the message: the NodeApiError description and details.description. */
+			description: string;
+			/** The call may have been deleted although the item failed. */
+			outcomeUnknown?: boolean;
+			/** The item CallKaro refuses (default 1), unless every item fails. */
+			failingItem?: number;
+			/** The failing item's agent, when the agent is what CallKaro refuses. */
 			agentId?: string;
 			apiKey?: string;
-			/** For concurrency 1 over three items: item 0 ok, item 1's attempts, item 2. */
+			/** For concurrency 1 over three items: the items before the failing one ok, its attempts, the rest. */
 			faults?: FaultInput;
 			attempts: number;
 			allFail?: boolean;
@@ -284,8 +295,9 @@ describe('CallKaro Delete Scheduled Call', () => {
 				httpCode: '403',
 				apiKey: WRONG_API_KEY,
 				message: 'The API key was missing or not accepted (HTTP 403): Missing X-API-KEY in headers',
-				description:
-					'Check the API key in the CallKaro credential (CallKaro dashboard, API Key page).',
+				kind: 'auth',
+				serviceMessage: 'Missing X-API-KEY in headers',
+				description: HINTS.auth,
 				attempts: 1,
 				allFail: true,
 			},
@@ -294,6 +306,9 @@ describe('CallKaro Delete Scheduled Call', () => {
 				httpCode: '403',
 				apiKey: '',
 				message: 'The API key was missing or not accepted (HTTP 403): Missing X-API-KEY in headers',
+				kind: 'auth',
+				serviceMessage: 'Missing X-API-KEY in headers',
+				description: HINTS.auth,
 				attempts: 1,
 				allFail: true,
 			},
@@ -302,8 +317,9 @@ describe('CallKaro Delete Scheduled Call', () => {
 				httpCode: '404',
 				agentId: 'agent_gone_99',
 				message: 'Not found (HTTP 404): Agent does not exist',
-				description:
-					'Check the ID, and that it belongs to the account of the API key in the credential.',
+				kind: 'not-found',
+				serviceMessage: 'Agent does not exist',
+				description: HINTS.notFound,
 				attempts: 1,
 			},
 			{
@@ -311,17 +327,24 @@ describe('CallKaro Delete Scheduled Call', () => {
 				httpCode: '404',
 				apiKey: OTHER_API_KEY,
 				message: 'Not found (HTTP 404): Agent does not exist',
+				kind: 'not-found',
+				serviceMessage: 'Agent does not exist',
+				description: HINTS.notFound,
 				attempts: 1,
 				allFail: true,
 			},
 			{
+				// On the last item: a Retry-After the node refuses to wait still holds back every
+				// request after it for the whole Retry-After (the shared 429 pause).
 				title: '429 asking to wait longer than the node waits',
 				httpCode: '429',
-				faults: { endpoint: 'delete', sequence: ['ok', '429', 'ok'], retryAfterSeconds: 120 },
+				failingItem: 2,
+				faults: { endpoint: 'delete', sequence: ['ok', 'ok', '429'], retryAfterSeconds: 120 },
 				message:
 					'Rate limited by CallKaro (HTTP 429); it asked to wait 120 s, longer than the 30 s this node waits: Too many requests',
-				description:
-					'CallKaro is throttling requests: lower "Concurrency" in the node options, or try again later.',
+				kind: 'rate-limited',
+				serviceMessage: 'Too many requests',
+				description: HINTS.rateLimited,
 				attempts: 1,
 			},
 			{
@@ -330,8 +353,10 @@ describe('CallKaro Delete Scheduled Call', () => {
 				faults: { endpoint: 'delete', sequence: ['ok', '500', '500', '500', '500', 'ok'] },
 				message:
 					'CallKaro failed (HTTP 500) after 4 attempts and the scheduled call may or may not have been deleted: Internal server error',
-				description:
-					'The request may have taken effect. Check the CallKaro dashboard before sending it again.',
+				kind: 'service-failure',
+				serviceMessage: 'Internal server error',
+				description: HINTS.outcomeUnknown,
+				outcomeUnknown: true,
 				attempts: 4,
 			},
 			{
@@ -340,6 +365,10 @@ describe('CallKaro Delete Scheduled Call', () => {
 				faults: { endpoint: 'delete', sequence: ['ok', '502', '502', '502', '502', 'ok'] },
 				message:
 					'CallKaro failed (HTTP 502) after 4 attempts and the scheduled call may or may not have been deleted: Bad gateway',
+				kind: 'service-failure',
+				serviceMessage: 'Bad gateway',
+				description: HINTS.outcomeUnknown,
+				outcomeUnknown: true,
 				attempts: 4,
 			},
 			{
@@ -348,6 +377,10 @@ describe('CallKaro Delete Scheduled Call', () => {
 				faults: { endpoint: 'delete', rates: { 503: 1 }, seed: 3 },
 				message:
 					'CallKaro failed (HTTP 503) after 4 attempts and the scheduled call may or may not have been deleted: Service unavailable',
+				kind: 'service-failure',
+				serviceMessage: 'Service unavailable',
+				description: HINTS.outcomeUnknown,
+				outcomeUnknown: true,
 				attempts: 4,
 				allFail: true,
 			},
@@ -356,14 +389,22 @@ describe('CallKaro Delete Scheduled Call', () => {
 		describe.each(cases)('$title', (errorCase) => {
 			const phones: string[] = [];
 			const callIds: string[] = [];
-			const failing = errorCase.allFail ? [0, 1, 2] : [1];
+			const failing = errorCase.allFail ? [0, 1, 2] : [errorCase.failingItem ?? 1];
 			const items = () =>
 				phones.map((phone, index) => ({
 					phone,
-					agentId: index === 1 ? (errorCase.agentId ?? AGENT) : AGENT,
+					agentId: index === failing[0] ? (errorCase.agentId ?? AGENT) : AGENT,
 				}));
 			const parameters = fromItems({ options: { concurrency: 1 } });
 			const deleteRequests = () => apiRequests(sandbox(), DELETE_PATH);
+			const details: ErrorDetails = {
+				kind: errorCase.kind,
+				httpStatus: Number(errorCase.httpCode),
+				serviceMessage: errorCase.serviceMessage,
+				attempts: errorCase.attempts,
+				outcomeUnknown: errorCase.outcomeUnknown ?? false,
+				description: errorCase.description,
+			};
 
 			beforeEach(async () => {
 				phones.splice(0, 3, ...freshNumbers(3));
@@ -384,9 +425,9 @@ describe('CallKaro Delete Scheduled Call', () => {
 					name: 'NodeApiError',
 					message: errorCase.message,
 					httpCode: errorCase.httpCode,
+					description: errorCase.description,
 					context: { itemIndex: failing[0] },
 				});
-				if (errorCase.description) expect(error.description).toBe(errorCase.description);
 				expect(deleteRequests()).toHaveLength(failing[0] + errorCase.attempts);
 				expect(callStatus(sandbox(), callIds[failing[0]])).toBe('scheduled');
 				expectNoSecrets(result, {
@@ -406,11 +447,8 @@ describe('CallKaro Delete Scheduled Call', () => {
 				expect(pairedItems(output)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 				output.forEach((item, index) => {
 					if (failing.includes(index)) {
-						expect(item.json).toEqual({ error: errorCase.message });
-						expect(itemError(item)).toMatchObject({
-							httpCode: errorCase.httpCode,
-							context: { itemIndex: index },
-						});
+						// only error and details: what n8n routes to an error output
+						expect(failedItemJson(item)).toEqual({ error: errorCase.message, details });
 						expect(callStatus(sandbox(), callIds[index])).toBe('scheduled');
 					} else {
 						expect(item.json).toEqual({
@@ -422,11 +460,14 @@ describe('CallKaro Delete Scheduled Call', () => {
 						expect(callStatus(sandbox(), callIds[index])).toBe('deleted');
 					}
 				});
+				expect(deleteRequests()).toHaveLength(3 - failing.length + failing.length * errorCase.attempts);
+				expectNoSecrets(result, { apiKeys: [DEMO_API_KEY, OTHER_API_KEY, WRONG_API_KEY] });
 			});
 
-			it('with the error output: the failed item goes there', async () => {
+			it('with the error output: the failed item goes there, with the fields of its input item', async () => {
+				const input = items();
 				const result = await deleteCall(sandbox(), parameters, {
-					items: items(),
+					items: input,
 					apiKey: errorCase.apiKey,
 					settings: { onError: 'continueErrorOutput' },
 				});
@@ -436,8 +477,14 @@ describe('CallKaro Delete Scheduled Call', () => {
 					[0, 1, 2].filter((index) => !failing.includes(index)).map((item) => ({ item })),
 				);
 				expect(pairedItems(failed)).toEqual(failing.map((item) => ({ item })));
-				for (const item of failed) expect(item.json).toEqual({ error: errorCase.message });
-				expect(result.json('Output 1')).toHaveLength(failing.length);
+				failed.forEach((item, position) => {
+					expect(failedItemJson(item)).toEqual({
+						...input[failing[position]],
+						error: errorCase.message,
+						details,
+					});
+				});
+				expect(result.json('Output 1')).toEqual(failed.map((item) => item.json));
 			});
 		});
 
@@ -450,6 +497,7 @@ describe('CallKaro Delete Scheduled Call', () => {
 					name: 'NodeApiError',
 					message: 'Not found (HTTP 404): No scheduled call found',
 					httpCode: '404',
+					description: HINTS.notFound,
 					context: { itemIndex: 0 },
 				});
 
@@ -462,22 +510,33 @@ describe('CallKaro Delete Scheduled Call', () => {
 					],
 					settings: { continueOnFail: true },
 				});
-				expect(continued.json(NODE_NAME)).toEqual([
-					{
-						deleted: true,
-						agentId: AGENT,
-						toNumber: phone,
-						message: 'Scheduled call deleted successfully',
+				const [output] = continued.outputOf(NODE_NAME);
+				expect(pairedItems(output)).toEqual([{ item: 0 }, { item: 1 }]);
+				expect(output[0].json).toEqual({
+					deleted: true,
+					agentId: AGENT,
+					toNumber: phone,
+					message: 'Scheduled call deleted successfully',
+				});
+				expect(failedItemJson(output[1])).toEqual({
+					error: 'Not found (HTTP 404): No scheduled call found',
+					details: {
+						kind: 'not-found',
+						httpStatus: 404,
+						serviceMessage: 'No scheduled call found',
+						attempts: 1,
+						outcomeUnknown: false,
+						description: HINTS.notFound,
 					},
-					{ error: 'Not found (HTTP 404): No scheduled call found' },
-				]);
+				});
 			});
 		});
 	});
 
 	it('a credential with a Base URL that is not https fails every item (error output)', async () => {
+		const items = freshNumbers(2).map((phone) => ({ phone, agentId: AGENT }));
 		const result = await deleteCall(sandbox(), fromItems(), {
-			items: freshNumbers(2).map((phone) => ({ phone, agentId: AGENT })),
+			items,
 			baseUrl: 'http://api.callkaro.ai/',
 			settings: { onError: 'continueErrorOutput' },
 		});
@@ -485,7 +544,14 @@ describe('CallKaro Delete Scheduled Call', () => {
 		const [deleted, failed] = result.outputOf(NODE_NAME);
 		expect(deleted).toEqual([]);
 		expect(pairedItems(failed)).toEqual([{ item: 0 }, { item: 1 }]);
-		expect(failed[1].json.error).toMatch(/^"Base URL" must start with https:\/\/ .* \[item 1\]$/);
+		expect(failed.map(failedItemJson)).toEqual(
+			items.map((item, index) => ({
+				...item,
+				error: expect.stringMatching(
+					new RegExp(`^"Base URL" must start with https:// .* \\[item ${index}\\]$`),
+				),
+			})),
+		);
 	});
 
 	describe('retries (deleting twice deletes once, so Delete retries)', () => {

@@ -6,6 +6,7 @@ import { runAsTool } from '../engine/harness';
 import type { RunResult } from '../engine/harness';
 import { DEMO_API_KEY, OTHER_API_KEY, startSandbox } from '../sandbox/sandbox.mjs';
 import {
+	HINTS,
 	NODE_NAME,
 	WRONG_API_KEY,
 	apiRequests,
@@ -16,19 +17,18 @@ import {
 	freshNumber,
 	freshNumbers,
 	fromAI,
-	itemError,
+	failedItemJson,
 	pairedItems,
 	runNode,
 	sentNumbers,
 	useSandbox,
 	workflowError,
 } from './fixtures';
-import type { FaultInput, Sandbox } from './fixtures';
+import type { ErrorDetails, FaultInput, Sandbox } from './fixtures';
 
 const OUTBOUND_PATH = '/call/outbound';
 const AGENT = 'agent_sales_01';
-const UNKNOWN_OUTCOME_HINT =
-	'The request may have taken effect. Check the CallKaro dashboard before sending it again.';
+const UNKNOWN_OUTCOME_HINT = HINTS.outcomeUnknown;
 
 /** Agent ID, phone number and campaign from each item. */
 function fromItems(extra: INodeParameters = {}): INodeParameters {
@@ -65,6 +65,7 @@ describe('CallKaro Outbound Call', () => {
 				[
 					{
 						json: {
+							placed: true,
 							callId: placed.id,
 							status: 'success',
 							message: 'Call initiated successfully',
@@ -420,7 +421,7 @@ describe('CallKaro Outbound Call', () => {
 
 				const [output] = result.outputOf(NODE_NAME);
 				expect(pairedItems(output)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-				expect(output[1].json).toEqual({ error: message });
+				expect(failedItemJson(output[1])).toEqual({ error: message });
 				expect([output[0].json.toNumber, output[2].json.toNumber]).toEqual([phones[0], phones[2]]);
 				expect(
 					sandbox()
@@ -436,9 +437,16 @@ describe('CallKaro Outbound Call', () => {
 			title: string;
 			httpCode: string;
 			message: string;
-			description?: string;
-			/** Extra fields of item 1 (what CallKaro refuses), given the sandbox. */
-			item1?: (sandbox: Sandbox) => Promise<IDataObject> | IDataObject;
+			kind: ErrorDetails['kind'];
+			serviceMessage: string;
+			/** The hint under the message: the NodeApiError description and details.description. */
+			description: string;
+			/** Outbound Call is never retried once CallKaro may have placed the call. */
+			outcomeUnknown?: boolean;
+			/** The item CallKaro refuses (default 1), unless every item fails. */
+			failingItem?: number;
+			/** Extra fields of the failing item (what CallKaro refuses), given the sandbox. */
+			refused?: (sandbox: Sandbox) => Promise<IDataObject> | IDataObject;
 			apiKey?: string;
 			faults?: FaultInput;
 			allFail?: boolean;
@@ -447,7 +455,7 @@ describe('CallKaro Outbound Call', () => {
 			{
 				title: '400 agent not matching the campaign',
 				httpCode: '400',
-				item1: async (sb) => ({
+				refused: async (sb) => ({
 					batchId: await createCampaign(
 						sb,
 						{ name: 'Support', agent_id: 'agent_support_02' },
@@ -455,13 +463,18 @@ describe('CallKaro Outbound Call', () => {
 					),
 				}),
 				message: 'CallKaro rejected the request (HTTP 400): Agent does not match the campaign',
-				description: 'CallKaro refused the values sent: see its message above.',
+				kind: 'bad-request',
+				serviceMessage: 'Agent does not match the campaign',
+				description: HINTS.badRequest,
 			},
 			{
 				title: '403 invalid key',
 				httpCode: '403',
 				apiKey: WRONG_API_KEY,
 				message: 'The API key was missing or not accepted (HTTP 403): Missing X-API-KEY in headers',
+				kind: 'auth',
+				serviceMessage: 'Missing X-API-KEY in headers',
+				description: HINTS.auth,
 				allFail: true,
 			},
 			{
@@ -469,33 +482,51 @@ describe('CallKaro Outbound Call', () => {
 				httpCode: '403',
 				apiKey: '',
 				message: 'The API key was missing or not accepted (HTTP 403): Missing X-API-KEY in headers',
+				kind: 'auth',
+				serviceMessage: 'Missing X-API-KEY in headers',
+				description: HINTS.auth,
 				allFail: true,
 			},
 			{
 				title: '404 unknown agent',
 				httpCode: '404',
-				item1: () => ({ agentId: 'agent_gone_99' }),
+				refused: () => ({ agentId: 'agent_gone_99' }),
 				message: 'Not found (HTTP 404): Agent does not exist',
+				kind: 'not-found',
+				serviceMessage: 'Agent does not exist',
+				description: HINTS.notFound,
 			},
 			{
 				title: '404 unknown campaign',
 				httpCode: '404',
-				item1: () => ({ batchId: '000000000000000000000000' }),
+				refused: () => ({ batchId: '000000000000000000000000' }),
 				message: 'Not found (HTTP 404): Campaign not found',
+				kind: 'not-found',
+				serviceMessage: 'Campaign not found',
+				description: HINTS.notFound,
 			},
 			{
 				title: "404 an agent of another account's key",
 				httpCode: '404',
 				apiKey: OTHER_API_KEY,
 				message: 'Not found (HTTP 404): Agent does not exist',
+				kind: 'not-found',
+				serviceMessage: 'Agent does not exist',
+				description: HINTS.notFound,
 				allFail: true,
 			},
 			{
+				// On the last item: a Retry-After the node refuses to wait still holds back every
+				// request after it for the whole Retry-After (the shared 429 pause).
 				title: '429 asking to wait longer than the node waits',
 				httpCode: '429',
-				faults: { endpoint: 'outbound', sequence: ['ok', '429', 'ok'], retryAfterSeconds: 31 },
+				failingItem: 2,
+				faults: { endpoint: 'outbound', sequence: ['ok', 'ok', '429'], retryAfterSeconds: 31 },
 				message:
 					'Rate limited by CallKaro (HTTP 429); it asked to wait 31 s, longer than the 30 s this node waits: Too many requests',
+				kind: 'rate-limited',
+				serviceMessage: 'Too many requests',
+				description: HINTS.rateLimited,
 			},
 			{
 				title: '500, not retried',
@@ -503,7 +534,10 @@ describe('CallKaro Outbound Call', () => {
 				faults: { endpoint: 'outbound', sequence: ['ok', '500', 'ok'] },
 				message:
 					'CallKaro failed (HTTP 500) and the call may or may not have been placed; it was not retried, to avoid calling twice: Internal server error',
-				description: UNKNOWN_OUTCOME_HINT,
+				kind: 'service-failure',
+				serviceMessage: 'Internal server error',
+				description: HINTS.outcomeUnknown,
+				outcomeUnknown: true,
 			},
 			{
 				title: '502, not retried',
@@ -511,6 +545,10 @@ describe('CallKaro Outbound Call', () => {
 				faults: { endpoint: 'outbound', sequence: ['ok', '502', 'ok'] },
 				message:
 					'CallKaro failed (HTTP 502) and the call may or may not have been placed; it was not retried, to avoid calling twice: Bad gateway',
+				kind: 'service-failure',
+				serviceMessage: 'Bad gateway',
+				description: HINTS.outcomeUnknown,
+				outcomeUnknown: true,
 			},
 			{
 				title: '503 at a rate of 1',
@@ -518,6 +556,10 @@ describe('CallKaro Outbound Call', () => {
 				faults: { endpoint: 'outbound', rates: { 503: 1 }, seed: 5 },
 				message:
 					'CallKaro failed (HTTP 503) and the call may or may not have been placed; it was not retried, to avoid calling twice: Service unavailable',
+				kind: 'service-failure',
+				serviceMessage: 'Service unavailable',
+				description: HINTS.outcomeUnknown,
+				outcomeUnknown: true,
 				allFail: true,
 			},
 		];
@@ -525,16 +567,27 @@ describe('CallKaro Outbound Call', () => {
 		describe.each(cases)('$title', (errorCase) => {
 			const phones: string[] = [];
 			let items: IDataObject[] = [];
-			const failing = errorCase.allFail ? [0, 1, 2] : [1];
+			const failing = errorCase.allFail ? [0, 1, 2] : [errorCase.failingItem ?? 1];
 			const parameters = fromItems({
 				additionalFields: { batchId: '={{ $json.batchId }}' },
 				options: { concurrency: 1 },
 			});
+			// one request per item: Outbound Call never retries a call CallKaro may have placed
+			const details: ErrorDetails = {
+				kind: errorCase.kind,
+				httpStatus: Number(errorCase.httpCode),
+				serviceMessage: errorCase.serviceMessage,
+				attempts: 1,
+				outcomeUnknown: errorCase.outcomeUnknown ?? false,
+				description: errorCase.description,
+			};
 
 			beforeEach(async () => {
 				phones.splice(0, 3, ...freshNumbers(3));
 				items = phones.map((phone) => ({ phone, agentId: AGENT }));
-				Object.assign(items[1], await errorCase.item1?.(sandbox()));
+				if (!errorCase.allFail) {
+					Object.assign(items[failing[0]], await errorCase.refused?.(sandbox()));
+				}
 				if (errorCase.faults) sandbox().setFaults(errorCase.faults);
 			});
 
@@ -546,9 +599,9 @@ describe('CallKaro Outbound Call', () => {
 					name: 'NodeApiError',
 					message: errorCase.message,
 					httpCode: errorCase.httpCode,
+					description: errorCase.description,
 					context: { itemIndex: failing[0] },
 				});
-				if (errorCase.description) expect(error.description).toBe(errorCase.description);
 				// never more than one request for the failed item; nothing for the items after it
 				expect(outboundRequests(sandbox())).toHaveLength(failing[0] + 1);
 				expectNoSecrets(result, {
@@ -568,11 +621,8 @@ describe('CallKaro Outbound Call', () => {
 				expect(pairedItems(output)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 				output.forEach((item, index) => {
 					if (failing.includes(index)) {
-						expect(item.json).toEqual({ error: errorCase.message });
-						expect(itemError(item)).toMatchObject({
-							httpCode: errorCase.httpCode,
-							context: { itemIndex: index },
-						});
+						// only error and details: what n8n routes to an error output
+						expect(failedItemJson(item)).toEqual({ error: errorCase.message, details });
 					} else {
 						expect(item.json).toMatchObject({ toNumber: phones[index], status: 'success' });
 					}
@@ -581,9 +631,10 @@ describe('CallKaro Outbound Call', () => {
 				expect(sandbox().state.calls.map((entry) => entry.toNumber)).toEqual(
 					phones.filter((_, index) => !failing.includes(index)),
 				);
+				expectNoSecrets(result, { apiKeys: [DEMO_API_KEY, OTHER_API_KEY, WRONG_API_KEY] });
 			});
 
-			it('with the error output: the failed item goes there', async () => {
+			it('with the error output: the failed item goes there, with the fields of its input item', async () => {
 				const result = await placeCall(sandbox(), parameters, {
 					items,
 					apiKey: errorCase.apiKey,
@@ -595,8 +646,18 @@ describe('CallKaro Outbound Call', () => {
 					[0, 1, 2].filter((index) => !failing.includes(index)).map((item) => ({ item })),
 				);
 				expect(pairedItems(failed)).toEqual(failing.map((item) => ({ item })));
-				for (const item of failed) expect(item.json).toEqual({ error: errorCase.message });
-				expect(result.json('Output 1')).toHaveLength(failing.length);
+				failed.forEach((item, position) => {
+					expect(failedItemJson(item)).toEqual({
+						...items[failing[position]],
+						error: errorCase.message,
+						details,
+					});
+				});
+				// the node after the error output gets them as they are; the one after the main output
+				// only the placed calls (and does not run when there are none)
+				expect(result.json('Output 1')).toEqual(failed.map((item) => item.json));
+				if (placed.length) expect(result.json('Output 0')).toEqual(placed.map((item) => item.json));
+				else expect(result.runData['Output 0']).toBeUndefined();
 			});
 		});
 	});

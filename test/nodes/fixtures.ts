@@ -144,10 +144,49 @@ export function workflowError(result: RunResult): NodeErrorShape {
 	return result.error as unknown as NodeErrorShape;
 }
 
-/** The error attached to an output item (Continue On Fail / error output). */
-export function itemError(item: INodeExecutionData): NodeErrorShape {
-	if (!item.error) throw new UnexpectedError(`The item has no error: ${JSON.stringify(item.json)}`);
-	return item.error as unknown as NodeErrorShape;
+/** The hints the nodes show under a CallKaro error (NodeApiError description, details.description). */
+export const HINTS = {
+	auth: 'Check the API key in the CallKaro credential (CallKaro dashboard, API Key page).',
+	notFound: 'Check the ID, and that it belongs to the account of the API key in the credential.',
+	rateLimited:
+		'CallKaro is throttling requests: lower "Concurrency" in the node options, or try again later.',
+	badRequest: 'CallKaro refused the values sent: see its message above.',
+	outcomeUnknown:
+		'The request may have taken effect. Check the CallKaro dashboard before sending it again.',
+} as const;
+
+/** What went wrong with a request to CallKaro, as the json of a failed item gives it. */
+export interface ErrorDetails {
+	kind:
+		| 'auth'
+		| 'not-found'
+		| 'bad-request'
+		| 'rate-limited'
+		| 'service-failure'
+		| 'network'
+		| 'unexpected-response';
+	/** null when no answer came (network). */
+	httpStatus: number | null;
+	serviceMessage: string | null;
+	/** Requests sent for the item. */
+	attempts: number;
+	/** True when the request may have taken effect although it failed. */
+	outcomeUnknown: boolean;
+	/** The hint shown under the message (the NodeApiError description). */
+	description: string | null;
+}
+
+/**
+ * The json of an item that failed under Continue On Fail or went to the error output, after
+ * checking that the item carries no `item.error`: n8n-core would replace the json of such an item
+ * with `{ error: message }` and drop the details. Compare the result with `toEqual`, so that the
+ * keys are exactly `error` (and `details`), the only ones n8n routes to the error output (where
+ * it merges in the fields of the input item).
+ */
+export function failedItemJson(item: INodeExecutionData): IDataObject {
+	expect(item.error).toBeUndefined();
+	expect(item.json.error).toEqual(expect.any(String));
+	return item.json;
 }
 
 /** The `pairedItem` of each item on one output. */

@@ -58,6 +58,19 @@ describe('createPacedTransport', () => {
 		expect(startedAt).toEqual([0, 2000, 2000]);
 	});
 
+	test('a Retry-After longer than the node waits holds the others back no longer than that', async () => {
+		const tooMany = reply(429, { status: 'error', message: 'Too many requests' }, { 'retry-after': '3600' });
+		const { transport, startedAt } = recordingTransport(new Map([[1, tooMany]]));
+		const paced = createPacedTransport(transport, { maxRequestsPerSecond: 0, sleep, maxPauseMs: 30_000 });
+
+		await paced.send(request);
+		const next = paced.send(request);
+		await jest.advanceTimersByTimeAsync(3_600_000);
+		await next;
+
+		expect(startedAt).toEqual([0, 30_000]);
+	});
+
 	test('a 429 without Retry-After does not hold back the others', async () => {
 		const { transport, startedAt } = recordingTransport(new Map([[1, reply(429, {})]]));
 		const paced = createPacedTransport(transport, { maxRequestsPerSecond: 0, sleep });
