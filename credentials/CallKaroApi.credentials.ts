@@ -54,7 +54,10 @@ export class CallKaroApi implements ICredentialType {
 	// anything. Only that 400 passes: the listed statuses fail with their rule's message.
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			// Like the nodes, never send the key over plain http except to this machine: any other
+			// http Base URL is swapped for a host that cannot resolve, so the test fails unsent.
+			baseURL:
+				'={{ /^(https:\\/\\/|http:\\/\\/(localhost|127\\.\\d+\\.\\d+\\.\\d+|\\[::1\\])(:\\d+)?(\\/|$))/.test($credentials.baseUrl.trim()) ? $credentials.baseUrl.trim().replace(/\\/+$/, "") : "https://base-url-must-use-https.invalid" }}',
 			url: '/call/delete-schedule-call',
 			method: 'POST',
 			body: {},

@@ -3,14 +3,14 @@
 //
 //   1. builds the package (npm run build) and packs it (npm pack)
 //   2. installs Node 24 + n8n 2.41.1 once into ~/.cache/callkaro-n8n (reused afterwards)
-//   3. installs the tarball into .n8n-local/.n8n/nodes as n8n's Community Nodes installer would
+//   3. installs the tarball into <data>/.n8n/nodes as n8n's Community Nodes installer would
 //   4. starts the sandbox with its demo data on 127.0.0.1:4010
 //   5. imports the credential "CallKaro Sandbox" (pointed at the sandbox) and the examples/
 //   6. starts n8n on 127.0.0.1:5678 with its owner already set up, and prints where to click
-// Ctrl-C stops both. Data (n8n's database, settings) lives in .n8n-local/ (git-ignored).
+// Ctrl-C stops both. Data (n8n's database, settings) lives in ~/.cache/callkaro-n8n/start/, outside the clone.
 //
 // Options: --port N (n8n, default 5678), --sandbox-port N (default 4010), --skip-build,
-//   --n8n 1.123.81 (the n8n 1.x target, on this machine's Node 20; data in .n8n-local/n8n-1.123.81),
+//   --n8n 1.123.81 (the n8n 1.x target, on this machine's Node 20; its own data folder),
 //   --reset-examples (re-import the examples over your edits), --exit-when-ready (start,
 //   print, stop: a smoke test). Env: CALLKARO_N8N_EMAIL, CALLKARO_N8N_PASSWORD.
 import { createHash } from 'node:crypto';
@@ -54,11 +54,11 @@ const OWNER = {
 	password: process.env.CALLKARO_N8N_PASSWORD || 'CallKaro-Sandbox-1',
 };
 const N8N_MAJOR = Number((process.env.CALLKARO_N8N_VERSION || '2').split('.')[0]);
-// n8n 2.x migrates its database beyond what 1.x reads, so each major keeps its own data
-const LOCAL =
-	N8N_MAJOR >= 2
-		? path.join(PROJECT_ROOT, '.n8n-local')
-		: path.join(PROJECT_ROOT, '.n8n-local', `n8n-${process.env.CALLKARO_N8N_VERSION}`);
+const PROJECT_KEY = createHash('sha256').update(PROJECT_ROOT).digest('hex').slice(0, 12);
+// n8n's data lives outside the clone (n8n copies its editor's JavaScript there, which the strict
+// lint would then read), one folder per clone; n8n 2.x migrates its database beyond what 1.x
+// reads, so each major keeps its own.
+const LOCAL = path.join(cacheRoot(), 'start', `${PROJECT_KEY}-n8n${N8N_MAJOR}`);
 const EXAMPLES = path.join(PROJECT_ROOT, 'examples');
 
 const t0 = Date.now();
@@ -105,12 +105,11 @@ async function main() {
 
 	// 3. the package, community-style. Its real folder is kept outside the project so that
 	// zod, luxon and n8n-workflow can only come from the host n8n (as for a real install),
-	// never from this project's own node_modules; .n8n-local/.n8n/nodes links to it.
-	const projectKey = createHash('sha256').update(PROJECT_ROOT).digest('hex').slice(0, 12);
+	// never from this project's own node_modules; <data>/.n8n/nodes links to it.
 	await installCommunityPackage({
 		tarball,
 		userFolder: LOCAL,
-		nodesRealDir: path.join(cacheRoot(), 'local-nodes', `${projectKey}-n8n${N8N_MAJOR}`),
+		nodesRealDir: path.join(cacheRoot(), 'local-nodes', `${PROJECT_KEY}-n8n${N8N_MAJOR}`),
 		log,
 	});
 

@@ -58,6 +58,22 @@ function expectedSecret(context: IWebhookFunctions): { headerName: string; value
 	return { headerName, value };
 }
 
+/**
+ * The parsed body. When n8n did not parse it as JSON (the request had another content type),
+ * the raw bytes are read as JSON.
+ */
+function bodyOf(context: IWebhookFunctions): unknown {
+	const body: unknown = context.getBodyData();
+	if (typeof body === 'object' && body !== null && 'event' in body) return body;
+	const { rawBody } = context.getRequestObject() as { rawBody?: { toString(encoding: 'utf8'): string } };
+	if (rawBody === undefined || rawBody === null) return body;
+	try {
+		return JSON.parse(rawBody.toString('utf8')) as unknown;
+	} catch {
+		return body;
+	}
+}
+
 function receivedHeader(context: IWebhookFunctions, name: string): string | undefined {
 	const value = context.getHeaderData()[name.toLowerCase()];
 	return Array.isArray(value) ? value.join(', ') : value;
@@ -70,7 +86,7 @@ export function handleCallEndedWebhook(context: IWebhookFunctions): IWebhookResp
 		return refuse(context, 401, 'The shared secret header is missing or wrong');
 	}
 
-	const event = readWebhookEvent(context.getBodyData());
+	const event = readWebhookEvent(bodyOf(context));
 	if (event.kind === 'invalid') return refuse(context, 400, event.reason);
 	if (event.kind === 'otherEvent') {
 		return ignore(`Event "${event.event}" ignored: this trigger starts workflows on call_ended only`);

@@ -445,7 +445,7 @@ describe('engine harness (WorkflowExecute + test node + echo server)', () => {
 			server.setResponder(() => ({ status: 404, text: 'Not Found' }));
 			await expect(testCredential({ apiKey: API_KEY, baseUrl: server.url })).resolves.toEqual({
 				status: 'Error',
-				message: 'No CallKaro API answered at this Base URL',
+				message: 'No CallKaro API answered at this Base URL (HTTP 404)',
 			});
 		});
 	});

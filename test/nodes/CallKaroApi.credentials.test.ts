@@ -43,6 +43,15 @@ describe('CallKaro API credential test', () => {
 		expect(apiRequests(sandbox())[0].status).toBe(403);
 	});
 
+	it('never sends the key over plain http to a host that is not named as this machine', async () => {
+		// 0.0.0.0 reaches the sandbox on this machine, but only localhost/127.x/[::1] may use http.
+		const { port } = new URL(sandbox().url);
+		const result = await testCredential({ apiKey: DEMO_API_KEY, baseUrl: `http://0.0.0.0:${port}` });
+
+		expect(result).toEqual({ status: 'Error', message: 'ENOTFOUND' });
+		expect(apiRequests(sandbox())).toEqual([]);
+	});
+
 	it('fails when nothing listens at the Base URL', async () => {
 		const gone = await startSandbox({ port: 0 });
 		await gone.close();

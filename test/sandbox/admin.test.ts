@@ -40,6 +40,8 @@ describe('Inspection and control under /__sandbox/ (and the JS API)', () => {
 				'runs',
 				'scheduledCalls',
 				'startedAt',
+				'webhookDeliveries',
+				'webhooks',
 			].sort(),
 		);
 		expect(res.body.contacts).toEqual(

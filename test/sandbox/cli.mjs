@@ -3,7 +3,7 @@
 /**
  * npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--data FILE] [--latency-ms N]
  *   [--jitter-ms N] [--dialect spec|docs] [--run-duration-ms N] [--seed N]
- *   [--delete-not-found 200|404] [--verbose]
+ *   [--delete-not-found 200|404] [--webhook-url URL [--webhook-header H:V] [--webhook-duplicate]] [--verbose]
  *
  * Prints "CallKaro sandbox listening on <base URL>" and runs until stopped (Ctrl-C).
  */
@@ -28,6 +28,10 @@ async function main() {
 	}
 	const { verbose, ...sandboxOptions } = options;
 	if (verbose) {
+		sandboxOptions.onWebhookDelivery = (delivery) => {
+			const status = delivery.status ?? delivery.error;
+			process.stdout.write(`${delivery.time} webhook ${delivery.event} ${delivery.callId} #${delivery.attempt} -> ${delivery.url} ${status} ${delivery.durationMs}ms\n`);
+		};
 		sandboxOptions.onRequest = (entry) => {
 			const status = entry.status ?? 'dropped';
 			const fault = entry.fault ? ` [fault ${entry.fault}]` : '';
@@ -47,6 +51,12 @@ async function main() {
 		`  dialect: ${sandbox.state.dialect}, run duration: ${sandbox.state.config.runDurationMs} ms`,
 		`  admin:   ${sandbox.url}/__sandbox/state (loopback clients only)`,
 	];
+	if (options.webhook) {
+		const headers = Object.keys(options.webhook.headers ?? {});
+		lines.push(
+			`  webhook: ${options.webhook.url}${headers.length ? ` (headers: ${headers.join(', ')})` : ''}${options.webhook.duplicate ? ', each event twice' : ''}`,
+		);
+	}
 	const host = options.host ?? '127.0.0.1';
 	if (!/^(127\.|::1$|localhost$)/.test(host)) {
 		lines.push(`  warning: bound to ${host}; only loopback clients can use the admin API`);

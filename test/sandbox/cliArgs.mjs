@@ -1,5 +1,6 @@
 // @ts-check
 /** Command-line options of the sandbox CLI (kept apart from cli.mjs so tests can import it). */
+import { parseWebhookConfig } from './webhooks.mjs';
 
 export const USAGE = `Usage: npm run sandbox -- [options]
 
@@ -13,6 +14,10 @@ export const USAGE = `Usage: npm run sandbox -- [options]
   --run-duration-ms N    a run finishes N ms after it starts; 0 = never (default 60000)
   --delete-not-found S   delete-schedule-call status when nothing is scheduled: 200 or 404 (default 200)
   --request-log-limit N  requests kept in the log (default 10000)
+  --webhook-url URL      post call_ended events to URL (for every agent without its own webhook)
+  --webhook-header H:V   send header H with value V on every webhook post (repeatable)
+  --webhook-duplicate    post every event twice (a duplicate delivery)
+  --webhook-timeout-ms N a webhook post without an answer by then fails (default 5000)
   --verbose              print one line per API request
   --help                 show this text`;
 
@@ -23,6 +28,8 @@ export const USAGE = `Usage: npm run sandbox -- [options]
 export function parseArgs(argv) {
 	/** @type {import('./server.mjs').SandboxOptions & { help?: boolean, verbose?: boolean }} */
 	const options = { port: 4010 };
+	/** @type {{ url?: string, headers: Record<string, string>, duplicate: boolean }} */
+	const webhook = { headers: {}, duplicate: false };
 	/** @param {string} flag @param {string | undefined} value */
 	const number = (flag, value) => {
 		const n = Number(value);
@@ -79,6 +86,22 @@ export function parseArgs(argv) {
 			case '--request-log-limit':
 				options.requestLogLimit = number(flag, value());
 				break;
+			case '--webhook-url':
+				webhook.url = value();
+				break;
+			case '--webhook-header': {
+				const header = value();
+				const colon = header.indexOf(':');
+				if (colon <= 0) throw new Error('--webhook-header needs NAME:VALUE');
+				webhook.headers[header.slice(0, colon).trim()] = header.slice(colon + 1).trim();
+				break;
+			}
+			case '--webhook-duplicate':
+				webhook.duplicate = true;
+				break;
+			case '--webhook-timeout-ms':
+				options.webhookTimeoutMs = number(flag, value());
+				break;
 			case '--verbose':
 				options.verbose = true;
 				break;
@@ -89,6 +112,13 @@ export function parseArgs(argv) {
 			default:
 				throw new Error(`unknown option ${arg}`);
 		}
+	}
+	if (webhook.url !== undefined) {
+		const parsed = parseWebhookConfig(webhook, 'webhook');
+		if (!parsed.ok) throw new Error(parsed.message);
+		options.webhook = parsed.config;
+	} else if (webhook.duplicate || Object.keys(webhook.headers).length > 0) {
+		throw new Error('--webhook-header and --webhook-duplicate need --webhook-url');
 	}
 	return options;
 }

@@ -7,14 +7,16 @@ import { readFileSync } from 'node:fs';
 
 import { ATTRIBUTE_TYPES, normaliseKey } from './attributes.mjs';
 import { isPhoneNumber, normaliseNumber } from './validate.mjs';
+import { parseWebhookConfig } from './webhooks.mjs';
 
 /**
  * @typedef {import('./attributes.mjs').AttributeDef} AttributeDef
  * @typedef {import('./attributes.mjs').AttributeValue} AttributeValue
  * @typedef {{ id: string, steps?: number, available?: boolean }} WorkflowDef
- * @typedef {{ id: string }} AgentDef
+ * @typedef {{ url: string, headers?: Record<string, string>, duplicate?: boolean }} WebhookDef
+ * @typedef {{ id: string, webhook?: WebhookDef }} AgentDef
  * @typedef {{ number: string, values?: Record<string, AttributeValue>, manual?: string[] }} ContactDef
- * @typedef {{ apiKey: string, attributes?: AttributeDef[], workflows?: WorkflowDef[], agents?: AgentDef[], contacts?: ContactDef[] }} AccountDef
+ * @typedef {{ apiKey: string, attributes?: AttributeDef[], workflows?: WorkflowDef[], agents?: AgentDef[], contacts?: ContactDef[], webhook?: WebhookDef }} AccountDef
  * @typedef {{ accounts: AccountDef[] }} DataFile
  *
  * @typedef {object} Account  A checked account with its lookup maps.
@@ -25,6 +27,8 @@ import { isPhoneNumber, normaliseNumber } from './validate.mjs';
  * @property {Map<string, { id: string, steps: number, available: boolean }>} workflows
  * @property {Set<string>} agents
  * @property {{ number: string, values: Record<string, AttributeValue>, manual: string[] }[]} contacts
+ * @property {import('./webhooks.mjs').WebhookConfig | null} webhook  the account's webhook (every agent)
+ * @property {Map<string, import('./webhooks.mjs').WebhookConfig>} agentWebhooks  agents' own webhooks
  */
 
 export class DataError extends Error {
@@ -78,6 +82,16 @@ function requiredString(v, where) {
 }
 
 /**
+ * @param {unknown} value
+ * @param {string} where
+ */
+function webhookConfig(value, where) {
+	const parsed = parseWebhookConfig(value, where);
+	if (!parsed.ok) throw new DataError(parsed.message);
+	return parsed.config;
+}
+
+/**
  * Check a data file and build the accounts. Throws DataError with a path-like message.
  * The input is never mutated; every returned structure is a fresh copy.
  * @param {unknown} data
@@ -91,7 +105,7 @@ export function buildAccounts(data) {
 	return data.accounts.map((raw, index) => {
 		const at = `accounts[${index}]`;
 		if (!isObject(raw)) throw new DataError(`${at} must be an object`);
-		rejectUnknownKeys(raw, ['apiKey', 'attributes', 'workflows', 'agents', 'contacts'], at);
+		rejectUnknownKeys(raw, ['apiKey', 'attributes', 'workflows', 'agents', 'contacts', 'webhook'], at);
 		const apiKey = requiredString(raw.apiKey, `${at}.apiKey`);
 		if (seenKeys.has(apiKey)) throw new DataError(`${at}.apiKey is used by another account`);
 		seenKeys.add(apiKey);
@@ -150,11 +164,15 @@ export function buildAccounts(data) {
 
 		/** @type {Set<string>} */
 		const agents = new Set();
+		/** @type {Account['agentWebhooks']} */
+		const agentWebhooks = new Map();
 		optionalArray(raw.agents, `${at}.agents`).forEach((g, i) => {
 			const gAt = `${at}.agents[${i}]`;
 			if (!isObject(g)) throw new DataError(`${gAt} must be an object`);
-			rejectUnknownKeys(g, ['id'], gAt);
-			agents.add(requiredString(g.id, `${gAt}.id`));
+			rejectUnknownKeys(g, ['id', 'webhook'], gAt);
+			const id = requiredString(g.id, `${gAt}.id`);
+			agents.add(id);
+			if (g.webhook !== undefined) agentWebhooks.set(id, webhookConfig(g.webhook, `${gAt}.webhook`));
 		});
 
 		/** @type {Account['contacts']} */
@@ -194,7 +212,8 @@ export function buildAccounts(data) {
 			contacts.push({ number, values, manual: [...new Set(manual)] });
 		});
 
-		return { index, apiKey, attributes, attributeIndex, workflows, agents, contacts };
+		const webhook = raw.webhook === undefined ? null : webhookConfig(raw.webhook, `${at}.webhook`);
+		return { index, apiKey, attributes, attributeIndex, workflows, agents, contacts, webhook, agentWebhooks };
 	});
 }
 

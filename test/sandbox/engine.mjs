@@ -18,6 +18,7 @@ import {
 	parseScheduleAt,
 	validateOutboundOptions,
 } from './validate.mjs';
+import { HANGUP_REASONS, callEndedPayload, maskedConfig, parseWebhookConfig } from './webhooks.mjs';
 
 export const DIALECTS = Object.freeze(['spec', 'docs']);
 export const DEFAULT_RUN_DURATION_MS = 60_000;
@@ -61,14 +62,16 @@ export const DEFAULT_RUN_DURATION_MS = 60_000;
  * @property {string} toNumber  as sent
  * @property {string} number  digits only
  * @property {'outbound-api' | 'outbound-scheduled'} type
- * @property {'queued' | 'scheduled' | 'deleted'} status
+ * @property {'queued' | 'scheduled' | 'deleted' | 'ended'} status
  * @property {string | null} scheduledFor
  * @property {string | null} batchId
  * @property {import('./validate.mjs').OutboundOptions} options  the optional fields, as sent
  * @property {string} createdAt
  * @property {string | null} queuedAt
  * @property {string | null} deletedAt
- * @property {'DELETED_SCH_CALL_ONE' | 'DELETED_SCH_CALL_ALL' | null} hangupReason
+ * @property {string | null} hangupReason  DELETED_SCH_CALL_ONE / _ALL when deleted, the end's reason when ended
+ * @property {string | null} endedAt
+ * @property {number | null} durationSeconds
  *
  * @typedef {object} Campaign
  * @property {string} batchId
@@ -104,6 +107,8 @@ export const DEFAULT_RUN_DURATION_MS = 60_000;
  * @property {Record<string, import('./faults.mjs').FaultConfig>} faults
  * @property {number} requestCount  API requests seen since the last reset
  * @property {LogEntry[]} requests  the last config.requestLogLimit API requests
+ * @property {{ sandbox: unknown, agents: Record<string, unknown> }} webhooks  webhooks set at start or through the admin API (header values masked)
+ * @property {import('./webhooks.mjs').WebhookDelivery[]} webhookDeliveries  the last config.requestLogLimit deliveries
  *
  * @typedef {{ status: number, body: Record<string, unknown>, headers?: Record<string, string> }} Reply
  */
@@ -203,6 +208,14 @@ function isPlainObject(v) {
  * @property {number} [runDurationMs]
  * @property {200 | 404} [deleteNotFoundStatus]
  * @property {number} [requestLogLimit]
+ * @property {import('./webhooks.mjs').WebhookConfig | null} [webhook]  sandbox-wide webhook given at start (CLI --webhook-url)
+ * @property {(event: { call: Call, payload: Record<string, unknown>, webhook: import('./webhooks.mjs').WebhookConfig }) => void} [onCallEnded]
+ *   called when a call ends on its own (a deleted scheduled call) and a webhook is set for it
+ */
+
+/**
+ * @typedef {{ ok: true, call: Call, payload: Record<string, unknown>, webhook: import('./webhooks.mjs').WebhookConfig | null }} EndedCall
+ * @typedef {{ ok: false, status: number, message: string }} AdminError
  */
 
 /**
@@ -239,7 +252,20 @@ export function createEngine(options) {
 		faults: {},
 		requestCount: 0,
 		requests: [],
+		webhooks: { sandbox: null, agents: {} },
+		webhookDeliveries: [],
 	};
+
+	// Webhooks: the one given at start, and those set through the admin API (cleared by reset).
+	const startWebhook = options.webhook ?? null;
+	/** @type {import('./webhooks.mjs').WebhookConfig | null} */
+	let sandboxWebhook = startWebhook;
+	/** @type {Map<string, import('./webhooks.mjs').WebhookConfig>} */
+	const agentWebhooks = new Map();
+	/** @type {Map<string, string>} agent -> versionId */
+	const versionIds = new Map();
+	/** @type {Map<string, Call>} */
+	const callsById = new Map();
 
 	// O(1) lookups, rebuilt by reset().
 	/** @type {Map<string, Account>} */
@@ -266,6 +292,11 @@ export function createEngine(options) {
 		runsById.clear();
 		pendingCalls.clear();
 		campaignsById.clear();
+		callsById.clear();
+		sandboxWebhook = startWebhook;
+		agentWebhooks.clear();
+		showWebhooks();
+		state.webhookDeliveries.length = 0;
 		state.startedAt = iso();
 		state.dialect = initialDialect;
 		state.accounts.length = 0;
@@ -564,8 +595,11 @@ export function createEngine(options) {
 			queuedAt: later ? null : iso(now),
 			deletedAt: null,
 			hangupReason: null,
+			endedAt: null,
+			durationSeconds: null,
 		};
 		state.calls.push(call);
+		callsById.set(call.id, call);
 		campaign?.callIds.push(call.id);
 		if (later) {
 			state.scheduledCalls.push(call);
@@ -624,6 +658,17 @@ export function createEngine(options) {
 			call.status = 'deleted';
 			call.deletedAt = now;
 			call.hangupReason = reason;
+			// The call ends without being placed: CallKaro reports it with this hangup reason.
+			const webhook = webhookFor(call);
+			if (webhook && options.onCallEnded) {
+				const payload = callEndedPayload(call, {
+					hangupReason: reason,
+					durationSeconds: 0,
+					versionId: versionIdOf(call.agentId),
+					endedAtMs: Date.now(),
+				});
+				options.onCallEnded({ call, payload, webhook });
+			}
 		}
 		if (failAfter) return errorReply(500, 'Internal server error');
 		return { status: 200, body: { status: 'success', message: 'Scheduled call deleted successfully' } };
@@ -698,6 +743,148 @@ export function createEngine(options) {
 		}
 	}
 
+	// ---- webhooks and ending calls (admin) -----------------------------------------------
+
+	function showWebhooks() {
+		state.webhooks.sandbox = sandboxWebhook ? maskedConfig(sandboxWebhook) : null;
+		state.webhooks.agents = Object.fromEntries([...agentWebhooks].map(([id, config]) => [id, maskedConfig(config)]));
+	}
+
+	/**
+	 * The webhook a call's events go to: set for the agent through the admin API, else the agent's
+	 * in the data file, else the account's in the data file, else the sandbox-wide one.
+	 * @param {Call} call
+	 */
+	function webhookFor(call) {
+		const account = accounts[call.account];
+		return (
+			agentWebhooks.get(call.agentId) ??
+			account?.agentWebhooks.get(call.agentId) ??
+			account?.webhook ??
+			sandboxWebhook
+		);
+	}
+
+	/** @param {string} agentId */
+	function versionIdOf(agentId) {
+		let id = versionIds.get(agentId);
+		if (!id) {
+			id = nextId();
+			versionIds.set(agentId, id);
+		}
+		return id;
+	}
+
+	/**
+	 * Set a webhook: { url, headers?, duplicate?, agentId? }. Without agentId it is sandbox-wide;
+	 * url null removes the one set at that level.
+	 * @param {unknown} input
+	 * @returns {{ ok: true } | AdminError}
+	 */
+	function setWebhook(input) {
+		if (!isPlainObject(input)) {
+			return { ok: false, status: 400, message: 'Give { url, headers?, duplicate?, agentId? }' };
+		}
+		const { agentId, ...rest } = input;
+		if (agentId !== undefined && (typeof agentId !== 'string' || agentId.trim() === '')) {
+			return { ok: false, status: 400, message: 'agentId must be a non-empty string' };
+		}
+		if (rest.url === null) {
+			if (typeof agentId === 'string') agentWebhooks.delete(agentId);
+			else sandboxWebhook = null;
+			showWebhooks();
+			return { ok: true };
+		}
+		const parsed = parseWebhookConfig(rest, 'webhook');
+		if (!parsed.ok) return { ok: false, status: 400, message: parsed.message };
+		if (typeof agentId === 'string') agentWebhooks.set(agentId, parsed.config);
+		else sandboxWebhook = parsed.config;
+		showWebhooks();
+		return { ok: true };
+	}
+
+	/** Back to the webhook given at start; those set through the admin API are removed. */
+	function clearWebhooks() {
+		sandboxWebhook = startWebhook;
+		agentWebhooks.clear();
+		showWebhooks();
+	}
+
+	/**
+	 * End a call: { callId } or { number } (its latest call still placed or scheduled), with
+	 * hangupReason?, durationSeconds?, transcript?, from?, tryCount?, data? (fields merged into the
+	 * event's data). Marks it ended and builds its call_ended event.
+	 * @param {unknown} input
+	 * @returns {EndedCall | AdminError}
+	 */
+	function endCall(input) {
+		/** @param {string} message */
+		const bad = (message, status = 400) => /** @type {AdminError} */ ({ ok: false, status, message });
+		if (!isPlainObject(input)) return bad('Give { callId } or { number }, with hangupReason?, durationSeconds?, transcript?');
+		const allowed = ['callId', 'number', 'hangupReason', 'durationSeconds', 'transcript', 'from', 'tryCount', 'data', 'wait'];
+		for (const key of Object.keys(input)) {
+			if (!allowed.includes(key)) return bad(`unknown field "${key}" (allowed: ${allowed.join(', ')})`);
+		}
+		const { callId, number, hangupReason = 'CLIENT_INITIATED', durationSeconds, transcript, from, tryCount, data } = input;
+		if (typeof hangupReason !== 'string' || hangupReason.trim() === '') {
+			return bad(`hangupReason must be a non-empty string, e.g. one of ${HANGUP_REASONS.join(', ')}`);
+		}
+		if (durationSeconds !== undefined && !(typeof durationSeconds === 'number' && Number.isFinite(durationSeconds) && durationSeconds >= 0)) {
+			return bad('durationSeconds must be a number >= 0');
+		}
+		if (transcript !== undefined && typeof transcript !== 'string') return bad('transcript must be a string');
+		if (from !== undefined && !isPhoneNumber(from)) return bad('from must be a phone number with country code');
+		if (tryCount !== undefined && !(typeof tryCount === 'number' && Number.isInteger(tryCount) && tryCount >= -1)) {
+			return bad('tryCount must be an integer >= -1');
+		}
+		if (data !== undefined && !isPlainObject(data)) return bad('data must be an object');
+		if (input.wait !== undefined && typeof input.wait !== 'boolean') return bad('wait must be a boolean');
+
+		/** @type {Call | undefined} */
+		let call;
+		if (typeof callId === 'string') {
+			call = callsById.get(callId);
+			if (!call) return bad(`Call not found: ${callId}`, 404);
+		} else if (typeof number === 'string' && isPhoneNumber(number)) {
+			const digits = normaliseNumber(number);
+			const open = state.calls.filter((c) => c.number === digits && (c.status === 'queued' || c.status === 'scheduled'));
+			call = open.filter((c) => c.status === 'queued').at(-1) ?? open.at(-1);
+			if (!call) return bad(`No placed or scheduled call to ${number}`, 404);
+		} else {
+			return bad('Give { callId } or { number } (with country code)');
+		}
+		if (call.status === 'ended' || call.status === 'deleted') {
+			return bad(`Call ${call.id} is already ${call.status}`, 409);
+		}
+		if (call.status === 'scheduled') {
+			// Placed now, ahead of its time: no longer scheduled or deletable.
+			timers.cancel(timerOf.get(call.id));
+			timerOf.delete(call.id);
+			const key = `${call.account}|${call.agentId}|${call.number}`;
+			const rest = (pendingCalls.get(key) ?? []).filter((c) => c !== call);
+			if (rest.length > 0) pendingCalls.set(key, rest);
+			else pendingCalls.delete(key);
+			call.queuedAt = iso();
+		}
+		const endedAtMs = Date.now();
+		const payload = callEndedPayload(call, {
+			hangupReason: hangupReason.trim(),
+			durationSeconds: /** @type {number | undefined} */ (durationSeconds),
+			transcript: /** @type {string | undefined} */ (transcript),
+			from: /** @type {string | undefined} */ (from),
+			tryCount: /** @type {number | undefined} */ (tryCount),
+			versionId: versionIdOf(call.agentId),
+			endedAtMs,
+			extra: /** @type {Record<string, unknown> | undefined} */ (data),
+		});
+		call.status = 'ended';
+		call.endedAt = iso(endedAtMs);
+		call.hangupReason = hangupReason.trim();
+		const duration = payload.data.call_duration;
+		call.durationSeconds = typeof duration === 'number' ? duration : null;
+		return { ok: true, call, payload, webhook: webhookFor(call) };
+	}
+
 	function dispose() {
 		timers.clear();
 		timerOf.clear();
@@ -712,6 +899,10 @@ export function createEngine(options) {
 		load,
 		setDialect,
 		finishRuns,
+		setWebhook,
+		clearWebhooks,
+		endCall,
+		webhookFor,
 		dispose,
 		/** Pending timers (runs and scheduled calls), for tests. */
 		get pendingTimers() {

@@ -10,6 +10,7 @@ import { DataError, readDataFile } from './data.mjs';
 import { DEMO_DATA } from './demoData.mjs';
 import { DIALECTS, createEngine, errorReply, maskKey } from './engine.mjs';
 import { FAULT_ENDPOINTS, FaultController, parseFaults } from './faults.mjs';
+import { DEFAULT_WEBHOOK_TIMEOUT_MS, maskHeaderValues, maskedConfig, parseWebhookConfig, postJson } from './webhooks.mjs';
 
 /**
  * @typedef {import('./engine.mjs').Route} Route
@@ -51,6 +52,8 @@ const ADMIN_ROUTES = /** @type {Record<string, string[]>} */ ({
 	'/__sandbox/load': ['POST'],
 	'/__sandbox/dialect': ['POST'],
 	'/__sandbox/faults': ['GET', 'POST', 'DELETE'],
+	'/__sandbox/webhooks': ['GET', 'POST', 'DELETE'],
+	'/__sandbox/calls/end': ['POST'],
 });
 
 const ADMIN_MAX_BODY = 16 * 1024 * 1024;
@@ -94,6 +97,18 @@ function maskedHeaders(headers) {
  * @property {number} [maxBodyBytes]  larger API bodies get 413; default 1 MiB
  * @property {number} [keepAliveTimeoutMs]  default 5000
  * @property {(entry: LogEntry) => void} [onRequest]  called after each logged API request
+ * @property {{ url: string, headers?: Record<string, string>, duplicate?: boolean }} [webhook]
+ *   sandbox-wide webhook (CLI --webhook-url); kept across resets
+ * @property {number} [webhookTimeoutMs]  a delivery without an answer by then counts as failed; default 5000
+ * @property {(delivery: import('./webhooks.mjs').WebhookDelivery) => void} [onWebhookDelivery]  called after each delivery
+ */
+
+/**
+ * @typedef {object} EndCallResult
+ * @property {import('./engine.mjs').Call} call
+ * @property {Record<string, unknown>} payload  the call_ended event
+ * @property {unknown} webhook  where it went (header values masked), null when no webhook is set
+ * @property {import('./webhooks.mjs').WebhookDelivery[]} deliveries  one, or two with duplicate
  */
 
 /**
@@ -109,6 +124,10 @@ function maskedHeaders(headers) {
  * @property {(selector: { runId: string } | { number: string, workflowId: string } | { all: true }) => string[]} finishRuns  ids finished
  * @property {(dialect: Dialect) => void} setDialect
  * @property {() => number} pendingTimers  timers of runs and scheduled calls still waiting
+ * @property {(input: { url: string | null, headers?: Record<string, string>, duplicate?: boolean, agentId?: string }) => void} setWebhook  as POST /__sandbox/webhooks (throws on bad input)
+ * @property {() => void} clearWebhooks  as DELETE /__sandbox/webhooks
+ * @property {(input: Record<string, unknown>) => Promise<EndCallResult>} endCall  as POST /__sandbox/calls/end; resolves once the deliveries were answered (throws on bad input)
+ * @property {() => Promise<void>} webhooksIdle  resolves when no delivery is in flight
  */
 
 /**
@@ -125,6 +144,13 @@ export async function startSandbox(options = {}) {
 			throw new Error(`${name} must be a number >= 0`);
 		}
 	}
+	let startWebhook = null;
+	if (options.webhook !== undefined) {
+		const parsed = parseWebhookConfig(options.webhook, 'webhook');
+		if (!parsed.ok) throw new Error(parsed.message);
+		startWebhook = parsed.config;
+	}
+	const webhookTimeoutMs = options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
 	const data = options.data ?? (options.dataFile ? readDataFile(options.dataFile) : DEMO_DATA);
 	const requestLogLimit = options.requestLogLimit ?? 10_000;
 	const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
@@ -134,8 +160,76 @@ export async function startSandbox(options = {}) {
 		runDurationMs: options.runDurationMs,
 		deleteNotFoundStatus: options.deleteNotFoundStatus,
 		requestLogLimit,
+		webhook: startWebhook,
+		onCallEnded: (ended) => void deliver(ended),
 	});
 	const { state } = engine;
+
+	// ---- webhook deliveries ----------------------------------------------------------------
+	/** @type {Set<Promise<unknown>>} */
+	const inFlight = new Set();
+	const closing = new AbortController();
+	let deliveryCount = 0;
+	let generation = 0;
+
+	/**
+	 * Post a call's event to its webhook: once, or twice (one after the other) with duplicate.
+	 * @param {{ payload: Record<string, unknown>, webhook: import('./webhooks.mjs').WebhookConfig | null }} ended
+	 * @returns {Promise<import('./webhooks.mjs').WebhookDelivery[]>}
+	 */
+	function deliver({ payload, webhook }) {
+		if (!webhook) return Promise.resolve([]);
+		const startedIn = generation;
+		const run = (async () => {
+			/** @type {import('./webhooks.mjs').WebhookDelivery[]} */
+			const done = [];
+			for (const attempt of webhook.duplicate ? /** @type {const} */ ([1, 2]) : /** @type {const} */ ([1])) {
+				if (closing.signal.aborted) break;
+				const time = new Date().toISOString();
+				const answer = await postJson(webhook, payload, { timeoutMs: webhookTimeoutMs, signal: closing.signal });
+				const data = /** @type {Record<string, unknown>} */ (payload.data ?? {});
+				/** @type {import('./webhooks.mjs').WebhookDelivery} */
+				const delivery = {
+					id: ++deliveryCount,
+					time,
+					event: String(payload.event),
+					callId: typeof data.callSid === 'string' ? data.callSid : null,
+					url: webhook.url,
+					attempt,
+					headers: maskHeaderValues(webhook.headers),
+					payload,
+					...answer,
+				};
+				done.push(delivery);
+				if (startedIn === generation) {
+					state.webhookDeliveries.push(delivery);
+					while (state.webhookDeliveries.length > requestLogLimit) state.webhookDeliveries.shift();
+				}
+				options.onWebhookDelivery?.(delivery);
+			}
+			return done;
+		})();
+		inFlight.add(run);
+		void run.finally(() => inFlight.delete(run));
+		return run;
+	}
+
+	/**
+	 * End a call and start posting its event.
+	 * @param {unknown} input
+	 * @returns {{ ok: true, call: import('./engine.mjs').Call, done: Promise<EndCallResult> } | { ok: false, status: number, message: string }}
+	 */
+	function endCall(input) {
+		const ended = engine.endCall(input);
+		if (!ended.ok) return ended;
+		const done = deliver(ended).then((deliveries) => ({
+			call: ended.call,
+			payload: ended.payload,
+			webhook: ended.webhook ? maskedConfig(ended.webhook) : null,
+			deliveries,
+		}));
+		return { ok: true, call: ended.call, done };
+	}
 	const faults = new FaultController(state.faults, {
 		latencyMs: options.latencyMs,
 		jitterMs: options.jitterMs,
@@ -340,6 +434,32 @@ export async function startSandbox(options = {}) {
 				faults.set(parsed.config);
 				return send(res, 200, { status: 'success', faults: parsed.config });
 			}
+			case 'GET /__sandbox/webhooks':
+				return send(res, 200, { status: 'success', webhooks: state.webhooks });
+			case 'POST /__sandbox/webhooks': {
+				const result = engine.setWebhook(body);
+				if (!result.ok) return bad(result.message, result.status);
+				return send(res, 200, { status: 'success', webhooks: state.webhooks });
+			}
+			case 'DELETE /__sandbox/webhooks':
+				engine.clearWebhooks();
+				return send(res, 200, { status: 'success', webhooks: state.webhooks });
+			case 'POST /__sandbox/calls/end': {
+				const result = endCall(body);
+				if (!result.ok) return bad(result.message, result.status);
+				if (/** @type {{ wait?: unknown }} */ (body).wait === false) {
+					return send(res, 202, { status: 'success', message: 'Call ended; posting call_ended', call: result.call });
+				}
+				const { call, payload, webhook, deliveries } = await result.done;
+				return send(res, 200, {
+					status: 'success',
+					message: webhook ? 'Call ended; call_ended posted' : 'Call ended; no webhook is set, nothing was posted',
+					call,
+					payload,
+					webhook,
+					deliveries,
+				});
+			}
 			case 'DELETE /__sandbox/faults': {
 				const endpoint = url.searchParams.get('endpoint');
 				if (endpoint !== null && !FAULT_ENDPOINTS.includes(endpoint)) {
@@ -354,6 +474,7 @@ export async function startSandbox(options = {}) {
 	}
 
 	function reset() {
+		generation++;
 		engine.reset();
 		faults.clear();
 	}
@@ -361,6 +482,7 @@ export async function startSandbox(options = {}) {
 	/** @param {unknown} next */
 	function load(next) {
 		engine.load(next);
+		generation++;
 		faults.clear();
 	}
 
@@ -404,6 +526,8 @@ export async function startSandbox(options = {}) {
 		if (closed) return;
 		closed = true;
 		engine.dispose();
+		closing.abort();
+		await Promise.allSettled([...inFlight]);
 		for (const id of delays) clearTimeout(id);
 		delays.clear();
 		const done = new Promise((resolve) => server.close(() => resolve(undefined)));
@@ -433,5 +557,18 @@ export async function startSandbox(options = {}) {
 		},
 		setDialect: (dialect) => engine.setDialect(dialect),
 		pendingTimers: () => engine.pendingTimers,
+		setWebhook(input) {
+			const result = engine.setWebhook(input);
+			if (!result.ok) throw new Error(result.message);
+		},
+		clearWebhooks: () => engine.clearWebhooks(),
+		async endCall(input) {
+			const result = endCall(input);
+			if (!result.ok) throw new Error(result.message);
+			return await result.done;
+		},
+		async webhooksIdle() {
+			while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+		},
 	};
 }

@@ -1,0 +1,479 @@
+// CallKaro Trigger served over real HTTP the way n8n serves an active workflow's webhook: the node's
+// webhook() runs in n8n-core's WebhookContext, executions run through n8n-core's WorkflowExecute,
+// and static data is stored between requests as JSON (see test/engine/webhookHarness.ts).
+import crypto from 'node:crypto';
+
+import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
+import { request } from 'undici';
+
+import { CallKaroTrigger } from '../../nodes/CallKaroTrigger/CallKaroTrigger.node';
+import { PASS_THROUGH_TYPE, startTriggerServer } from '../engine/webhookHarness';
+import type { TriggerServer } from '../engine/webhookHarness';
+import { call, freshNumber } from '../sandbox/helpers';
+import { startSandbox } from '../sandbox/sandbox.mjs';
+
+const TRIGGER_TYPE = 'n8n-nodes-callkaro.callKaroTrigger';
+const TRIGGER = 'CallKaro Trigger';
+const NEXT = 'Next';
+const WEBHOOK_ID = '9b7c2d1e-4f5a-4b6c-8d7e-0f1a2b3c4d5e';
+const SECRET = 'dummy-long-random-shared-secret-0123456789';
+
+/** A call_ended event as the public docs describe it (§5). */
+function callEnded(data: IDataObject = {}): { event: string; data: IDataObject } {
+	return {
+		event: 'call_ended',
+		data: {
+			callSid: 'sid-0001',
+			name: 'outbound-api',
+			agent: 'agent_sales_01',
+			versionId: 'ver_01',
+			from: '+918069000000',
+			to: '+919876543210',
+			batchId: 'batch_01',
+			recordingUrl: 'https://example.invalid/rec.mp3',
+			call_duration: 42,
+			time: '2026-11-21 15:04:05',
+			transcription: 'Agent: Hello',
+			hangup_reason: 'CLIENT_INITIATED',
+			call_metadata: { orderId: 'A-17' },
+			try_count: 0,
+			post_call: {},
+			post_call_detail: {},
+			functions_called: [],
+			disposition_reason: '',
+			conversion_status: '',
+			next_call_scheduled: false,
+			call_link: 'https://example.invalid/call',
+			...data,
+		},
+	};
+}
+
+function nodeTypes() {
+	const trigger = new CallKaroTrigger();
+	// Like n8n's loader: the type name is prefixed with the package name.
+	trigger.description.name = TRIGGER_TYPE;
+	return { [TRIGGER_TYPE]: trigger };
+}
+
+function triggerNode(parameters: INodeParameters): INode {
+	return {
+		id: 'node-trigger',
+		name: TRIGGER,
+		type: TRIGGER_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		webhookId: WEBHOOK_ID,
+		parameters,
+	};
+}
+
+const nextNode: INode = {
+	id: 'node-next',
+	name: NEXT,
+	type: PASS_THROUGH_TYPE,
+	typeVersion: 1,
+	position: [200, 0],
+	parameters: {},
+};
+
+interface Posted {
+	status: number;
+	body: IDataObject;
+}
+
+async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Posted> {
+	const res = await request(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', ...headers },
+		body: typeof body === 'string' ? body : JSON.stringify(body),
+	});
+	const text = await res.body.text();
+	return { status: res.statusCode, body: text ? (JSON.parse(text) as IDataObject) : {} };
+}
+
+describe('CallKaro Trigger', () => {
+	const servers: TriggerServer[] = [];
+	async function serve(parameters: INodeParameters = {}, staticData?: IDataObject): Promise<TriggerServer> {
+		const server = await startTriggerServer({
+			nodes: [triggerNode(parameters), nextNode],
+			nodeTypes: nodeTypes(),
+			staticData,
+		});
+		servers.push(server);
+		return server;
+	}
+	/** Posts, then waits for the execution it may have started. */
+	async function deliver(server: TriggerServer, body: unknown, headers?: Record<string, string>): Promise<Posted> {
+		const answer = await post(server.productionUrl, body, headers);
+		await server.settled();
+		return answer;
+	}
+
+	afterEach(async () => {
+		await Promise.all(servers.splice(0).map(async (server) => await server.close()));
+		jest.restoreAllMocks();
+	});
+
+	describe('description', () => {
+		const { description } = new CallKaroTrigger();
+
+		it('is a webhook trigger that answers on receipt, with no inputs, credentials or tool mode', () => {
+			expect(description).toMatchObject({
+				name: 'callKaroTrigger',
+				displayName: 'CallKaro Trigger',
+				group: ['trigger'],
+				inputs: [],
+				outputs: ['main'],
+				webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+			});
+			expect(description.usableAsTool).toBeUndefined();
+			expect(description.credentials).toBeUndefined();
+		});
+
+		it('tells where to paste the Production URL', () => {
+			const notice = description.properties.find((property) => property.type === 'notice');
+			expect(notice?.displayName).toContain('Production URL');
+			expect(notice?.displayName).toContain("agent's webhook settings");
+		});
+	});
+
+	describe('activation', () => {
+		it('registers nothing at CallKaro: checkExists says yes, so n8n never calls create; delete succeeds', async () => {
+			const server = await serve();
+			const activated = await server.activate();
+			expect(activated).toEqual({ exists: true, created: undefined, webhookUrl: server.productionUrl });
+			expect(server.productionUrl).toBe(`${server.baseUrl}/webhook/${WEBHOOK_ID}/webhook`);
+			expect(await server.deactivate()).toBe(true);
+		});
+	});
+
+	describe('call_ended', () => {
+		it('starts the workflow with the raw event and the normalised fields', async () => {
+			const server = await serve();
+			const answer = await deliver(server, callEnded());
+			expect(answer).toEqual({ status: 200, body: { message: 'Workflow was started' } });
+			expect(server.executions).toHaveLength(1);
+			const [execution] = server.executions;
+			expect(execution.status).toBe('success');
+			const expected = {
+				callId: 'sid-0001',
+				agentId: 'agent_sales_01',
+				to: '+919876543210',
+				from: '+918069000000',
+				callType: 'outbound-api',
+				outcome: 'connected',
+				hangupReason: 'CLIENT_INITIATED',
+				durationSeconds: 42,
+				batchId: 'batch_01',
+				metadata: { orderId: 'A-17' },
+				endedAt: '2026-11-21T15:04:05.000+05:30',
+				isRepeat: false,
+				event: 'call_ended',
+				data: callEnded().data,
+			};
+			expect(execution.json(TRIGGER)).toEqual([expected]);
+			expect(execution.json(NEXT)).toEqual([expected]);
+		});
+
+		it('converts IST time across the day boundary, and gives null for missing or odd fields', async () => {
+			const server = await serve();
+			await deliver(server, callEnded({ callSid: 'sid-early', time: '2026-11-21 02:30:00' }));
+			await deliver(server, {
+				event: 'call_ended',
+				data: { callSid: 'sid-bare', hangup_reason: 'SOMETHING_NEW', call_duration: 'n/a', time: '21/11/2026' },
+			});
+			const [early, bare] = server.executions.map((execution) => execution.json(TRIGGER)[0]);
+			expect(early.endedAt).toBe('2026-11-21T02:30:00.000+05:30');
+			expect(new Date(early.endedAt as string).toISOString()).toBe('2026-11-20T21:00:00.000Z');
+			expect(bare).toMatchObject({
+				callId: 'sid-bare',
+				agentId: null,
+				to: null,
+				from: null,
+				callType: null,
+				outcome: 'other',
+				hangupReason: 'SOMETHING_NEW',
+				durationSeconds: null,
+				batchId: null,
+				metadata: {},
+				endedAt: null,
+			});
+		});
+
+		it('reads the body even when it came without a JSON content type', async () => {
+			const server = await serve();
+			const answer = await deliver(server, JSON.stringify(callEnded()), { 'content-type': 'text/plain' });
+			expect(answer.status).toBe(200);
+			expect(server.executions).toHaveLength(1);
+		});
+
+		test.each([['call_started'], ['transcript_ready'], ['CALL_ENDED']])(
+			'another event (%s) gets 200 and starts nothing',
+			async (event) => {
+				const server = await serve();
+				const answer = await deliver(server, { event, data: callEnded().data });
+				expect(answer).toEqual({
+					status: 200,
+					body: { status: 'ignored', message: `Event "${event}" ignored: this trigger starts workflows on call_ended only` },
+				});
+				expect(server.executions).toHaveLength(0);
+			},
+		);
+
+		test.each([
+			['an array', [callEnded()], 'The body is not a CallKaro event'],
+			['no event', { data: callEnded().data }, 'The body is not a CallKaro event'],
+			['call_ended without data', { event: 'call_ended' }, 'The call_ended event has no "data" object'],
+		])('a body with %s gets 400 and starts nothing', async (_case, body, message) => {
+			const server = await serve();
+			const answer = await deliver(server, body);
+			expect(answer.status).toBe(400);
+			expect(answer.body).toEqual({ status: 'error', message: expect.stringContaining(message) });
+			expect(server.executions).toHaveLength(0);
+			expect(server.calls).toEqual([expect.objectContaining({ answeredBy: 'node', startedExecution: false })]);
+		});
+	});
+
+	describe('filters', () => {
+		test.each([
+			['agent listed', { agentIds: 'agent_other, agent_sales_01' }, {}, true],
+			['agent not listed', { agentIds: 'agent_other' }, {}, false],
+			['call type listed', { callTypes: ['outbound-scheduled', 'outbound-api'] }, {}, true],
+			['call type not listed', { callTypes: ['inbound'] }, {}, false],
+			['outcome group: connected', { outcomes: ['connected'] }, { hangup_reason: 'SESSION_TIMEOUT' }, true],
+			['outcome group: voicemail', { outcomes: ['voicemail'] }, { hangup_reason: 'VOICEMAIL_DETECTED' }, true],
+			['outcome group: not reached', { outcomes: ['notReached'] }, { hangup_reason: 'USER_UNRESPONSIVE' }, true],
+			['outcome group: other', { outcomes: ['other'] }, { hangup_reason: 'PRE_CALL_FN_FAILED' }, true],
+			['outcome not listed', { outcomes: ['connected', 'voicemail'] }, { hangup_reason: 'USER_REJECTED' }, false],
+			['campaign matches', { batchId: 'batch_01' }, {}, true],
+			['campaign differs', { batchId: 'batch_02' }, {}, false],
+			['no campaign on the call', { batchId: 'batch_01' }, { batchId: null }, false],
+			[
+				'all filters match',
+				{ agentIds: 'agent_sales_01', callTypes: ['outbound-api'], outcomes: ['connected'], batchId: 'batch_01' },
+				{},
+				true,
+			],
+			[
+				'all but one match',
+				{ agentIds: 'agent_sales_01', callTypes: ['outbound-api'], outcomes: ['connected'], batchId: 'batch_9' },
+				{},
+				false,
+			],
+		])('%s', async (_case, filters, data, runs) => {
+			const server = await serve({ filters });
+			const answer = await deliver(server, callEnded(data));
+			expect(answer.status).toBe(200);
+			expect(server.executions).toHaveLength(runs ? 1 : 0);
+			if (!runs) {
+				expect(answer.body).toEqual({
+					status: 'ignored',
+					message: expect.stringMatching(/^Call sid-0001 filtered out: /),
+				});
+			}
+		});
+
+		it('filters from expressions', async () => {
+			const server = await serve({ filters: { agentIds: '={{ ["agent_x", "agent_sales_01"].join(",") }}' } });
+			await deliver(server, callEnded());
+			await deliver(server, callEnded({ callSid: 'sid-2', agent: 'agent_y' }));
+			expect(server.executions.map((execution) => execution.json(TRIGGER)[0].callId)).toEqual(['sid-0001']);
+		});
+
+		it('a filtered-out call is not remembered as delivered', async () => {
+			const server = await serve({ filters: { outcomes: ['connected'] } });
+			await deliver(server, callEnded({ hangup_reason: 'USER_REJECTED' }));
+			expect(server.storedStaticData()).toEqual({});
+		});
+	});
+
+	describe('shared secret', () => {
+		const secured = { verifySecret: true, headerName: 'X-CallKaro-Secret', secretHeaderValue: SECRET };
+
+		it('runs when the header carries the secret (header name in any case)', async () => {
+			const server = await serve(secured);
+			expect((await deliver(server, callEnded(), { 'x-callkaro-secret': SECRET })).status).toBe(200);
+			expect(server.executions).toHaveLength(1);
+		});
+
+		test.each([
+			['missing', {}],
+			['wrong', { 'X-CallKaro-Secret': `${SECRET.slice(0, -1)}X` }],
+			['a prefix', { 'X-CallKaro-Secret': SECRET.slice(0, 10) }],
+			['longer', { 'X-CallKaro-Secret': `${SECRET}-more` }],
+			['empty', { 'X-CallKaro-Secret': '' }],
+			['in another header', { 'X-Other-Secret': SECRET }],
+		])('401 and no execution when it is %s', async (_case, headers) => {
+			const server = await serve(secured);
+			const answer = await deliver(server, callEnded(), headers);
+			expect(answer).toEqual({
+				status: 401,
+				body: { status: 'error', message: 'The shared secret header is missing or wrong' },
+			});
+			expect(server.executions).toHaveLength(0);
+			expect(server.storedStaticData()).toEqual({});
+		});
+
+		it('checks the secret before reading the body', async () => {
+			const server = await serve(secured);
+			expect((await deliver(server, { event: 'call_started' })).status).toBe(401);
+			expect((await deliver(server, { nothing: true })).status).toBe(401);
+		});
+
+		it('compares in constant time: timingSafeEqual on equal-length digests, whatever the lengths sent', async () => {
+			const spy = jest.spyOn(crypto, 'timingSafeEqual');
+			const server = await serve(secured);
+			await deliver(server, callEnded(), { 'X-CallKaro-Secret': 'short' });
+			await deliver(server, callEnded({ callSid: 'sid-2' }), { 'X-CallKaro-Secret': SECRET });
+			expect(spy).toHaveBeenCalledTimes(2);
+			for (const [a, b] of spy.mock.calls) {
+				expect((a as Buffer).length).toBe(32);
+				expect((b as Buffer).length).toBe(32);
+			}
+			expect(spy.mock.results.map((result) => result.value)).toEqual([false, true]);
+			expect(server.executions).toHaveLength(1);
+		});
+
+		it('takes the secret from an expression', async () => {
+			const server = await serve({ ...secured, secretHeaderValue: `={{ "${SECRET}" }}` });
+			expect((await deliver(server, callEnded(), { 'X-CallKaro-Secret': SECRET })).status).toBe(200);
+			expect((await deliver(server, callEnded({ callSid: 's2' }), { 'X-CallKaro-Secret': 'x' })).status).toBe(401);
+		});
+
+		it('an empty configured secret fails the request (500) with an error, instead of letting everything in', async () => {
+			const server = await serve({ ...secured, secretHeaderValue: '' });
+			const answer = await deliver(server, callEnded(), { 'X-CallKaro-Secret': '' });
+			expect(answer.status).toBe(500);
+			expect(server.executions).toEqual([
+				expect.objectContaining({ status: 'error', error: expect.objectContaining({ message: 'The secret header value is empty' }) }),
+			]);
+		});
+
+		it('refuses an invalid header name setting', async () => {
+			const server = await serve({ ...secured, headerName: 'X Secret' });
+			expect((await deliver(server, callEnded())).status).toBe(500);
+			expect(server.executions[0].error?.message).toBe('"X Secret" is not a valid header name');
+		});
+
+		it('is off by default: no header needed', async () => {
+			const server = await serve({ headerName: 'X-CallKaro-Secret', secretHeaderValue: SECRET });
+			expect((await deliver(server, callEnded())).status).toBe(200);
+			expect(server.executions).toHaveLength(1);
+		});
+	});
+
+	describe('repeated deliveries', () => {
+		it('drops a repeat of the same callSid (200, no execution), using static data stored between requests', async () => {
+			const server = await serve();
+			expect((await deliver(server, callEnded())).status).toBe(200);
+			const repeat = await deliver(server, callEnded());
+			expect(repeat).toEqual({
+				status: 200,
+				body: { status: 'ignored', message: 'Call sid-0001 was delivered before; repeat ignored' },
+			});
+			await deliver(server, callEnded({ callSid: 'sid-0002' }));
+			expect(server.executions.map((execution) => execution.json(TRIGGER)[0].callId)).toEqual(['sid-0001', 'sid-0002']);
+			expect(server.storedStaticData()).toEqual({ [`node:${TRIGGER}`]: { recentCallIds: ['sid-0001', 'sid-0002'] } });
+		});
+
+		it('remembers across a restart of the workflow (static data from the database)', async () => {
+			const first = await serve();
+			await deliver(first, callEnded());
+			const second = await serve({}, first.storedStaticData());
+			await deliver(second, callEnded());
+			expect(second.executions).toHaveLength(0);
+		});
+
+		it('keeps repeats with the option, marking them', async () => {
+			const server = await serve({ options: { keepRepeats: true } });
+			await deliver(server, callEnded());
+			await deliver(server, callEnded());
+			expect(server.executions.map((execution) => execution.json(TRIGGER)[0].isRepeat)).toEqual([false, true]);
+		});
+
+		it('remembers the last 1000 call IDs only', async () => {
+			const ids = Array.from({ length: 1000 }, (_v, i) => `old-${i}`);
+			const server = await serve({}, { [`node:${TRIGGER}`]: { recentCallIds: ids } });
+			await deliver(server, callEnded({ callSid: 'old-999' }));
+			expect(server.executions).toHaveLength(0);
+			await deliver(server, callEnded({ callSid: 'new-1' }));
+			const stored = (server.storedStaticData()[`node:${TRIGGER}`] as { recentCallIds: string[] }).recentCallIds;
+			expect(stored).toHaveLength(1000);
+			expect(stored[0]).toBe('old-1');
+			expect(stored.at(-1)).toBe('new-1');
+			await deliver(server, callEnded({ callSid: 'old-0' }));
+			expect(server.executions).toHaveLength(2);
+		});
+
+		it('runs every delivery of an event without a callSid (nothing to compare)', async () => {
+			const server = await serve();
+			await deliver(server, callEnded({ callSid: undefined }));
+			await deliver(server, callEnded({ callSid: undefined }));
+			expect(server.executions).toHaveLength(2);
+		});
+	});
+
+	describe('end to end with the CallKaro sandbox', () => {
+		it('a call placed and ended in the sandbox starts the workflow once, though delivered twice with the secret header', async () => {
+			const server = await serve({
+				verifySecret: true,
+				headerName: 'X-CallKaro-Secret',
+				secretHeaderValue: SECRET,
+				filters: { outcomes: ['notReached'] },
+			});
+			const sandbox = await startSandbox({
+				webhook: { url: server.productionUrl, headers: { 'X-CallKaro-Secret': SECRET }, duplicate: true },
+			});
+			try {
+				const number = freshNumber();
+				const placed = await call(sandbox.url, '/call/outbound', {
+					to_number: number,
+					agent_id: 'agent_sales_01',
+					metadata: { orderId: 'A-17', amount: 499 },
+				});
+				const callId = placed.body.call_id as string;
+				const ended = await sandbox.endCall({ callId, hangupReason: 'USER_UNAVAILABLE' });
+				await server.settled();
+				expect(ended.deliveries.map((delivery) => [delivery.attempt, delivery.status])).toEqual([
+					[1, 200],
+					[2, 200],
+				]);
+				expect(JSON.parse(ended.deliveries[1].response)).toEqual({
+					status: 'ignored',
+					message: `Call ${callId} was delivered before; repeat ignored`,
+				});
+				expect(server.executions).toHaveLength(1);
+				const [item] = server.executions[0].json(NEXT);
+				expect(item).toMatchObject({
+					callId,
+					agentId: 'agent_sales_01',
+					to: number,
+					callType: 'outbound-api',
+					outcome: 'notReached',
+					hangupReason: 'USER_UNAVAILABLE',
+					durationSeconds: 0,
+					batchId: null,
+					metadata: { orderId: 'A-17', amount: 499 },
+					endedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.000\+05:30$/),
+				});
+				expect(item.endedAt).toBe(
+					`${(ended.payload.data as IDataObject).time as string}.000+05:30`.replace(' ', 'T'),
+				);
+
+				// A connected call is filtered out (200, no execution); a wrong secret gets 401.
+				const other = await call(sandbox.url, '/call/outbound', { to_number: freshNumber(), agent_id: 'agent_sales_01' });
+				const filtered = await sandbox.endCall({ callId: other.body.call_id as string });
+				expect(filtered.deliveries.map((delivery) => delivery.status)).toEqual([200, 200]);
+				sandbox.setWebhook({ url: server.productionUrl, headers: { 'X-CallKaro-Secret': 'wrong' } });
+				const third = await call(sandbox.url, '/call/outbound', { to_number: freshNumber(), agent_id: 'agent_sales_01' });
+				const refused = await sandbox.endCall({ callId: third.body.call_id as string, hangupReason: 'USER_REJECTED' });
+				expect(refused.deliveries.map((delivery) => delivery.status)).toEqual([401]);
+				await server.settled();
+				expect(server.executions).toHaveLength(1);
+			} finally {
+				await sandbox.close();
+			}
+		});
+	});
+});
