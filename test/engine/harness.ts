@@ -202,6 +202,8 @@ export interface RunOptions {
 	/** Default 'manual' (a run from the editor). */
 	mode?: WorkflowExecuteMode;
 	settings?: IWorkflowSettings;
+	/** Receives a function that cancels the execution, as the editor's Stop button does. */
+	onStarted?: (cancel: () => void) => void;
 }
 
 export interface RunResult {
@@ -311,7 +313,9 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 
 	let run: IRun;
 	try {
-		run = await new WorkflowExecute(additionalData, mode).run({ workflow, startNode });
+		const execution = new WorkflowExecute(additionalData, mode).run({ workflow, startNode });
+		options.onStarted?.(() => execution.cancel());
+		run = await execution;
 	} catch (error) {
 		// e.g. WorkflowHasIssuesError (required parameter missing), thrown before anything runs
 		return makeResult({}, helper, undefined, 'error', error as RunResult['error']);
