@@ -5,7 +5,8 @@
 //   2. installs Node 24 + n8n 2.41.1 once into ~/.cache/callkaro-n8n (reused afterwards)
 //   3. installs the tarball into <data>/.n8n/nodes as n8n's Community Nodes installer would
 //   4. starts the sandbox with its demo data on 127.0.0.1:4010
-//   5. imports the credential "CallKaro Sandbox" (pointed at the sandbox) and the examples/
+//   5. imports the credential "CallKaro Sandbox" (pointed at the sandbox) and the examples/;
+//      the sandbox posts call_ended to the CallKaro Trigger example's production URL
 //   6. starts n8n on 127.0.0.1:5678 with its owner already set up, and prints where to click
 // Ctrl-C stops both. Data (n8n's database, settings) lives in ~/.cache/callkaro-n8n/start/, outside the clone.
 //
@@ -37,6 +38,7 @@ import {
 	secondsSince,
 	startN8nServer,
 	stopAll,
+	triggerExample,
 } from './n8n/host.mjs';
 
 function option(name, fallback) {
@@ -117,13 +119,22 @@ async function main() {
 	const sandboxModule = path.join(PROJECT_ROOT, 'test', 'sandbox', 'sandbox.mjs');
 	if (!fs.existsSync(sandboxModule)) throw new Error(`the sandbox is missing: ${sandboxModule}`);
 	const { startSandbox, DEMO_API_KEY } = await import(pathToFileURL(sandboxModule).href);
+	// calls that end in the sandbox (POST /__sandbox/calls/end) are posted, as CallKaro would,
+	// to the published CallKaro Trigger example, with the secret header it checks
+	const trigger = triggerExample(EXAMPLES);
+	const hookUrl = trigger ? `http://127.0.0.1:${N8N_PORT}/webhook/${trigger.webhookPath}` : null;
 	sandbox = await startSandbox({
 		port: SANDBOX_PORT,
 		host: '127.0.0.1',
+		webhook: hookUrl
+			? { url: hookUrl, headers: trigger.secretHeader ? { [trigger.secretHeader.name]: trigger.secretHeader.value } : {} }
+			: undefined,
 		onRequest: (e) =>
 			console.log(`[sandbox] ${e.method} ${e.path} -> ${e.status ?? 'dropped'}${e.fault ? ` [fault ${e.fault}]` : ''} ${e.durationMs}ms`),
+		onWebhookDelivery: (d) =>
+			console.log(`[sandbox] call_ended ${d.callId}${d.attempt > 1 ? ' (repeat)' : ''} -> POST ${new URL(d.url).pathname} -> ${d.status ?? d.error}`),
 	});
-	log(`sandbox listening on ${sandbox.url} (demo data)`);
+	log(`sandbox listening on ${sandbox.url} (demo data)${hookUrl ? `; call_ended -> ${hookUrl}` : ''}`);
 
 	// 5. credential + examples
 	const brokerPort = (await portInUse(N8N_PORT + 1)) ? await freePort() : N8N_PORT + 1;
@@ -152,7 +163,7 @@ async function main() {
 		await cli(['import:workflow', `--input=${file}`]);
 		// publish the ones with a webhook or form trigger, so their production URLs work at once
 		for (const { wf } of toImport) {
-			if (wf.nodes.some((n) => /\.(webhook|formTrigger)$/.test(n.type))) await cli(activateArgs(wf.id));
+			if (wf.nodes.some((n) => /\.(webhook|formTrigger|callKaroTrigger)$/.test(n.type))) await cli(activateArgs(wf.id));
 		}
 		log(`imported ${toImport.map((e) => e.file).join(', ')}`);
 	} else {
@@ -202,6 +213,15 @@ async function main() {
       curl -s -X POST ${n8n}/webhook/callkaro-crm-lead -H 'content-type: application/json' \\
         -d '{"phone":"+91 98200 11111","name":"Asha","city":"Pune","plan":"Pro"}'
       Once: "Started" branch. Again: "Already Running" branch.
+   4. ${n8n}/workflow/${ids['campaign-outbound-calls.json']}
+      "Campaign with Outbound Calls": click "Execute workflow": a campaign and three calls in it.${
+		trigger
+			? `
+   5. End a call in the sandbox: it posts call_ended to "${trigger.workflowName}" (published), which runs:
+      curl -s -X POST ${sandbox.url}/__sandbox/calls/end -H 'content-type: application/json' \\
+        -d '{"number":"+919820044442","hangupReason":"USER_UNAVAILABLE"}'   (after step 4; CLIENT_INITIATED = connected)`
+			: ''
+	}
 
   n8n's log: ${path.relative(PROJECT_ROOT, logFile)}. Press Ctrl-C to stop n8n and the sandbox.
 `);

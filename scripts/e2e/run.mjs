@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// npm run test:e2e — the three example workflows, run by a real n8n against the local sandbox.
+// npm run test:e2e — the example workflows, run by a real n8n against the local sandbox.
 //
 //   build -> npm pack -> install n8n (cached) -> community-install the tarball into a fresh
 //   n8n user folder -> start the sandbox (demo data) -> import the "CallKaro Sandbox" credential
-//   and the examples -> run them with `n8n execute` -> start `n8n start` and call the published
-//   webhook and form -> check n8n's output and the sandbox's state.
+//   and the examples -> run them with `n8n execute` (the campaign example places three calls in a
+//   new campaign) -> start `n8n start` and call the published webhook and form -> the sandbox
+//   ends the campaign's calls and posts call_ended to the published CallKaro Trigger example ->
+//   check n8n's output, its executions (REST API) and the sandbox's state.
 //
 // Options: --skip-build (use dist/ as it is), --keep (leave the temp folder), --verbose,
 //   --n8n 1.123.81 (the n8n 1.x target, on this machine's Node 20, instead of 2.41.1).
@@ -25,7 +27,9 @@ import {
 	credentialFile,
 	describeFailure,
 	freePort,
+	getExecution,
 	installCommunityPackage,
+	listExecutions,
 	n8nEnv,
 	n8nLogin,
 	nodeOutputs,
@@ -38,6 +42,7 @@ import {
 	startN8nServer,
 	stopAll,
 	tempDir,
+	triggerExample,
 } from '../n8n/host.mjs';
 
 const args = new Set(process.argv.slice(2));
@@ -166,8 +171,8 @@ async function main() {
 	log(`sandbox on ${sandbox.url}`);
 
 	try {
-		await runCli({ work, userFolder, sandbox, DEMO_API_KEY, host });
-		await step('server phase', async () => await runServer({ userFolder, sandbox, demoApiKey: DEMO_API_KEY }));
+		const { campaign } = await runCli({ work, userFolder, sandbox, DEMO_API_KEY, host });
+		await step('server phase', async () => await runServer({ userFolder, sandbox, demoApiKey: DEMO_API_KEY, campaign }));
 	} finally {
 		await sandbox.close();
 	}
@@ -189,27 +194,11 @@ async function runCli({ work, userFolder, sandbox, DEMO_API_KEY, host }) {
 	let r = await cli(['import:credentials', `--input=${credFile}`]);
 	check('n8n import:credentials takes the "CallKaro Sandbox" credential (unencrypted data)', r.code === 0 && /Successfully imported 1 credential/.test(r.stdout), describeFailure(r));
 
-	// the examples exactly as shipped
-	r = await cli(['import:workflow', '--separate', `--input=${EXAMPLES}`]);
-	const exampleFiles = fs.readdirSync(EXAMPLES).filter((f) => f.endsWith('.json'));
-	check(`n8n import:workflow takes all ${exampleFiles.length} examples`, r.code === 0 && r.stdout.includes(`Successfully imported ${exampleFiles.length} workflows`), describeFailure(r));
-
 	const crm = readJson(path.join(EXAMPLES, 'crm-to-assign-workflow.json'));
 	const form = readJson(path.join(EXAMPLES, 'form-delete-scheduled-call.json'));
 	const sheet = readJson(path.join(EXAMPLES, 'sheet-rows-outbound-call.json'));
-
-	// exported back, every CallKaro node points at the imported credential
-	r = await cli(['export:workflow', '--all', '--pretty', `--output=${path.join(work, 'exported.json')}`]);
-	await step('export:workflow', async () => {
-		if (r.code !== 0) throw new Error(describeFailure(r));
-		const exported = readJson(path.join(work, 'exported.json'));
-		const callKaroNodes = exported.flatMap((w) => w.nodes.filter((n) => n.type.startsWith('n8n-nodes-callkaro.')));
-		check(
-			`the ${callKaroNodes.length} CallKaro nodes of the imported examples use credential ${CREDENTIAL_ID}`,
-			callKaroNodes.length === 3 && callKaroNodes.every((n) => n.credentials?.callKaroApi?.id === CREDENTIAL_ID),
-			callKaroNodes.map((n) => n.credentials),
-		);
-	});
+	const campaignWf = readJson(path.join(EXAMPLES, 'campaign-outbound-calls.json'));
+	const trigger = triggerExample(EXAMPLES);
 
 	// the webhook and form examples in their CLI variants (credential by name only)
 	const tomorrow = new Date(Date.now() + 24 * 3600_000);
@@ -227,10 +216,45 @@ async function runCli({ work, userFolder, sandbox, DEMO_API_KEY, host }) {
 			sample: { 'Phone Number': '+91-98200-22223', Agent: 'agent_sales_01', submittedAt: new Date().toISOString(), formMode: 'production' },
 		}),
 	];
-	const variantFile = path.join(work, 'variants.json');
-	fs.writeFileSync(variantFile, JSON.stringify(variants, null, 2));
-	r = await cli(['import:workflow', `--input=${variantFile}`]);
-	check('the CLI variants of the webhook and form examples import', r.code === 0, describeFailure(r));
+
+	// one import (each n8n CLI start costs seconds): the examples' files byte for byte, plus the
+	// variants, one file each
+	const exampleFiles = fs.readdirSync(EXAMPLES).filter((f) => f.endsWith('.json'));
+	const importDir = path.join(work, 'import');
+	fs.mkdirSync(importDir);
+	for (const f of exampleFiles) fs.copyFileSync(path.join(EXAMPLES, f), path.join(importDir, f));
+	for (const v of variants) fs.writeFileSync(path.join(importDir, `e2e-${v.id}.json`), JSON.stringify(v, null, 2));
+	const total = exampleFiles.length + variants.length;
+	r = await cli(['import:workflow', '--separate', `--input=${importDir}`]);
+	check(
+		`n8n import:workflow takes all ${exampleFiles.length} examples as shipped and the ${variants.length} CLI variants`,
+		r.code === 0 && r.stdout.includes(`Successfully imported ${total} workflows`),
+		describeFailure(r),
+	);
+
+	// exported back, every CallKaro node points at the imported credential (the variants name it
+	// by name only, so the import found it by name)
+	r = await cli(['export:workflow', '--all', '--pretty', `--output=${path.join(work, 'exported.json')}`]);
+	await step('export:workflow', async () => {
+		if (r.code !== 0) throw new Error(describeFailure(r));
+		const exported = readJson(path.join(work, 'exported.json'));
+		// every CallKaro node but the trigger (which calls no API) has the credential
+		const apiNodes = (workflows) =>
+			workflows.flatMap((w) => w.nodes.filter((n) => n.type.startsWith('n8n-nodes-callkaro.') && !n.type.endsWith('Trigger')));
+		const shipped = apiNodes([...exampleFiles.map((f) => readJson(path.join(EXAMPLES, f))), ...variants]);
+		const callKaroNodes = apiNodes(exported);
+		check(
+			`the ${callKaroNodes.length} CallKaro API nodes of the imported workflows use credential ${CREDENTIAL_ID}`,
+			callKaroNodes.length === shipped.length && callKaroNodes.every((n) => n.credentials?.callKaroApi?.id === CREDENTIAL_ID),
+			callKaroNodes.map((n) => n.credentials),
+		);
+		const triggers = exported.flatMap((w) => w.nodes.filter((n) => n.type === 'n8n-nodes-callkaro.callKaroTrigger'));
+		check(
+			`the CallKaro Trigger example keeps its fixed webhookId (production path /webhook/${trigger?.webhookPath})`,
+			!!trigger && triggers.length === 1 && `${triggers[0].webhookId}/webhook` === trigger.webhookPath,
+			triggers.map((n) => n.webhookId),
+		);
+	});
 
 	const execute = async (id, opts) => {
 		const res = await cli(['execute', `--id=${id}`, '--rawOutput'], opts);
@@ -321,15 +345,65 @@ async function runCli({ work, userFolder, sandbox, DEMO_API_KEY, host }) {
 		check('sandbox: still one run for the lead', state.runs.filter((x) => x.number === '919820011111').length === 1);
 	});
 
-	// publish the webhook and form examples for the server phase
-	for (const id of [crm.id, form.id]) {
+	// --- create campaign -> outbound calls that join it (the example as shipped)
+	let campaign;
+	await step('campaign-outbound-calls runs', async () => {
+		const { ms, out } = await execute(campaignWf.id);
+		log(`  n8n execute campaign-outbound-calls: ${(ms / 1000).toFixed(1)}s`);
+		const created = out['CallKaro Create Campaign']?.outputs?.[0] ?? [];
+		const batchId = created[0]?.batchId;
+		check(
+			'campaign example: one campaign created, its batchId in the output',
+			created.length === 1 && typeof batchId === 'string' && batchId.length > 0 && created[0].campaignType === 'v1',
+			out['CallKaro Create Campaign'],
+		);
+		const items = out['CallKaro Outbound Call']?.outputs?.[0] ?? [];
+		check(
+			'campaign example: 3 rows in, 3 calls placed, each with a call id',
+			items.length === 3 && items.every((i) => i.placed === true && i.callId),
+			out['CallKaro Outbound Call'],
+		);
+		const state = await getState(sandbox.url);
+		const found = state.campaigns.filter((c) => c.batchId === batchId);
+		check(
+			'sandbox: the campaign exists: v1, agent_sales_01, "Renewals (n8n example)"',
+			found.length === 1 && found[0].version === 'v1' && found[0].agentId === 'agent_sales_01' && found[0].name === 'Renewals (n8n example)',
+			state.campaigns,
+		);
+		const calls = items.map((i) => state.calls.find((c) => c.id === i.callId));
+		check(
+			'sandbox: the 3 calls joined the campaign (batch_id) and it lists exactly them',
+			calls.every((c) => c?.batchId === batchId && c.agentId === 'agent_sales_01' && c.status === 'queued') &&
+				[...(found[0]?.callIds ?? [])].sort().join() === items.map((i) => i.callId).sort().join(),
+			{ calls: calls.map((c) => c && [c.id, c.batchId, c.status]), campaign: found[0] },
+		);
+		const rows = { 919820044441: ['Priya', 'Pro'], 919820044442: ['Arjun', 'Basic'], 919820044443: ['Sana', 'Enterprise'] };
+		check(
+			'sandbox: each campaign call carries its row as metadata',
+			calls.length === 3 &&
+				calls.every((c) => {
+					const m = c?.options?.metadata;
+					const [name, plan] = rows[c?.number] ?? [];
+					return m?.lead_name === name && m.plan === plan && m.source === 'n8n-campaign';
+				}),
+			calls.map((c) => c && [c.number, c.options]),
+		);
+		campaign = {
+			batchId,
+			calls: calls.map((c) => ({ callId: c.id, number: c.number, leadName: c.options?.metadata?.lead_name })),
+		};
+	});
+
+	// publish the webhook, form and CallKaro Trigger examples for the server phase
+	for (const id of [crm.id, form.id, trigger?.workflowId].filter(Boolean)) {
 		const activate = activateArgs(id);
 		r = await cli(activate);
 		check(`n8n ${activate.join(' ')}`, r.code === 0, describeFailure(r));
 	}
+	return { campaign };
 }
 
-async function runServer({ userFolder, sandbox, demoApiKey }) {
+async function runServer({ userFolder, sandbox, demoApiKey, campaign }) {
 	const port = await freePort();
 	const env = n8nEnv({ userFolder, port, brokerPort: await freePort(), extra: ownerEnv(OWNER) });
 	const t = Date.now();
@@ -343,8 +417,10 @@ async function runServer({ userFolder, sandbox, demoApiKey }) {
 		let res = await fetch(`${server.url}/types/nodes.json`, { headers: { cookie }, signal: AbortSignal.timeout(30_000) });
 		const types = (await res.json()).map((t) => t.name);
 		check(
-			'server: the editor knows n8n-nodes-callkaro.callKaroAssignWorkflow / DeleteScheduledCall / OutboundCall',
-			['callKaroAssignWorkflow', 'callKaroDeleteScheduledCall', 'callKaroOutboundCall'].every((n) => types.includes(`n8n-nodes-callkaro.${n}`)),
+			'server: the editor knows n8n-nodes-callkaro.callKaroAssignWorkflow / DeleteScheduledCall / OutboundCall / CreateCampaign / Trigger',
+			['callKaroAssignWorkflow', 'callKaroDeleteScheduledCall', 'callKaroOutboundCall', 'callKaroCreateCampaign', 'callKaroTrigger'].every((n) =>
+				types.includes(`n8n-nodes-callkaro.${n}`),
+			),
 			types.filter((n) => n.includes('allKaro')),
 		);
 		res = await fetch(`${server.url}/rest/credentials`, { headers: { cookie }, signal: AbortSignal.timeout(15_000) });
@@ -382,21 +458,180 @@ async function runServer({ userFolder, sandbox, demoApiKey }) {
 		const scheduled = await scheduleRes.json().catch(() => null);
 		state = await getState(sandbox.url);
 		const pending = state.scheduledCalls.filter((c) => c.number === '919820033333' && c.status === 'scheduled');
-		if (!check('setup: a call to +919820033333 is scheduled in the sandbox', pending.length === 1, { status: scheduleRes.status, scheduled })) return;
-		const body = new FormData();
-		body.append('field-0', '+91 98200 33333');
-		body.append('field-1', 'agent_support_02');
-		res = await fetch(`${server.url}/form/callkaro-cancel-call`, { method: 'POST', body, signal: AbortSignal.timeout(60_000) });
-		await res.text();
-		check('server: submitting the form answers 200', res.status === 200, res.status);
-		state = await getState(sandbox.url);
-		const after = state.scheduledCalls.filter((c) => c.number === '919820033333');
-		check('sandbox: the form submission deleted the scheduled call', after.length === 1 && after[0].status === 'deleted', after);
+		if (check('setup: a call to +919820033333 is scheduled in the sandbox', pending.length === 1, { status: scheduleRes.status, scheduled })) {
+			const body = new FormData();
+			body.append('field-0', '+91 98200 33333');
+			body.append('field-1', 'agent_support_02');
+			res = await fetch(`${server.url}/form/callkaro-cancel-call`, { method: 'POST', body, signal: AbortSignal.timeout(60_000) });
+			await res.text();
+			check('server: submitting the form answers 200', res.status === 200, res.status);
+			state = await getState(sandbox.url);
+			const after = state.scheduledCalls.filter((c) => c.number === '919820033333');
+			check('sandbox: the form submission deleted the scheduled call', after.length === 1 && after[0].status === 'deleted', after);
+		}
+
+		await step('call_ended -> CallKaro Trigger', async () => await triggerFlow({ server, cookie, sandbox, campaign }));
 	} finally {
 		const t2 = Date.now();
 		await server.stop();
 		log(`n8n stopped (${secondsSince(t2)})`);
 	}
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function sandboxAdmin(sandboxUrl, route, body) {
+	const res = await fetch(`${sandboxUrl}${route}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+		signal: AbortSignal.timeout(30_000),
+	});
+	const json = await res.json().catch(() => null);
+	if (!res.ok) throw new Error(`POST ${route}: HTTP ${res.status} ${JSON.stringify(json).slice(0, 500)}`);
+	return json;
+}
+
+/** Waits (bounded) until the workflow has `count` executions, all finished; returns them, oldest first. */
+async function waitForExecutions(server, cookie, workflowId, count, timeoutMs = 30_000) {
+	const deadline = Date.now() + timeoutMs;
+	let list = [];
+	for (;;) {
+		list = await listExecutions(server.url, cookie, workflowId);
+		const settled = list.every((e) => !['new', 'running', 'waiting'].includes(e.status));
+		if (list.length >= count && settled) break;
+		if (Date.now() > deadline) {
+			throw new Error(`${list.length} of ${count} executions of ${workflowId} after ${timeoutMs / 1000}s: ${JSON.stringify(list.map((e) => [e.id, e.status]))}`);
+		}
+		await sleep(250);
+	}
+	return [...list].sort((a, b) => Number(a.id) - Number(b.id));
+}
+
+/**
+ * The published "Call Ended" example: the sandbox ends the campaign's calls and posts
+ * call_ended to the trigger's production URL; n8n runs the workflow once per call.
+ */
+async function triggerFlow({ server, cookie, sandbox, campaign }) {
+	const trigger = triggerExample(EXAMPLES);
+	if (!check('setup: an example has a CallKaro Trigger with a secret header', !!trigger?.secretHeader?.value, trigger)) return;
+	if (!check('setup: the campaign example placed 3 calls to end', campaign?.calls?.length === 3, campaign)) return;
+	const hookUrl = `${server.url}/webhook/${trigger.webhookPath}`;
+	const header = trigger.secretHeader;
+	const [connectedCall, unreachedCall, wrongSecretCall] = campaign.calls;
+	const t = Date.now();
+
+	// 1. not reached, delivered twice (duplicate delivery on): one execution, the repeat dropped
+	await sandboxAdmin(sandbox.url, '/__sandbox/webhooks', { url: hookUrl, headers: { [header.name]: header.value }, duplicate: true });
+	let ended = await sandboxAdmin(sandbox.url, '/__sandbox/calls/end', { callId: unreachedCall.callId, hangupReason: 'USER_UNAVAILABLE' });
+	const [first, repeat] = ended.deliveries ?? [];
+	check(
+		`server: the sandbox's call_ended post to /webhook/${trigger.webhookPath} is answered 200 (execution started)`,
+		ended.deliveries?.length === 2 && first.attempt === 1 && first.status === 200 && !/ignored/.test(first.response),
+		ended.deliveries,
+	);
+	check(
+		'server: its duplicate delivery is answered 200 "ignored" (a repeat of the same callSid)',
+		repeat?.attempt === 2 && repeat.status === 200 && /"status":"ignored"/.test(repeat.response) && /repeat/.test(repeat.response),
+		repeat,
+	);
+	let executions = await waitForExecutions(server, cookie, trigger.workflowId, 1);
+	log(`  call_ended -> trigger execution finished in ${secondsSince(t)}`);
+	check(
+		'server: the trigger workflow ran exactly once for the two deliveries, and succeeded',
+		executions.length === 1 && executions[0].status === 'success' && executions[0].mode === 'webhook',
+		executions,
+	);
+	const run1 = nodeOutputs(await getExecution(server.url, cookie, executions[0].id));
+	const event = run1[trigger.nodeName]?.outputs?.[0]?.[0];
+	check(
+		'trigger output: callId, agentId, to, callType, outcome notReached, USER_UNAVAILABLE, 0 s, batchId, metadata, endedAt (+05:30), isRepeat false',
+		event?.callId === unreachedCall.callId &&
+			event.agentId === 'agent_sales_01' &&
+			event.to === `+${unreachedCall.number}` &&
+			event.callType === 'outbound-api' &&
+			event.outcome === 'notReached' &&
+			event.hangupReason === 'USER_UNAVAILABLE' &&
+			event.durationSeconds === 0 &&
+			event.batchId === campaign.batchId &&
+			event.metadata?.lead_name === unreachedCall.leadName &&
+			event.metadata.source === 'n8n-campaign' &&
+			/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+05:30$/.test(event.endedAt ?? '') &&
+			event.isRepeat === false &&
+			event.event === 'call_ended' &&
+			event.data?.callSid === unreachedCall.callId,
+		event,
+	);
+	const assigned = run1['CallKaro Assign Workflow']?.outputs?.[0]?.[0];
+	check(
+		'trigger workflow: "Not Reached" branch: Assign Workflow started wf_followup for the number',
+		assigned?.workflowId === 'wf_followup' && assigned.toNumber === `+${unreachedCall.number}` && !!assigned.runId && !run1['Update CRM'],
+		{ assigned, nodes: Object.keys(run1) },
+	);
+	let state = await getState(sandbox.url);
+	const runs = state.runs.filter((x) => x.number === unreachedCall.number);
+	check(
+		'sandbox: one wf_followup run for the unreached number, with the run id n8n printed',
+		runs.length === 1 && runs[0].workflowId === 'wf_followup' && runs[0].id === assigned?.runId,
+		runs,
+	);
+	const contact = state.contacts.find((c) => c.number === unreachedCall.number);
+	check('sandbox: the call metadata\'s lead_name came back and was saved as First Name', contact?.values?.['First Name'] === unreachedCall.leadName, contact);
+
+	// 2. a delivery with the wrong secret: 401, nothing runs
+	await sandboxAdmin(sandbox.url, '/__sandbox/webhooks', { url: hookUrl, headers: { [header.name]: `${header.value}-wrong` }, duplicate: false });
+	ended = await sandboxAdmin(sandbox.url, '/__sandbox/calls/end', { callId: wrongSecretCall.callId, hangupReason: 'USER_REJECTED' });
+	check(
+		`server: a delivery with a wrong ${header.name} is answered 401`,
+		ended.deliveries?.length === 1 && ended.deliveries[0].status === 401 && /secret/.test(ended.deliveries[0].response),
+		ended.deliveries,
+	);
+
+	// 3. connected, right secret: the "Update CRM" branch
+	await sandboxAdmin(sandbox.url, '/__sandbox/webhooks', { url: hookUrl, headers: { [header.name]: header.value }, duplicate: false });
+	ended = await sandboxAdmin(sandbox.url, '/__sandbox/calls/end', { callId: connectedCall.callId, hangupReason: 'CLIENT_INITIATED', durationSeconds: 95 });
+	check('server: the connected call\'s delivery is answered 200', ended.deliveries?.length === 1 && ended.deliveries[0].status === 200, ended.deliveries);
+	executions = await waitForExecutions(server, cookie, trigger.workflowId, 2);
+	check(
+		'server: two executions in all (the 401 delivery and the repeat started none), both succeeded',
+		executions.length === 2 && executions.every((e) => e.status === 'success'),
+		executions,
+	);
+	const run2 = nodeOutputs(await getExecution(server.url, cookie, executions[1].id));
+	const crm = run2['Update CRM']?.outputs?.[0]?.[0];
+	check(
+		'trigger workflow: "Connected" branch: Update CRM gets phone, callId, 95 s, campaign, lead name, recording',
+		crm?.crmStatus === 'call_connected' &&
+			crm.phone === `+${connectedCall.number}` &&
+			crm.callId === connectedCall.callId &&
+			crm.durationSeconds === 95 &&
+			crm.campaignId === campaign.batchId &&
+			crm.leadName === connectedCall.leadName &&
+			crm.recordingUrl.endsWith(`${connectedCall.callId}.mp3`) &&
+			!run2['CallKaro Assign Workflow'],
+		{ crm, nodes: Object.keys(run2) },
+	);
+
+	// the sandbox's record of what it posted and what n8n answered
+	state = await getState(sandbox.url);
+	const deliveries = state.webhookDeliveries.filter((d) => d.url === hookUrl).map((d) => [d.callId, d.attempt, d.status]);
+	check(
+		'sandbox: webhookDeliveries: 200 + 200 (repeat) for the unreached call, 401 for the wrong secret, 200 for the connected call',
+		JSON.stringify(deliveries) ===
+			JSON.stringify([
+				[unreachedCall.callId, 1, 200],
+				[unreachedCall.callId, 2, 200],
+				[wrongSecretCall.callId, 1, 401],
+				[connectedCall.callId, 1, 200],
+			]),
+		deliveries,
+	);
+	check(
+		'sandbox: the three calls are ended with their hangup reasons',
+		campaign.calls.map((c) => state.calls.find((x) => x.id === c.callId)).map((c) => `${c?.status}:${c?.hangupReason}`).join() ===
+			'ended:CLIENT_INITIATED,ended:USER_UNAVAILABLE,ended:USER_REJECTED',
+	);
+	log(`  trigger flow done in ${secondsSince(t)}`);
 }
 
 main()

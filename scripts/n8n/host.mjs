@@ -509,3 +509,61 @@ export async function ensureOwner(url, { email, password, firstName = 'CallKaro'
 	if (!res.ok) throw new Error(`owner setup failed: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
 	return 'created';
 }
+
+// ---------------------------------------------------------------------------------------------
+// the CallKaro Trigger example
+
+/** The CallKaro Trigger's webhook path (its description's `webhooks[0].path`). */
+export const TRIGGER_WEBHOOK_PATH = 'webhook';
+
+/**
+ * Where the example with a CallKaro Trigger listens once published, and the secret header it
+ * wants. n8n's production path for a trigger node with a webhookId is `<webhookId>/<path>`
+ * (n8n-workflow `getNodeWebhookPath`, 1.x and 2.x alike; without a webhookId it would be
+ * `<workflowId>/<node name>/<path>`), so the fixed webhookId in the example gives a fixed URL.
+ * Returns null when no example has the trigger.
+ */
+export function triggerExample(examplesDir = path.join(PROJECT_ROOT, 'examples')) {
+	for (const file of fs.readdirSync(examplesDir).filter((f) => f.endsWith('.json')).sort()) {
+		const wf = JSON.parse(fs.readFileSync(path.join(examplesDir, file), 'utf8'));
+		const node = wf.nodes?.find((n) => n.type === `${PACKAGE_NAME}.callKaroTrigger`);
+		if (!node) continue;
+		if (!node.webhookId) throw new Error(`${file}: the CallKaro Trigger has no fixed webhookId`);
+		const p = node.parameters ?? {};
+		return {
+			file,
+			workflowId: wf.id,
+			workflowName: wf.name,
+			nodeName: node.name,
+			webhookPath: `${node.webhookId}/${TRIGGER_WEBHOOK_PATH}`,
+			secretHeader: p.verifySecret === true ? { name: p.headerName ?? 'X-CallKaro-Secret', value: p.secretHeaderValue } : null,
+		};
+	}
+	return null;
+}
+
+/** Executions of a workflow, newest first, through the REST API the editor uses. */
+export async function listExecutions(url, cookie, workflowId) {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const res = await fetch(`${url}/rest/executions?filter=${filter}&limit=50`, {
+		headers: { cookie },
+		signal: AbortSignal.timeout(15_000),
+	});
+	const body = await res.json().catch(() => null);
+	if (!res.ok) throw new Error(`GET /rest/executions: HTTP ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+	return body?.data?.results ?? [];
+}
+
+/** One execution with its run data (the editor's API sends it in flatted form). */
+export async function getExecution(url, cookie, id) {
+	const res = await fetch(`${url}/rest/executions/${id}`, { headers: { cookie }, signal: AbortSignal.timeout(15_000) });
+	const body = await res.json().catch(() => null);
+	if (!res.ok) throw new Error(`GET /rest/executions/${id}: HTTP ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+	const execution = body?.data ?? body;
+	if (typeof execution.data === 'string') {
+		const { n8nDir } = n8nPaths();
+		const flatted = createRequire(path.join(n8nDir, 'node_modules', 'n8n', 'package.json'))('flatted');
+		execution.data = flatted.parse(execution.data);
+	}
+	return execution;
+}
