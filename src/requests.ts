@@ -225,8 +225,8 @@ export function prepareOutbound(input: OutboundInput): PreparedOutbound {
 		batch_id: optionalText(options.batchId, 'Campaign ID'),
 		metadata: metadataFrom(options),
 		schedule_at: schedule?.scheduleAt,
-		min_trigger_time: timeOfDayOption(options.minTriggerTime, 'Trigger Window Start'),
-		max_trigger_time: timeOfDayOption(options.maxTriggerTime, 'Trigger Window End'),
+		min_trigger_time: timeOfDayOption(options.minTriggerTime, 'Earliest Call Time'),
+		max_trigger_time: timeOfDayOption(options.maxTriggerTime, 'Latest Call Time'),
 		carry_over: checkedOption(
 			shape.carry_over,
 			booleanFromText(options.carryOver),

@@ -3,8 +3,9 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import {
 	callKaroCredentials,
+	concurrencyOption,
 	defaultCountryCodeOption,
-	pacingOptions,
+	maxRequestsPerSecondOption,
 	phoneNumberProperty,
 	timeZoneOption,
 } from '../shared/descriptions';
@@ -18,9 +19,10 @@ export class CallKaroAssignWorkflow implements INodeType {
 		icon: { light: 'file:../../icons/callkaro.svg', dark: 'file:../../icons/callkaro.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: '={{"Workflow " + $parameter["workflowId"]}}',
+		subtitle: '={{$parameter["schedule"] === "at" ? "Start at a set time" : "Start now"}}',
 		description:
 			'Put a phone number into a CallKaro calling workflow, save CRM attributes on the contact, and start now or at a set time',
+		documentationUrl: 'https://github.com/callkaro/n8n-nodes-callkaro#callkaro-assign-workflow',
 		defaults: { name: 'CallKaro Assign Workflow' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
@@ -70,7 +72,7 @@ export class CallKaroAssignWorkflow implements INodeType {
 						displayName: 'Attribute',
 						values: [
 							{
-								displayName: 'Key',
+								displayName: 'Attribute Name',
 								name: 'key',
 								type: 'string',
 								default: '',
@@ -114,15 +116,16 @@ export class CallKaroAssignWorkflow implements INodeType {
 					'Whether to overwrite values the contact already has. A value typed in by hand in CallKaro is never overwritten.',
 			},
 			{
-				displayName: 'Start',
+				displayName: 'Start Run',
 				name: 'schedule',
 				type: 'options',
 				noDataExpression: true,
 				options: [
 					{ name: 'Now', value: 'now' },
-					{ name: 'At a Time', value: 'at' },
+					{ name: 'At a Set Time', value: 'at' },
 				],
 				default: 'now',
+				description: 'When CallKaro starts this workflow for the number',
 			},
 			{
 				displayName: 'Schedule Time',
@@ -141,8 +144,9 @@ export class CallKaroAssignWorkflow implements INodeType {
 				placeholder: 'Add Option',
 				default: {},
 				options: [
-					...pacingOptions,
+					concurrencyOption,
 					defaultCountryCodeOption,
+					maxRequestsPerSecondOption,
 					{
 						displayName: 'On Attribute Problems',
 						name: 'onAttributeProblems',

@@ -1,7 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { agentIdProperty, callKaroCredentials, pacingOptions } from '../shared/descriptions';
+import {
+	agentIdProperty,
+	callKaroCredentials,
+	concurrencyOption,
+	maxRequestsPerSecondOption,
+} from '../shared/descriptions';
 import { executeForEachItem } from '../shared/executeForEachItem';
 import { createCampaignItem } from './createCampaign.operation';
 
@@ -15,6 +20,7 @@ export class CallKaroCreateCampaign implements INodeType {
 		subtitle: '={{$parameter["campaignType"] === "v1" ? "Single agent" : "Multi agent"}}',
 		description:
 			'Create a CallKaro campaign (a batch of calls). Outbound Call joins it through its Campaign ID.',
+		documentationUrl: 'https://github.com/callkaro/n8n-nodes-callkaro#callkaro-create-campaign',
 		defaults: { name: 'CallKaro Create Campaign' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
@@ -28,9 +34,11 @@ export class CallKaroCreateCampaign implements INodeType {
 				required: true,
 				default: '',
 				placeholder: 'e.g. November renewals',
+				description:
+					'Shown in the CallKaro dashboard. Put the batch ID from the output into Outbound Call > Additional Fields > Campaign ID.',
 			},
 			{
-				displayName: 'Type',
+				displayName: 'Campaign Type',
 				name: 'campaignType',
 				type: 'options',
 				noDataExpression: true,
@@ -47,6 +55,8 @@ export class CallKaroCreateCampaign implements INodeType {
 					},
 				],
 				default: 'v1',
+				description:
+					'Single Agent: every call uses the Agent ID below. Multi Agent: each Outbound Call that joins the campaign sets its own Agent ID.',
 			},
 			{
 				...agentIdProperty,
@@ -59,7 +69,7 @@ export class CallKaroCreateCampaign implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: pacingOptions,
+				options: [concurrencyOption, maxRequestsPerSecondOption],
 			},
 		],
 	};

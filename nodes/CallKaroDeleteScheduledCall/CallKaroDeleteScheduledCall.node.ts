@@ -4,8 +4,9 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import {
 	agentIdProperty,
 	callKaroCredentials,
+	concurrencyOption,
 	defaultCountryCodeOption,
-	pacingOptions,
+	maxRequestsPerSecondOption,
 	phoneNumberProperty,
 } from '../shared/descriptions';
 import { executeForEachItem } from '../shared/executeForEachItem';
@@ -18,16 +19,17 @@ export class CallKaroDeleteScheduledCall implements INodeType {
 		icon: { light: 'file:../../icons/callkaro.svg', dark: 'file:../../icons/callkaro.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: '={{"Agent " + $parameter["agentId"]}}',
+		subtitle: 'Cancel a scheduled call',
 		description: 'Cancel the scheduled call of a CallKaro agent to a phone number, so it is not placed',
+		documentationUrl: 'https://github.com/callkaro/n8n-nodes-callkaro#callkaro-delete-scheduled-call',
 		defaults: { name: 'CallKaro Delete Scheduled Call' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		usableAsTool: true,
 		credentials: callKaroCredentials,
 		properties: [
-			agentIdProperty,
 			{ ...phoneNumberProperty, description: `The number the call was scheduled to. ${phoneNumberProperty.description}` },
+			agentIdProperty,
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -46,8 +48,9 @@ export class CallKaroDeleteScheduledCall implements INodeType {
 						default: 'json',
 						description: 'How the phone number is sent. CallKaro accepts both.',
 					},
-					...pacingOptions,
+					concurrencyOption,
 					defaultCountryCodeOption,
+					maxRequestsPerSecondOption,
 				],
 			},
 		],

@@ -38,14 +38,14 @@ export class CallKaroTrigger implements INodeType {
 		triggerPanel: {
 			header: '',
 			executionsHelp: {
-				inactive: `While building, click "Listen for test event" and paste the Test URL into CallKaro, then end a call. ${WHERE_TO_PASTE} When it works, paste the Production URL there instead and publish (activate) the workflow.`,
+				inactive: `While building, click "Execute step", paste the Test URL into CallKaro, then end a call. ${WHERE_TO_PASTE} When it works, paste the Production URL there instead and publish (activate) the workflow.`,
 				active: `The workflow starts whenever CallKaro posts a call_ended event to the Production URL. ${WHERE_TO_PASTE}`,
 			},
 			activationHint: `Paste the Production URL into CallKaro, then publish (activate) the workflow. ${WHERE_TO_PASTE}`,
 		},
 		properties: [
 			{
-				displayName: `CallKaro has no API to register webhooks, so copy the Production URL above by hand. ${WHERE_TO_PASTE} Use the Test URL while testing.`,
+				displayName: `CallKaro has no API to register webhooks: open "Webhook URLs" above and paste a URL into the CallKaro dashboard by hand: the Test URL while building, the Production URL once the workflow is published. ${WHERE_TO_PASTE}`,
 				name: 'setupNotice',
 				type: 'notice',
 				default: '',

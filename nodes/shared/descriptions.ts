@@ -12,7 +12,7 @@ export const phoneNumberProperty: INodeProperties = {
 	default: '',
 	placeholder: 'e.g. +91 98765 43210',
 	description:
-		'With country code. Spaces, dashes, dots and brackets are removed, and a leading 00 counts as +. Sent as + and 8 to 15 digits.',
+		'Include the country code, e.g. +91 98765 43210. Spaces, dashes, dots and brackets are ignored; a leading 00 counts as +. For numbers without a country code, set Options > Default Country Code.',
 };
 
 export const agentIdProperty: INodeProperties = {
@@ -47,24 +47,23 @@ export const timeZoneOption: INodeProperties = {
 
 export const DEFAULT_CONCURRENCY = 5;
 
-/** Options that pace a whole run of a node, shared by every node. */
-export const pacingOptions: INodeProperties[] = [
-	{
-		displayName: 'Concurrency',
-		name: 'concurrency',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: 50 },
-		default: DEFAULT_CONCURRENCY,
-		description:
-			'How many requests this node keeps in flight at once. Output items stay in input order.',
-	},
-	{
-		displayName: 'Max Requests per Second',
-		name: 'maxRequestsPerSecond',
-		type: 'number',
-		typeOptions: { minValue: 0 },
-		default: 0,
-		description:
-			'Upper limit on requests started per second by this node, across all items; 0 means no limit',
-	},
-];
+/** Options that pace a whole run of a node (read once per run, see executeForEachItem). */
+export const concurrencyOption: INodeProperties = {
+	displayName: 'Concurrency',
+	name: 'concurrency',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: 50 },
+	default: DEFAULT_CONCURRENCY,
+	description:
+		'How many requests this node keeps in flight at once. Output items stay in input order.',
+};
+
+export const maxRequestsPerSecondOption: INodeProperties = {
+	displayName: 'Max Requests per Second',
+	name: 'maxRequestsPerSecond',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: 0,
+	description:
+		'Upper limit on requests started per second by this node, across all items; 0 means no limit',
+};

@@ -21,6 +21,8 @@
 //   --json FILE        write the JSON object there (relative to where npm was run)
 //   --md FILE          also write the figures as a Markdown table
 //   --skip-build       use dist/ as it is (otherwise `npm run build` first)
+//   --tarball FILE     benchmark this packed package (e.g. a release, or a variant) instead of
+//                      building and packing the tree; cold_require_ms still reads dist/
 //   --items N          items of the main runs (default 10000)
 //   --mem-items N      items of the memory runs (default 20000)
 //   --seq-items N      items of the Concurrency 1 run (default 1000)
@@ -68,6 +70,7 @@ const intOption = (name, fallback) => {
 const CALLER_DIR = process.env.INIT_CWD || process.cwd();
 const JSON_FILE = option('--json') ? path.resolve(CALLER_DIR, option('--json')) : null;
 const MD_FILE = option('--md') ? path.resolve(CALLER_DIR, option('--md')) : null;
+const TARBALL = option('--tarball') ? path.resolve(CALLER_DIR, option('--tarball')) : null;
 const ITEMS = intOption('--items', 10_000);
 const MEM_ITEMS = intOption('--mem-items', 20_000);
 const SEQ_ITEMS = intOption('--seq-items', 1_000);
@@ -309,6 +312,7 @@ function checkOutputs(kind, outputs, items) {
 async function runScenario(ctx, s) {
 	const sandbox = s.latencyMs === 0 ? ctx.sandbox0 : ctx.sandbox25;
 	sandbox.reset();
+	const loadAvgBefore = round(os.loadavg()[0], 2);
 	const r = await executeWatched(s.id, { env: ctx.env, cwd: ctx.work });
 	if (VERBOSE) console.log(r.stdout.slice(-3000), r.stderr.slice(-3000));
 	if (r.code !== 0) throw new Error(`${s.label}: ${describeFailure(r)}`);
@@ -350,12 +354,15 @@ async function runScenario(ctx, s) {
 		pid: r.pid,
 		sandboxRuns: runs,
 		sandboxRequests: requests,
+		// 1-minute load average of the machine before and after the run (2 cores: above 2 means
+		// other work competed for the CPU)
+		loadAvg1: [loadAvgBefore, round(os.loadavg()[0], 2)],
 	};
 	sandbox.reset();
 	log(
 		`  ${s.label.padEnd(44)} ${String(result.itemsPerSec).padStart(8)} items/s  ${result.msPerItem.toFixed(3)} ms/item  ` +
 			`node ${(executionTimeMs / 1000).toFixed(2)} s, process ${(r.ms / 1000).toFixed(1)} s, CPU ${(result.processCpuMs / 1000).toFixed(2)} s, ` +
-			`peak RSS ${(result.peakRssKb / 1024).toFixed(0)} MiB`,
+			`peak RSS ${(result.peakRssKb / 1024).toFixed(0)} MiB, load ${result.loadAvg1.join('->')}`,
 	);
 	return result;
 }
@@ -369,6 +376,7 @@ async function runRaw(ctx, { items, concurrency, code, latencyMs }) {
 	const url = `${sandbox.url}/workflow/assign`;
 	let next = 0;
 	let ok = 0;
+	const loadAvgBefore = round(os.loadavg()[0], 2);
 	const started = performance.now();
 	async function worker() {
 		while (next < items) {
@@ -398,8 +406,9 @@ async function runRaw(ctx, { items, concurrency, code, latencyMs }) {
 		itemsPerSec: round((items * 1000) / ms, 1),
 		msPerItem: round(ms / items, 4),
 		sandboxRuns: runs,
+		loadAvg1: [loadAvgBefore, round(os.loadavg()[0], 2)],
 	};
-	log(`  ${result.label.padEnd(44)} ${String(result.itemsPerSec).padStart(8)} items/s  ${result.msPerItem.toFixed(3)} ms/item`);
+	log(`  ${result.label.padEnd(44)} ${String(result.itemsPerSec).padStart(8)} items/s  ${result.msPerItem.toFixed(3)} ms/item, load ${result.loadAvg1.join('->')}`);
 	return result;
 }
 
@@ -481,11 +490,16 @@ async function main() {
 	}, TOTAL_TIMEOUT_MS);
 	watchdog.unref();
 
+	const loadAvgAtStart = os.loadavg().map((x) => round(x, 2));
 	const work = tempDir('callkaro-bench-');
 	const userFolder = path.join(work, 'n8n-user');
 	log(`work folder ${work}`);
-	if (!flag('--skip-build')) await buildPackage({ log });
-	const { tarball } = await packPackage({ outDir: work, log });
+	let tarball = TARBALL;
+	if (tarball) log(`package: ${tarball}`);
+	else {
+		if (!flag('--skip-build')) await buildPackage({ log });
+		({ tarball } = await packPackage({ outDir: work, log }));
+	}
 	const host = await ensureN8n({ log });
 	await installCommunityPackage({ tarball, userFolder, log });
 	const n8nNodeVersion = execFileSync(host.nodeBin, ['--version'], { encoding: 'utf8' }).trim();
@@ -613,12 +627,14 @@ async function main() {
 			latency_ms: LATENCY_MS,
 			n8n_version: host.version,
 			n8n_node_version: n8nNodeVersion,
+			package: TARBALL ? path.basename(TARBALL) : 'the tree (built and packed)',
 			node_version: process.version,
 			machine: {
 				cpuModel: cpus[0]?.model ?? 'unknown',
 				cpus: cpus.length,
 				totalMemGiB: round(os.totalmem() / 1024 ** 3, 1),
 				platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+				loadAvgAtStart,
 				loadAvgAtEnd: os.loadavg().map((x) => round(x, 2)),
 			},
 			date: new Date().toISOString(),

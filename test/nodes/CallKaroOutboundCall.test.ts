@@ -315,13 +315,13 @@ describe('CallKaro Outbound Call', () => {
 				'a trigger window start of 9:30',
 				{ minTriggerTime: '={{ $json.from }}' },
 				{ from: '9:30' },
-				`"Trigger Window Start" must be a time of day as HH:MM (24-hour), such as 09:30, but is "9:30". ${HINT}`,
+				`"Earliest Call Time" must be a time of day as HH:MM (24-hour), such as 09:30, but is "9:30". ${HINT}`,
 			],
 			[
 				'a trigger window end of 24:00',
 				{ maxTriggerTime: '={{ $json.to }}' },
 				{ to: '24:00' },
-				`"Trigger Window End" must be a time of day as HH:MM (24-hour), such as 09:30, but is "24:00". ${HINT}`,
+				`"Latest Call Time" must be a time of day as HH:MM (24-hour), such as 09:30, but is "24:00". ${HINT}`,
 			],
 			[
 				'metadata with a key twice',

@@ -192,16 +192,16 @@ describe('prepareOutbound', () => {
 			'"Schedule Time" is not a date and time: "tomorrow"',
 		],
 		[
-			'Trigger Window Start',
+			'Earliest Call Time',
 			{ minTriggerTime: '9:00' },
-			'"Trigger Window Start" must be a time of day as HH:MM (24-hour), such as 09:30, but is "9:00"',
+			'"Earliest Call Time" must be a time of day as HH:MM (24-hour), such as 09:30, but is "9:00"',
 		],
 		[
-			'Trigger Window End',
+			'Latest Call Time',
 			{ maxTriggerTime: '24:00' },
-			'"Trigger Window End" must be a time of day as HH:MM (24-hour), such as 09:30, but is "24:00"',
+			'"Latest Call Time" must be a time of day as HH:MM (24-hour), such as 09:30, but is "24:00"',
 		],
-		['Trigger Window End', { maxTriggerTime: '18:30:00' }, 'but is "18:30:00"'],
+		['Latest Call Time', { maxTriggerTime: '18:30:00' }, 'but is "18:30:00"'],
 		['Carry Over', { carryOver: 'yes' as unknown as boolean }, '"Carry Over" must be true or false, but is "yes"'],
 		[
 			'Number of Retries',
