@@ -1,5 +1,5 @@
 import type {
-	IAuthenticateGeneric,
+	IAuthenticate,
 	ICredentialTestRequest,
 	ICredentialType,
 	Icon,
@@ -40,14 +40,12 @@ export class CallKaroApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				'X-API-KEY': '={{$credentials.apiKey}}',
-			},
-		},
-	};
+	// A function rather than a '={{$credentials.apiKey}}' template: n8n would evaluate that
+	// expression for every request, which dominates the cost of a bulk run.
+	authenticate: IAuthenticate = async (credentials, requestOptions) => ({
+		...requestOptions,
+		headers: { ...requestOptions.headers, 'X-API-KEY': String(credentials.apiKey) },
+	});
 
 	// No read-only endpoint exists, so the test asks to delete a scheduled call without an agent:
 	// CallKaro checks the key first, then answers 400 "Missing agent_id" before it could delete

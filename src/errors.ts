@@ -84,6 +84,8 @@ export function classifyStatus(status: number): HttpErrorKind {
 /** Reads a Retry-After header (delay in seconds, or an HTTP date) as milliseconds from now. */
 export function parseRetryAfter(headerValue: string | undefined, now: Date): number | undefined {
 	const value = headerValue?.trim() ?? '';
+	// Most answers carry no Retry-After: skip luxon's date parsing for them.
+	if (!value) return undefined;
 	if (/^\d+$/.test(value)) return Number(value) * 1000;
 	// fromHTTP accepts only the HTTP date formats, unlike the lenient Date.parse.
 	const date = DateTime.fromHTTP(value);
