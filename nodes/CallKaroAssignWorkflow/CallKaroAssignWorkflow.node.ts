@@ -10,7 +10,7 @@ import {
 	timeZoneOption,
 } from '../shared/descriptions';
 import { executeForEachItem } from '../shared/executeForEachItem';
-import { assignWorkflowItem, ASSIGN_OUTPUTS } from './assignWorkflow.operation';
+import { ASSIGN_OUTPUTS, prepareAssignWorkflow } from './assignWorkflow.operation';
 
 export class CallKaroAssignWorkflow implements INodeType {
 	description: INodeTypeDescription = {
@@ -177,7 +177,7 @@ export class CallKaroAssignWorkflow implements INodeType {
 		return await executeForEachItem(
 			this,
 			ASSIGN_OUTPUTS,
-			async (client, itemIndex) => await assignWorkflowItem(this, client, itemIndex),
+			(client, itemIndex) => prepareAssignWorkflow(this, client, itemIndex),
 		);
 	}
 }

@@ -45,11 +45,12 @@ function describeAttributeProblems({ ignored, invalid }: AttributeSummary): stri
 	return parts.filter(Boolean).join('; ');
 }
 
-export async function assignWorkflowItem(
+/** Reads and checks one item now; the returned function sends it. */
+export function prepareAssignWorkflow(
 	context: IExecuteFunctions,
 	client: CallKaroClient,
 	itemIndex: number,
-): Promise<ItemResult> {
+): () => Promise<ItemResult> {
 	const options = context.getNodeParameter('options', itemIndex, {}) as AssignOptions;
 	const startsLater = context.getNodeParameter('schedule', itemIndex) === 'at';
 	const prepared = prepareAssign({
@@ -65,36 +66,38 @@ export async function assignWorkflowItem(
 		defaultCountryCode: options.defaultCountryCode,
 	});
 
-	const result = await client.assignWorkflow(prepared.request);
+	return async () => {
+		const result = await client.assignWorkflow(prepared.request);
 
-	if (options.onAttributeProblems === 'fail' && result.attributes.hasProblems) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`CallKaro did not save every attribute of ${prepared.phone.masked} [item ${itemIndex}]`,
-			{
-				itemIndex,
-				description: `${describeAttributeProblems(result.attributes)}. The run was ${
-					result.outcome === 'started' ? 'started' : 'already running'
-				} all the same.`,
+		if (options.onAttributeProblems === 'fail' && result.attributes.hasProblems) {
+			throw new NodeOperationError(
+				context.getNode(),
+				`CallKaro did not save every attribute of ${prepared.phone.masked} [item ${itemIndex}]`,
+				{
+					itemIndex,
+					description: `${describeAttributeProblems(result.attributes)}. The run was ${
+						result.outcome === 'started' ? 'started' : 'already running'
+					} all the same.`,
+				},
+			);
+		}
+
+		return {
+			output: result.outcome === 'started' ? 0 : 1,
+			json: {
+				status: result.outcome,
+				message: result.message,
+				toNumber: prepared.phone.e164,
+				workflowId: prepared.request.workflow_id,
+				runId: result.runId ?? null,
+				enrollmentId: result.enrollmentId ?? null,
+				scheduleAt: prepared.schedule?.scheduleAt ?? null,
+				scheduledForUtc: prepared.schedule?.utc ?? null,
+				scheduleInPast: prepared.schedule?.isPast ?? false,
+				startedByEarlierAttempt: result.startedByEarlierAttempt,
+				attempts: result.attempts,
+				attributes: attributesJson(result.attributes),
 			},
-		);
-	}
-
-	return {
-		output: result.outcome === 'started' ? 0 : 1,
-		json: {
-			status: result.outcome,
-			message: result.message,
-			toNumber: prepared.phone.e164,
-			workflowId: prepared.request.workflow_id,
-			runId: result.runId ?? null,
-			enrollmentId: result.enrollmentId ?? null,
-			scheduleAt: prepared.schedule?.scheduleAt ?? null,
-			scheduledForUtc: prepared.schedule?.utc ?? null,
-			scheduleInPast: prepared.schedule?.isPast ?? false,
-			startedByEarlierAttempt: result.startedByEarlierAttempt,
-			attempts: result.attempts,
-			attributes: attributesJson(result.attributes),
-		},
+		};
 	};
 }

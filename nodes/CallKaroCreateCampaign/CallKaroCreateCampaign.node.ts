@@ -8,7 +8,7 @@ import {
 	maxRequestsPerSecondOption,
 } from '../shared/descriptions';
 import { executeForEachItem } from '../shared/executeForEachItem';
-import { createCampaignItem } from './createCampaign.operation';
+import { prepareCreateCampaign } from './createCampaign.operation';
 
 export class CallKaroCreateCampaign implements INodeType {
 	description: INodeTypeDescription = {
@@ -78,7 +78,7 @@ export class CallKaroCreateCampaign implements INodeType {
 		return await executeForEachItem(
 			this,
 			1,
-			async (client, itemIndex) => await createCampaignItem(this, client, itemIndex),
+			(client, itemIndex) => prepareCreateCampaign(this, client, itemIndex),
 		);
 	}
 }

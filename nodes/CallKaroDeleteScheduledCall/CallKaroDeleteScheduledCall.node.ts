@@ -10,7 +10,7 @@ import {
 	phoneNumberProperty,
 } from '../shared/descriptions';
 import { executeForEachItem } from '../shared/executeForEachItem';
-import { deleteScheduledCallItem } from './deleteScheduledCall.operation';
+import { prepareDeleteScheduledCall } from './deleteScheduledCall.operation';
 
 export class CallKaroDeleteScheduledCall implements INodeType {
 	description: INodeTypeDescription = {
@@ -60,7 +60,7 @@ export class CallKaroDeleteScheduledCall implements INodeType {
 		return await executeForEachItem(
 			this,
 			1,
-			async (client, itemIndex) => await deleteScheduledCallItem(this, client, itemIndex),
+			(client, itemIndex) => prepareDeleteScheduledCall(this, client, itemIndex),
 		);
 	}
 }

@@ -9,11 +9,12 @@ interface DeleteOptions {
 	defaultCountryCode?: string;
 }
 
-export async function deleteScheduledCallItem(
+/** Reads and checks one item now; the returned function sends it. */
+export function prepareDeleteScheduledCall(
 	context: IExecuteFunctions,
 	client: CallKaroClient,
 	itemIndex: number,
-): Promise<ItemResult> {
+): () => Promise<ItemResult> {
 	const options = context.getNodeParameter('options', itemIndex, {}) as DeleteOptions;
 	const prepared = prepareDelete({
 		agentId: context.getNodeParameter('agentId', itemIndex),
@@ -21,14 +22,16 @@ export async function deleteScheduledCallItem(
 		defaultCountryCode: options.defaultCountryCode,
 	});
 
-	const result = await client.deleteScheduledCall({
-		agentId: prepared.agentId,
-		toNumber: prepared.toNumber,
-		bodyFormat: options.bodyFormat ?? 'json',
-	});
+	return async () => {
+		const result = await client.deleteScheduledCall({
+			agentId: prepared.agentId,
+			toNumber: prepared.toNumber,
+			bodyFormat: options.bodyFormat ?? 'json',
+		});
 
-	return {
-		output: 0,
-		json: { deleted: true, agentId: prepared.agentId, toNumber: prepared.toNumber, message: result.message },
+		return {
+			output: 0,
+			json: { deleted: true, agentId: prepared.agentId, toNumber: prepared.toNumber, message: result.message },
+		};
 	};
 }

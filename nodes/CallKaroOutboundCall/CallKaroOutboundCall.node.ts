@@ -11,7 +11,7 @@ import {
 	timeZoneOption,
 } from '../shared/descriptions';
 import { executeForEachItem } from '../shared/executeForEachItem';
-import { outboundCallItem } from './outboundCall.operation';
+import { prepareOutboundCall } from './outboundCall.operation';
 import type { CallsInThisRun } from './outboundCall.operation';
 
 const LANGUAGES = [
@@ -171,7 +171,7 @@ export class CallKaroOutboundCall implements INodeType {
 		return await executeForEachItem(
 			this,
 			1,
-			async (client, itemIndex) => await outboundCallItem(this, client, itemIndex, callsInThisRun),
+			(client, itemIndex) => prepareOutboundCall(this, client, itemIndex, callsInThisRun),
 		);
 	}
 }

@@ -22,12 +22,13 @@ interface AdditionalFields {
 /** The first item of this run that calls each agent, number and time. */
 export type CallsInThisRun = Map<string, number>;
 
-export async function outboundCallItem(
+/** Reads and checks one item now; the returned function sends it. */
+export function prepareOutboundCall(
 	context: IExecuteFunctions,
 	client: CallKaroClient,
 	itemIndex: number,
 	callsInThisRun: CallsInThisRun,
-): Promise<ItemResult> {
+): () => Promise<ItemResult> {
 	const { metadata, scheduleAt, timeZone, ...fields } = context.getNodeParameter(
 		'additionalFields',
 		itemIndex,
@@ -56,12 +57,12 @@ export async function outboundCallItem(
 	};
 
 	// A run that repeats a row would call the person twice, and no idempotency key exists. Items
-	// reach this point in input order, so the first of a repeated call is the one placed.
+	// are prepared in input order, so the first of a repeated call is the one placed.
 	const callKey = `${call.agentId}|${call.toNumber}|${call.scheduleAt ?? 'now'}`;
 	const firstItem = callsInThisRun.get(callKey);
 	if (firstItem === undefined) callsInThisRun.set(callKey, itemIndex);
 	else if (!options.allowDuplicateCalls) {
-		return {
+		const duplicate: ItemResult = {
 			output: 0,
 			json: {
 				placed: false,
@@ -71,20 +72,23 @@ export async function outboundCallItem(
 				...call,
 			},
 		};
+		return async () => duplicate;
 	}
 
-	const result = await client.outboundCall(prepared.request);
+	return async () => {
+		const result = await client.outboundCall(prepared.request);
 
-	return {
-		output: 0,
-		json: {
-			placed: true,
-			callId: result.callId ?? null,
-			status: result.status ?? null,
-			message: result.message ?? null,
-			...call,
-			attempts: result.attempts,
-			body: result.body as IDataObject,
-		},
+		return {
+			output: 0,
+			json: {
+				placed: true,
+				callId: result.callId ?? null,
+				status: result.status ?? null,
+				message: result.message ?? null,
+				...call,
+				attempts: result.attempts,
+				body: result.body as IDataObject,
+			},
+		};
 	};
 }

@@ -4,18 +4,18 @@ import type { CallKaroClient } from '../../src/client';
 import { createNodeClient } from './client';
 import { DEFAULT_CONCURRENCY } from './descriptions';
 import { runItems } from './runItems';
-import type { ItemResult } from './runItems';
+import type { ItemPreparer } from './runItems';
 
 interface RunOptions {
 	concurrency?: number;
 	maxRequestsPerSecond?: number;
 }
 
-/** The body of every node's execute(): one client for the run, then one handler call per item. */
+/** The body of every node's execute(): one client for the run, then each item prepared and sent. */
 export async function executeForEachItem(
 	context: IExecuteFunctions,
 	outputCount: number,
-	handleItem: (client: CallKaroClient, itemIndex: number) => Promise<ItemResult>,
+	prepareItem: (client: CallKaroClient, itemIndex: number) => ReturnType<ItemPreparer>,
 ): Promise<INodeExecutionData[][]> {
 	// These options pace the whole run, so they are read once, from the first item.
 	const { concurrency = DEFAULT_CONCURRENCY, maxRequestsPerSecond = 0 } = context.getNodeParameter(
@@ -28,9 +28,9 @@ export async function executeForEachItem(
 	const client = await createNodeClient(context, maxRequestsPerSecond).catch((error: Error) => error);
 	return await runItems(
 		context,
-		async (itemIndex) => {
+		(itemIndex) => {
 			if (client instanceof Error) throw client;
-			return await handleItem(client, itemIndex);
+			return prepareItem(client, itemIndex);
 		},
 		{ outputCount, concurrency },
 	);

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { errorItemJson, toNodeError } from './errors';
 
@@ -9,15 +9,18 @@ export interface ItemResult {
 	json: IDataObject;
 }
 
-export type ItemHandler = (itemIndex: number) => Promise<ItemResult>;
+/** Reads and checks one item's parameters (synchronously), and returns what sends its request. */
+export type ItemPreparer = (itemIndex: number) => () => Promise<ItemResult>;
 
 interface SettledItem {
 	output: number;
 	item: INodeExecutionData;
 }
 
+type Prepared = { send: () => Promise<ItemResult> } | { error: unknown };
+
 /**
- * Runs one handler per input item, at most `concurrency` at a time, and returns exactly one
+ * Prepares and sends every input item, at most `concurrency` requests at a time, and returns exactly one
  * output item per input item, in input order, each paired with its input. A failed item becomes
  * an error item under Continue On Fail (n8n routes it to the error output if there is one); otherwise the
  * first failure stops new items from starting and is thrown once those in flight have settled.
@@ -25,7 +28,7 @@ interface SettledItem {
  */
 export async function runItems(
 	context: IExecuteFunctions,
-	handle: ItemHandler,
+	prepare: ItemPreparer,
 	{ outputCount, concurrency }: { outputCount: number; concurrency: number },
 ): Promise<INodeExecutionData[][]> {
 	const itemCount = context.getInputData().length;
@@ -33,16 +36,31 @@ export async function runItems(
 	const continueOnFail = context.continueOnFail();
 	const cancelSignal = context.getExecutionCancelSignal();
 	const settled: SettledItem[] = new Array<SettledItem>(itemCount);
+	const workerCount = Math.max(1, Math.min(concurrency, itemCount));
+	const prepared = new Map<number, Prepared>();
+	let nextToPrepare = 0;
 	let nextItemIndex = 0;
 	let firstFailure: Error | undefined;
 
-	async function settle(itemIndex: number): Promise<SettledItem> {
+	/** Prepares items strictly in input order (the duplicate-call guard relies on it). */
+	function prepareUpTo(lastIndex: number): void {
+		for (; nextToPrepare <= Math.min(lastIndex, itemCount - 1); nextToPrepare++) {
+			try {
+				prepared.set(nextToPrepare, { send: prepare(nextToPrepare) });
+			} catch (error) {
+				prepared.set(nextToPrepare, { error });
+			}
+		}
+	}
+
+	async function settle(itemIndex: number, entry: Prepared): Promise<SettledItem | { failure: Error }> {
 		try {
-			const { output, json } = await handle(itemIndex);
+			if ('error' in entry) throw entry.error;
+			const { output, json } = await entry.send();
 			return { output, item: { json, pairedItem: { item: itemIndex } } };
 		} catch (error) {
 			const nodeError = toNodeError(node, error, itemIndex);
-			if (!continueOnFail) throw nodeError;
+			if (!continueOnFail) return { failure: nodeError };
 			return { output: 0, item: { json: errorItemJson(nodeError), pairedItem: { item: itemIndex } } };
 		}
 	}
@@ -50,15 +68,21 @@ export async function runItems(
 	async function worker(): Promise<void> {
 		while (nextItemIndex < itemCount && firstFailure === undefined && !cancelSignal?.aborted) {
 			const itemIndex = nextItemIndex++;
-			try {
-				settled[itemIndex] = await settle(itemIndex);
-			} catch (error) {
-				firstFailure ??= error as Error;
-			}
+			prepareUpTo(itemIndex);
+			const entry = prepared.get(itemIndex) as Prepared;
+			prepared.delete(itemIndex);
+			const sending = settle(itemIndex, entry);
+			// Reading an item's parameters costs about a millisecond of n8n's main thread. Done
+			// while this request is in flight, it does not sit between an answer and the next
+			// request, which would otherwise make the workers go round in lock-step.
+			await sleep(0);
+			prepareUpTo(nextItemIndex + workerCount - 1);
+			const result = await sending;
+			if ('failure' in result) firstFailure ??= result.failure;
+			else settled[itemIndex] = result;
 		}
 	}
 
-	const workerCount = Math.max(1, Math.min(concurrency, itemCount));
 	await Promise.all(Array.from({ length: workerCount }, worker));
 
 	if (firstFailure) throw firstFailure;
