@@ -1,6 +1,7 @@
 import { invalidInput } from './errors';
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+const LOOPBACK_HOSTS = new Set(['localhost', '[::1]']);
+const LOOPBACK_IPV4 = /^127(\.\d{1,3}){3}$/;
 
 /**
  * The credential's Base URL without a trailing slash. It must be https, because the API key
@@ -12,7 +13,7 @@ export function checkBaseUrl(value: unknown): string {
 	if (!url) {
 		throw invalidInput('Base URL', `is not a URL: "${text}"`, 'Use e.g. https://api.callkaro.ai');
 	}
-	const isLoopback = LOOPBACK_HOSTS.has(url.hostname) || url.hostname.startsWith('127.');
+	const isLoopback = LOOPBACK_HOSTS.has(url.hostname) || LOOPBACK_IPV4.test(url.hostname);
 	if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback)) {
 		throw invalidInput(
 			'Base URL',

@@ -8,16 +8,6 @@ import { IST_ZONE } from './schedule';
 /** The one event the CallKaro Trigger starts workflows for. */
 export const CALL_ENDED_EVENT = 'call_ended';
 
-/** Values of `data.name` the public docs list. */
-export const CALL_TYPES = [
-	'outbound-api',
-	'outbound-scheduled',
-	'outbound',
-	'outbound-test',
-	'agent-test',
-	'inbound',
-] as const;
-
 export const CALL_OUTCOMES = ['connected', 'voicemail', 'notReached', 'other'] as const;
 export type CallOutcome = (typeof CALL_OUTCOMES)[number];
 

@@ -23,12 +23,13 @@
 //   CALLKARO_N8N_EMAIL, CALLKARO_N8N_PASSWORD.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { chromium, selectors } from 'playwright-core';
+
+import { portInUse } from '../n8n/host.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const PROJECT_ROOT = path.resolve(HERE, '..', '..');
@@ -134,21 +135,6 @@ function expectInOrder(actual, expected, what) {
 
 // ---------------------------------------------------------------------------------------------
 // npm start, in its own process group
-
-function portInUse(port, host = '127.0.0.1') {
-	return new Promise((resolve) => {
-		const socket = net.connect({ port, host });
-		socket.once('connect', () => {
-			socket.destroy();
-			resolve(true);
-		});
-		socket.once('error', () => resolve(false));
-		socket.setTimeout(2000, () => {
-			socket.destroy();
-			resolve(false);
-		});
-	});
-}
 
 let server = null; // { child, url, closed }
 

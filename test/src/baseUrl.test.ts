@@ -1,0 +1,29 @@
+import { checkBaseUrl } from '../../src/baseUrl';
+import { inputErrorOf } from './helpers';
+
+describe('checkBaseUrl', () => {
+	test.each([
+		['https://api.callkaro.ai', 'https://api.callkaro.ai'],
+		['  https://api.callkaro.ai/  ', 'https://api.callkaro.ai'],
+		['https://proxy.example.com/callkaro/', 'https://proxy.example.com/callkaro'],
+		['http://127.0.0.1:4010', 'http://127.0.0.1:4010'],
+		['http://127.1.2.3:4010/', 'http://127.1.2.3:4010'],
+		['http://localhost:4010', 'http://localhost:4010'],
+		['http://[::1]:4010', 'http://[::1]:4010'],
+	])('accepts %j as %j', (value, expected) => {
+		expect(checkBaseUrl(value)).toBe(expected);
+	});
+
+	test.each([
+		['plain http to another host', 'http://api.callkaro.ai'],
+		['a host that only starts like a loopback address', 'http://127.evil.example'],
+		['a host that only starts with localhost', 'http://localhost.evil.example'],
+		['another scheme', 'ftp://api.callkaro.ai'],
+		['a user name in the URL', 'https://user:secret@api.callkaro.ai'],
+		['a query', 'https://api.callkaro.ai?x=1'],
+		['text that is no URL', 'api.callkaro.ai'],
+		['nothing', undefined],
+	])('refuses %s', (_, value) => {
+		expect(inputErrorOf(() => checkBaseUrl(value)).message).toMatch(/^"Base URL" /);
+	});
+});
