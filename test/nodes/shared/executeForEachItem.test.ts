@@ -44,8 +44,9 @@ describe('bulk runs of a CallKaro node', () => {
 
 		const times = arrivals(apiRequests(sandbox()));
 		expect(times).toHaveLength(5);
-		// Five starts at 10 per second span at least 400 ms.
-		expect(Math.max(...times) - Math.min(...times)).toBeGreaterThanOrEqual(390);
+		// Five starts at 10 per second span 400 ms; the first may arrive late (a new connection),
+		// so allow 100 ms. Unpaced, all five arrive within a few milliseconds.
+		expect(Math.max(...times) - Math.min(...times)).toBeGreaterThanOrEqual(300);
 	});
 
 	test("a 429's Retry-After pauses every worker, not only the one that got it", async () => {
