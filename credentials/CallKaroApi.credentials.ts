@@ -8,7 +8,9 @@ import type {
 
 /** Statuses with which CallKaro refuses a key (spec §7), and statuses it never gives this request. */
 const KEY_REFUSED_STATUSES = [401, 403];
-const NOT_CALLKARO_STATUSES = [200, 201, 202, 204, 301, 302, 303, 307, 308, 404, 405, 500, 502, 503, 504];
+const NOT_CALLKARO_STATUSES = [
+	200, 201, 202, 204, 301, 302, 303, 307, 308, 404, 405, 500, 502, 503, 504,
+];
 
 export class CallKaroApi implements ICredentialType {
 	name = 'callKaroApi';
@@ -59,7 +61,10 @@ export class CallKaroApi implements ICredentialType {
 			url: '/call/delete-schedule-call',
 			method: 'POST',
 			body: {},
-			ignoreHttpStatusErrors: { ignore: true, except: [...KEY_REFUSED_STATUSES, ...NOT_CALLKARO_STATUSES] },
+			ignoreHttpStatusErrors: {
+				ignore: true,
+				except: [...KEY_REFUSED_STATUSES, ...NOT_CALLKARO_STATUSES],
+			},
 			disableFollowRedirect: true,
 		},
 		rules: [

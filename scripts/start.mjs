@@ -92,7 +92,9 @@ async function main() {
 		[SANDBOX_PORT, 'the sandbox', '--sandbox-port'],
 	]) {
 		if (await portInUse(port)) {
-			throw new Error(`port ${port} (for ${what}) is in use on 127.0.0.1: stop what holds it, or pick another with ${opt} N`);
+			throw new Error(
+				`port ${port} (for ${what}) is in use on 127.0.0.1: stop what holds it, or pick another with ${opt} N`,
+			);
 		}
 	}
 	fs.mkdirSync(LOCAL, { recursive: true });
@@ -127,14 +129,25 @@ async function main() {
 		port: SANDBOX_PORT,
 		host: '127.0.0.1',
 		webhook: hookUrl
-			? { url: hookUrl, headers: trigger.secretHeader ? { [trigger.secretHeader.name]: trigger.secretHeader.value } : {} }
+			? {
+					url: hookUrl,
+					headers: trigger.secretHeader
+						? { [trigger.secretHeader.name]: trigger.secretHeader.value }
+						: {},
+				}
 			: undefined,
 		onRequest: (e) =>
-			console.log(`[sandbox] ${e.method} ${e.path} -> ${e.status ?? 'dropped'}${e.fault ? ` [fault ${e.fault}]` : ''} ${e.durationMs}ms`),
+			console.log(
+				`[sandbox] ${e.method} ${e.path} -> ${e.status ?? 'dropped'}${e.fault ? ` [fault ${e.fault}]` : ''} ${e.durationMs}ms`,
+			),
 		onWebhookDelivery: (d) =>
-			console.log(`[sandbox] call_ended ${d.callId}${d.attempt > 1 ? ' (repeat)' : ''} -> POST ${new URL(d.url).pathname} -> ${d.status ?? d.error}`),
+			console.log(
+				`[sandbox] call_ended ${d.callId}${d.attempt > 1 ? ' (repeat)' : ''} -> POST ${new URL(d.url).pathname} -> ${d.status ?? d.error}`,
+			),
 	});
-	log(`sandbox listening on ${sandbox.url} (demo data)${hookUrl ? `; call_ended -> ${hookUrl}` : ''}`);
+	log(
+		`sandbox listening on ${sandbox.url} (demo data)${hookUrl ? `; call_ended -> ${hookUrl}` : ''}`,
+	);
 
 	// 5. credential + examples
 	const brokerPort = (await portInUse(N8N_PORT + 1)) ? await freePort() : N8N_PORT + 1;
@@ -145,7 +158,10 @@ async function main() {
 		return r;
 	};
 	const credFile = path.join(runDir, 'credential.json');
-	fs.writeFileSync(credFile, JSON.stringify(credentialFile({ baseUrl: sandbox.url, apiKey: DEMO_API_KEY }), null, 2));
+	fs.writeFileSync(
+		credFile,
+		JSON.stringify(credentialFile({ baseUrl: sandbox.url, apiKey: DEMO_API_KEY }), null, 2),
+	);
 	await cli(['import:credentials', `--input=${credFile}`]);
 	fs.rmSync(credFile, { force: true });
 	log(`credential "${CREDENTIAL_NAME}" -> ${sandbox.url}`);
@@ -156,14 +172,17 @@ async function main() {
 		.map((f) => ({ file: f, wf: JSON.parse(fs.readFileSync(path.join(EXAMPLES, f), 'utf8')) }));
 	const listed = (await cli(['list:workflow'])).stdout;
 	const existing = new Set(listed.split('\n').map((l) => l.split('|')[0].trim()));
-	const toImport = flag('--reset-examples') ? examples : examples.filter((e) => !existing.has(e.wf.id));
+	const toImport = flag('--reset-examples')
+		? examples
+		: examples.filter((e) => !existing.has(e.wf.id));
 	if (toImport.length > 0) {
 		const file = path.join(runDir, 'examples.json');
 		fs.writeFileSync(file, JSON.stringify(toImport.map((e) => e.wf)));
 		await cli(['import:workflow', `--input=${file}`]);
 		// publish the ones with a webhook or form trigger, so their production URLs work at once
 		for (const { wf } of toImport) {
-			if (wf.nodes.some((n) => /\.(webhook|formTrigger|callKaroTrigger)$/.test(n.type))) await cli(activateArgs(wf.id));
+			if (wf.nodes.some((n) => /\.(webhook|formTrigger|callKaroTrigger)$/.test(n.type)))
+				await cli(activateArgs(wf.id));
 		}
 		log(`imported ${toImport.map((e) => e.file).join(', ')}`);
 	} else {
@@ -215,13 +234,13 @@ async function main() {
       Once: "Started" branch. Again: "Already Running" branch.
    4. ${n8n}/workflow/${ids['campaign-outbound-calls.json']}
       "Campaign with Outbound Calls": click "Execute workflow": a campaign and three calls in it.${
-		trigger
-			? `
+				trigger
+					? `
    5. End a call in the sandbox: it posts call_ended to "${trigger.workflowName}" (published), which runs:
       curl -s -X POST ${sandbox.url}/__sandbox/calls/end -H 'content-type: application/json' \\
         -d '{"number":"+919820044442","hangupReason":"USER_UNAVAILABLE"}'   (after step 4; CLIENT_INITIATED = connected)`
-			: ''
-	}
+					: ''
+			}
 
   n8n's log: ${path.relative(PROJECT_ROOT, logFile)}. Press Ctrl-C to stop n8n and the sandbox.
 `);

@@ -12,17 +12,27 @@ export function attributeMatchKey(key: string): string {
 
 function isAttributeValue(value: unknown): value is AttributeRow['value'] {
 	return (
-		typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))
+		typeof value === 'string' ||
+		typeof value === 'boolean' ||
+		(typeof value === 'number' && Number.isFinite(value))
 	);
 }
 
 function validateAttributeRow(row: unknown, position: number, field: string): AttributeRow {
 	if (typeof row !== 'object' || row === null || Array.isArray(row)) {
-		throw invalidInput(field, `row ${position} is ${describeValue(row)}`, 'Give every row a key and a value');
+		throw invalidInput(
+			field,
+			`row ${position} is ${describeValue(row)}`,
+			'Give every row a key and a value',
+		);
 	}
 	const { key, value, replace = false } = row as Record<string, unknown>;
 	if (typeof key !== 'string' || key.trim() === '') {
-		throw invalidInput(field, `row ${position} has no key`, 'Enter the name of a CRM attribute, or remove the row');
+		throw invalidInput(
+			field,
+			`row ${position} has no key`,
+			'Enter the name of a CRM attribute, or remove the row',
+		);
 	}
 	const name = key.trim();
 	if (!isAttributeValue(value)) {
@@ -40,7 +50,11 @@ function validateAttributeRow(row: unknown, position: number, field: string): At
 		);
 	}
 	if (typeof replace !== 'boolean') {
-		throw invalidInput(field, `has a "replace" for "${name}" that is ${describeValue(replace)}`, 'Use true or false');
+		throw invalidInput(
+			field,
+			`has a "replace" for "${name}" that is ${describeValue(replace)}`,
+			'Use true or false',
+		);
 	}
 	return { key: name, value, replace };
 }
@@ -71,7 +85,11 @@ export function validateAttributeRows(rows: unknown[], field = FIELD): Attribute
 }
 
 /** A JSON object (or JSON text of one) of attribute values, as rows that share one replace setting. */
-export function attributeRowsFromObject(value: unknown, replace: boolean, field = FIELD): AttributeRow[] {
+export function attributeRowsFromObject(
+	value: unknown,
+	replace: boolean,
+	field = FIELD,
+): AttributeRow[] {
 	const entries = Object.entries(readJsonObject(value, field));
 	return validateAttributeRows(
 		entries.map(([key, entryValue]) => ({ key, value: entryValue, replace })),

@@ -22,7 +22,11 @@ export function checkBaseUrl(value: unknown): string {
 		);
 	}
 	if (url.username || url.password || url.search || url.hash) {
-		throw invalidInput('Base URL', 'contains a user name, password, query or fragment', 'Remove it');
+		throw invalidInput(
+			'Base URL',
+			'contains a user name, password, query or fragment',
+			'Remove it',
+		);
 	}
 	return url.href.replace(/\/+$/, '');
 }

@@ -55,7 +55,12 @@ export interface CallEnded {
 }
 
 export type WebhookEvent =
-	| { kind: 'callEnded'; event: typeof CALL_ENDED_EVENT; data: Record<string, unknown>; call: CallEnded }
+	| {
+			kind: 'callEnded';
+			event: typeof CALL_ENDED_EVENT;
+			data: Record<string, unknown>;
+			call: CallEnded;
+	  }
 	| { kind: 'otherEvent'; event: string }
 	| { kind: 'invalid'; reason: string };
 
@@ -67,7 +72,14 @@ const text = z
 	.optional()
 	.catch(undefined);
 const seconds = z
-	.union([z.number(), z.string().trim().regex(/^\d+(\.\d+)?$/).transform(Number)])
+	.union([
+		z.number(),
+		z
+			.string()
+			.trim()
+			.regex(/^\d+(\.\d+)?$/)
+			.transform(Number),
+	])
 	.refine((value) => Number.isFinite(value) && value >= 0)
 	.optional()
 	.catch(undefined);
@@ -106,7 +118,11 @@ const ALIASES = {
 	time: ['time'],
 } as const;
 
-function first<T>(data: Record<string, unknown>, keys: readonly string[], schema: z.ZodType<T | undefined>): T | null {
+function first<T>(
+	data: Record<string, unknown>,
+	keys: readonly string[],
+	schema: z.ZodType<T | undefined>,
+): T | null {
 	for (const key of keys) {
 		const value = schema.parse(data[key]);
 		if (value !== undefined) return value;
@@ -157,7 +173,10 @@ export function normaliseCallEnded(data: Record<string, unknown>): CallEnded {
 export function readWebhookEvent(body: unknown): WebhookEvent {
 	const envelope = envelopeSchema.safeParse(body);
 	if (!envelope.success || Array.isArray(body)) {
-		return { kind: 'invalid', reason: 'The body is not a CallKaro event: expected a JSON object with an "event" field' };
+		return {
+			kind: 'invalid',
+			reason: 'The body is not a CallKaro event: expected a JSON object with an "event" field',
+		};
 	}
 	const event = envelope.data.event.trim();
 	if (event !== CALL_ENDED_EVENT) return { kind: 'otherEvent', event };
@@ -165,7 +184,12 @@ export function readWebhookEvent(body: unknown): WebhookEvent {
 	if (!data.success || Array.isArray(envelope.data.data)) {
 		return { kind: 'invalid', reason: 'The call_ended event has no "data" object' };
 	}
-	return { kind: 'callEnded', event: CALL_ENDED_EVENT, data: data.data, call: normaliseCallEnded(data.data) };
+	return {
+		kind: 'callEnded',
+		event: CALL_ENDED_EVENT,
+		data: data.data,
+		call: normaliseCallEnded(data.data),
+	};
 }
 
 export interface CallFilters {
@@ -219,7 +243,9 @@ export function rememberCallId(
 	callId: string,
 	limit = RECENT_CALL_IDS_LIMIT,
 ): { repeat: boolean; recent: string[] } {
-	const list = Array.isArray(recent) ? recent.filter((id): id is string => typeof id === 'string') : [];
+	const list = Array.isArray(recent)
+		? recent.filter((id): id is string => typeof id === 'string')
+		: [];
 	const repeat = list.includes(callId);
 	const next = [...list.filter((id) => id !== callId), callId];
 	return { repeat, recent: next.slice(Math.max(0, next.length - limit)) };

@@ -17,7 +17,12 @@ import {
 } from './schemas';
 import type { AssignRequest, OutboundRequest } from './schemas';
 import { TransportError } from './transport';
-import type { NetworkFailureKind, Transport, TransportRequest, TransportResponse } from './transport';
+import type {
+	NetworkFailureKind,
+	Transport,
+	TransportRequest,
+	TransportResponse,
+} from './transport';
 
 export interface ClientOptions {
 	transport: Transport;
@@ -111,7 +116,8 @@ const UNKNOWN_EFFECTS: Record<Operation, string> = {
 	assign: 'the workflow run may or may not have started',
 	delete: 'the scheduled call may or may not have been deleted',
 	outbound: 'the call may or may not have been placed; it was not retried, to avoid calling twice',
-	campaign: 'the campaign may or may not have been created; it was not retried, to avoid creating it twice',
+	campaign:
+		'the campaign may or may not have been created; it was not retried, to avoid creating it twice',
 };
 
 const SHOWN_BODY_LENGTH = 200;
@@ -177,7 +183,8 @@ export function createCallKaroClient(options: ClientOptions): CallKaroClient {
 		let earlierAttemptMayHaveTakenEffect = false;
 		for (let attempts = 1; ; attempts += 1) {
 			const last = await attemptOnce(request);
-			if (isSuccess(last)) return { last, attempts, outcomeUnknown: false, earlierAttemptMayHaveTakenEffect };
+			if (isSuccess(last))
+				return { last, attempts, outcomeUnknown: false, earlierAttemptMayHaveTakenEffect };
 			const decision = decideRetry(operation, last, attempts, retryPolicy, random);
 			if (!decision.retry) {
 				const outcomeUnknown = decision.outcomeUnknown || earlierAttemptMayHaveTakenEffect;
@@ -248,11 +255,21 @@ export function createCallKaroClient(options: ClientOptions): CallKaroClient {
 				unknownEffect: UNKNOWN_EFFECTS[operation],
 				detail,
 			}),
-			{ kind: 'unexpected-response', httpStatus: last.status, attempts, outcomeUnknown: true, body },
+			{
+				kind: 'unexpected-response',
+				httpStatus: last.status,
+				attempts,
+				outcomeUnknown: true,
+				body,
+			},
 		);
 	}
 
-	async function exchange<S extends z.ZodType>(operation: Operation, request: TransportRequest, schema: S) {
+	async function exchange<S extends z.ZodType>(
+		operation: Operation,
+		request: TransportRequest,
+		schema: S,
+	) {
 		const settled = await settle(operation, request);
 		return { ...successBody(operation, settled, schema), attempts: settled.attempts };
 	}
@@ -274,9 +291,14 @@ export function createCallKaroClient(options: ClientOptions): CallKaroClient {
 
 	return {
 		async assignWorkflow(request) {
-			const settled = await settle('assign', { method: 'POST', path: '/workflow/assign', body: request });
+			const settled = await settle('assign', {
+				method: 'POST',
+				path: '/workflow/assign',
+				body: request,
+			});
 			const { last } = settled;
-			if (last.type === 'response' && last.status === 409) return alreadyRunning(settled, last.response.body);
+			if (last.type === 'response' && last.status === 409)
+				return alreadyRunning(settled, last.response.body);
 			const { data, body } = successBody('assign', settled, assignResponseSchema);
 			return {
 				outcome: 'started',
@@ -298,7 +320,9 @@ export function createCallKaroClient(options: ClientOptions): CallKaroClient {
 					method: 'POST',
 					path: '/call/delete-schedule-call',
 					query: { agent_id: agentId },
-					...(bodyFormat === 'form' ? { form: { to_number: toNumber } } : { body: { to_number: toNumber } }),
+					...(bodyFormat === 'form'
+						? { form: { to_number: toNumber } }
+						: { body: { to_number: toNumber } }),
 				},
 				deleteResponseSchema,
 			);
@@ -311,7 +335,13 @@ export function createCallKaroClient(options: ClientOptions): CallKaroClient {
 				{ method: 'POST', path: '/call/outbound', body: request },
 				outboundResponseSchema,
 			);
-			return { callId: data.call_sid ?? data.call_id, status: data.status, message: data.message, attempts, body };
+			return {
+				callId: data.call_sid ?? data.call_id,
+				status: data.status,
+				message: data.message,
+				attempts,
+				body,
+			};
 		},
 
 		async createCampaign({ path, request }) {

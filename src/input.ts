@@ -7,10 +7,12 @@ const SHOWN_TEXT_LENGTH = 60;
 export function describeValue(value: unknown): string {
 	if (value === undefined || value === '') return 'empty';
 	if (typeof value === 'string') {
-		const shown = value.length > SHOWN_TEXT_LENGTH ? `${value.slice(0, SHOWN_TEXT_LENGTH)}...` : value;
+		const shown =
+			value.length > SHOWN_TEXT_LENGTH ? `${value.slice(0, SHOWN_TEXT_LENGTH)}...` : value;
 		return `"${maskPhoneNumbersInText(shown)}"`;
 	}
-	if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
+	if (typeof value === 'number' || typeof value === 'boolean' || value === null)
+		return String(value);
 	if (Array.isArray(value)) return 'a list';
 	return typeof value === 'object' ? 'an object' : typeof value;
 }
@@ -30,7 +32,11 @@ export function requireText(value: unknown, field: string, fix: string): string 
 export function optionalText(value: unknown, field: string): string | undefined {
 	if (value === undefined || value === null) return undefined;
 	if (typeof value !== 'string') {
-		throw invalidInput(field, `must be text, but is ${describeValue(value)}`, 'Enter text, or remove the option');
+		throw invalidInput(
+			field,
+			`must be text, but is ${describeValue(value)}`,
+			'Enter text, or remove the option',
+		);
 	}
 	return value.trim() || undefined;
 }

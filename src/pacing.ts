@@ -27,7 +27,11 @@ export function createPacedTransport(transport: Transport, options: PacingOption
 		const slot = Math.max(now(), nextStartAt);
 		nextStartAt = slot + startInterval;
 		// A 429 seen while waiting can push the pause further, so check again after each wait.
-		for (let wait = Math.max(slot, pausedUntil) - now(); wait > 0; wait = Math.max(slot, pausedUntil) - now()) {
+		for (
+			let wait = Math.max(slot, pausedUntil) - now();
+			wait > 0;
+			wait = Math.max(slot, pausedUntil) - now()
+		) {
 			await options.sleep(wait);
 		}
 	}

@@ -29,7 +29,11 @@ function countryCodeDigits(value: string | undefined): string | undefined {
 }
 
 /** Digits after the country code's '+', from a number written internationally or nationally. */
-function internationalDigits(compact: string, countryCode: string | undefined, field: string): string {
+function internationalDigits(
+	compact: string,
+	countryCode: string | undefined,
+	field: string,
+): string {
 	if (compact.startsWith('+')) return compact.slice(1);
 	if (compact.startsWith('00')) return compact.slice(2);
 	// Indian numbers are often written as 91 and the 10-digit number, without '+'.
@@ -59,7 +63,11 @@ export function normalizePhoneNumber(
 	options: { defaultCountryCode?: string; field?: string } = {},
 ): PhoneNumber {
 	const field = options.field ?? 'Phone Number';
-	const text = requireText(raw, field, 'Enter a phone number with country code, e.g. +919876543210');
+	const text = requireText(
+		raw,
+		field,
+		'Enter a phone number with country code, e.g. +919876543210',
+	);
 	const compact = text.replace(SEPARATORS, '');
 	if (!/^\+?\d+$/.test(compact)) {
 		throw invalidInput(

@@ -14,7 +14,13 @@ import {
 	metadataValueSchema,
 	outboundRequestSchema,
 } from './schemas';
-import type { AssignRequest, AttributeRow, CampaignV1Request, CampaignV2Request, OutboundRequest } from './schemas';
+import type {
+	AssignRequest,
+	AttributeRow,
+	CampaignV1Request,
+	CampaignV2Request,
+	OutboundRequest,
+} from './schemas';
 
 const AGENT_ID_FIX = 'Enter the ID of the CallKaro agent';
 
@@ -103,13 +109,22 @@ function withoutUndefined<T extends object>(value: T): T {
 	return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
 }
 
-function istSchedule(schedule: ScheduleInput | undefined, now: Date | undefined): IstSchedule | undefined {
+function istSchedule(
+	schedule: ScheduleInput | undefined,
+	now: Date | undefined,
+): IstSchedule | undefined {
 	return schedule && toIstSchedule(schedule.value, { zone: schedule.zone, now });
 }
 
 export function prepareAssign(input: AssignInput): PreparedAssign {
-	const phone = normalizePhoneNumber(input.phoneNumber, { defaultCountryCode: input.defaultCountryCode });
-	const workflowId = requireText(input.workflowId, 'Workflow ID', 'Enter the ID of a CallKaro workflow');
+	const phone = normalizePhoneNumber(input.phoneNumber, {
+		defaultCountryCode: input.defaultCountryCode,
+	});
+	const workflowId = requireText(
+		input.workflowId,
+		'Workflow ID',
+		'Enter the ID of a CallKaro workflow',
+	);
 	const attributes = validateAttributeRows(input.attributes);
 	const schedule = istSchedule(input.schedule, input.now);
 	const request = withoutUndefined({
@@ -122,7 +137,9 @@ export function prepareAssign(input: AssignInput): PreparedAssign {
 }
 
 export function prepareDelete(input: DeleteInput): PreparedDelete {
-	const phone = normalizePhoneNumber(input.phoneNumber, { defaultCountryCode: input.defaultCountryCode });
+	const phone = normalizePhoneNumber(input.phoneNumber, {
+		defaultCountryCode: input.defaultCountryCode,
+	});
 	const agentId = requireText(input.agentId, 'Agent ID', AGENT_ID_FIX);
 	return { agentId, toNumber: phone.e164, phone };
 }
@@ -160,7 +177,11 @@ function metadataFrom(options: OutboundOptions): OutboundRequest['metadata'] {
 	for (const [rawKey, value] of entries) {
 		const key = typeof rawKey === 'string' ? rawKey.trim() : '';
 		if (key === '') {
-			throw invalidInput('Metadata', 'has an entry without a key', 'Enter a key for every entry, or remove it');
+			throw invalidInput(
+				'Metadata',
+				'has an entry without a key',
+				'Enter a key for every entry, or remove it',
+			);
 		}
 		if (metadata.has(key)) {
 			throw invalidInput('Metadata', `has the key "${key}" twice`, 'Keep only one of them');
@@ -181,7 +202,9 @@ function metadataFrom(options: OutboundOptions): OutboundRequest['metadata'] {
 /** '30' -> 30 and '30, 60' -> [30, 60]; anything that is not whole numbers fails the schema check. */
 function retryGapsFromText(value: unknown): unknown {
 	if (typeof value !== 'string') return value;
-	const gaps = value.split(',').map((part) => (/^\s*\d+\s*$/.test(part) ? Number(part) : Number.NaN));
+	const gaps = value
+		.split(',')
+		.map((part) => (/^\s*\d+\s*$/.test(part) ? Number(part) : Number.NaN));
 	return gaps.length === 1 ? gaps[0] : gaps;
 }
 
@@ -214,7 +237,9 @@ function booleanFromText(value: unknown): unknown {
 }
 
 export function prepareOutbound(input: OutboundInput): PreparedOutbound {
-	const phone = normalizePhoneNumber(input.phoneNumber, { defaultCountryCode: input.defaultCountryCode });
+	const phone = normalizePhoneNumber(input.phoneNumber, {
+		defaultCountryCode: input.defaultCountryCode,
+	});
 	const agentId = requireText(input.agentId, 'Agent ID', AGENT_ID_FIX);
 	const { options } = input;
 	const shape = outboundRequestSchema.shape;

@@ -12,9 +12,15 @@ export interface RetryPolicy {
 	maxDelayMs: number;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 30_000 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+	maxAttempts: 4,
+	baseDelayMs: 500,
+	maxDelayMs: 30_000,
+};
 
-export type RetryDecision = { retry: true; delayMs: number } | { retry: false; outcomeUnknown: boolean };
+export type RetryDecision =
+	| { retry: true; delayMs: number }
+	| { retry: false; outcomeUnknown: boolean };
 
 /**
  * Whether repeating a request that may already have taken effect is harmless. A repeated assign
@@ -40,7 +46,8 @@ export function mayHaveTakenEffect(outcome: AttemptOutcome): boolean {
 function isWorthRetrying(operation: Operation, outcome: AttemptOutcome): boolean {
 	if (outcome.type === 'network' && outcome.kind === 'aborted') return false;
 	// A 429 or an unsent request never took effect, so it is safe to repeat for every operation.
-	if (outcome.type === 'network' ? outcome.kind === 'not-sent' : outcome.status === 429) return true;
+	if (outcome.type === 'network' ? outcome.kind === 'not-sent' : outcome.status === 429)
+		return true;
 	return mayHaveTakenEffect(outcome) && SAFE_TO_REPEAT[operation];
 }
 
@@ -60,7 +67,11 @@ export function decideRetry(
 ): RetryDecision {
 	const retryAfterMs = outcome.type === 'response' ? (outcome.retryAfterMs ?? 0) : 0;
 	// A service that asks for a longer wait than the cap is not retried at all.
-	if (!isWorthRetrying(operation, outcome) || attempt >= policy.maxAttempts || retryAfterMs > policy.maxDelayMs) {
+	if (
+		!isWorthRetrying(operation, outcome) ||
+		attempt >= policy.maxAttempts ||
+		retryAfterMs > policy.maxDelayMs
+	) {
 		return { retry: false, outcomeUnknown: mayHaveTakenEffect(outcome) };
 	}
 	return { retry: true, delayMs: Math.max(retryAfterMs, backoffDelayMs(attempt, policy, random)) };

@@ -53,7 +53,8 @@ function millisOf(value: unknown, field: string): number {
 
 function parseDateText(text: string, zone: string, field: string): DateTime<true> {
 	const match = DATE_TEXT.exec(text);
-	if (!match) throw invalidInput(field, `is not a date and time: ${describeValue(text)}`, FORMAT_HINT);
+	if (!match)
+		throw invalidInput(field, `is not a date and time: ${describeValue(text)}`, FORMAT_HINT);
 	const [, hour = '0', minute = '0', offset] = match;
 	// Text without an offset is wall-clock time in the workflow's zone.
 	const parsed = DateTime.fromISO(text.replace(' ', 'T'), { zone });
@@ -74,7 +75,8 @@ function parseDateText(text: string, zone: string, field: string): DateTime<true
 function toDateTime(value: unknown, zone: string, field: string): DateTime<true> {
 	if (typeof value === 'string') return parseDateText(value.trim(), zone, field);
 	const instant = DateTime.fromMillis(millisOf(value, field), { zone: 'utc' });
-	if (!instant.isValid) throw invalidInput(field, `is not a valid date: ${describeValue(value)}`, FORMAT_HINT);
+	if (!instant.isValid)
+		throw invalidInput(field, `is not a valid date: ${describeValue(value)}`, FORMAT_HINT);
 	return instant;
 }
 
@@ -89,13 +91,18 @@ function assertValidZone(zone: string): void {
 }
 
 /** Converts a date input (luxon DateTime, JS Date, epoch ms, ISO text) into CallKaro's IST schedule format. */
-export function toIstSchedule(value: unknown, options: { zone: string; now?: Date; field?: string }): IstSchedule {
+export function toIstSchedule(
+	value: unknown,
+	options: { zone: string; now?: Date; field?: string },
+): IstSchedule {
 	assertValidZone(options.zone);
 	const instant = toDateTime(value, options.zone, options.field ?? 'Schedule Time');
 	const now = options.now ?? new Date();
 	return {
 		// A fixed locale and digits: the host may have changed luxon's defaults.
-		scheduleAt: instant.setZone(IST_ZONE).toFormat(IST_FORMAT, { locale: 'en-US', numberingSystem: 'latn' }),
+		scheduleAt: instant
+			.setZone(IST_ZONE)
+			.toFormat(IST_FORMAT, { locale: 'en-US', numberingSystem: 'latn' }),
 		utc: instant.toUTC().toISO(),
 		isPast: instant.toMillis() < now.getTime(),
 	};

@@ -12,7 +12,11 @@ const istDateTimeSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}
 const timeOfDaySchema = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/);
 const retryGapSchema = z.int().min(0);
 
-const attributeValueSchema = z.union([z.string().max(MAX_ATTRIBUTE_VALUE_LENGTH), z.number(), z.boolean()]);
+const attributeValueSchema = z.union([
+	z.string().max(MAX_ATTRIBUTE_VALUE_LENGTH),
+	z.number(),
+	z.boolean(),
+]);
 export const attributeRowSchema = z.object({
 	key: z.string().min(1),
 	value: attributeValueSchema,
@@ -93,7 +97,10 @@ export const outboundResponseSchema = z.looseObject({
 });
 export type OutboundResponse = z.infer<typeof outboundResponseSchema>;
 
-export const campaignV1RequestSchema = z.object({ name: z.string().min(1), agent_id: z.string().min(1) });
+export const campaignV1RequestSchema = z.object({
+	name: z.string().min(1),
+	agent_id: z.string().min(1),
+});
 export type CampaignV1Request = z.infer<typeof campaignV1RequestSchema>;
 
 export const campaignV2RequestSchema = z.object({ name: z.string().min(1) });

@@ -51,14 +51,19 @@ const NOT_SENT_CODES = new Set([
 const ABORTED_CODES = new Set(['ABORT_ERR', 'ERR_CANCELED']);
 
 function propertyOf(value: unknown, name: string): unknown {
-	return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
+	return typeof value === 'object' && value !== null
+		? (value as Record<string, unknown>)[name]
+		: undefined;
 }
 
 /** Maps a Node/undici error code (err.code or err.cause.code) to a kind. */
 export function networkFailureKind(error: unknown): NetworkFailureKind {
 	if (error instanceof TransportError) return error.kind;
 	const codes = [propertyOf(error, 'code'), propertyOf(propertyOf(error, 'cause'), 'code')];
-	if (propertyOf(error, 'name') === 'AbortError' || codes.some((code) => ABORTED_CODES.has(String(code)))) {
+	if (
+		propertyOf(error, 'name') === 'AbortError' ||
+		codes.some((code) => ABORTED_CODES.has(String(code)))
+	) {
 		return 'aborted';
 	}
 	if (codes.some((code) => NOT_SENT_CODES.has(String(code)))) return 'not-sent';

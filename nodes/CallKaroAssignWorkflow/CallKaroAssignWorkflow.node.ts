@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import {
@@ -38,7 +43,8 @@ export class CallKaroAssignWorkflow implements INodeType {
 				required: true,
 				default: '',
 				placeholder: 'e.g. 6650f0c2a1b2c3d4e5f60718',
-				description: 'ID of a CallKaro workflow with at least one step, from the workflow page of the dashboard',
+				description:
+					'ID of a CallKaro workflow with at least one step, from the workflow page of the dashboard',
 			},
 			{
 				displayName: 'Attributes to Save',
@@ -51,7 +57,8 @@ export class CallKaroAssignWorkflow implements INodeType {
 					{
 						name: 'Using JSON',
 						value: 'json',
-						description: 'One JSON object whose keys are CRM attribute names, e.g. a whole CRM record',
+						description:
+							'One JSON object whose keys are CRM attribute names, e.g. a whole CRM record',
 					},
 				],
 				default: 'none',
@@ -77,7 +84,8 @@ export class CallKaroAssignWorkflow implements INodeType {
 								type: 'string',
 								default: '',
 								placeholder: 'e.g. First Name',
-								description: 'Name of the CRM attribute. Case, spaces, underscores and hyphens are ignored.',
+								description:
+									'Name of the CRM attribute. Case, spaces, underscores and hyphens are ignored.',
 							},
 							{
 								displayName: 'Value',
@@ -104,7 +112,8 @@ export class CallKaroAssignWorkflow implements INodeType {
 				type: 'json',
 				default: '{\n  "First Name": "Asha"\n}',
 				displayOptions: { show: { attributeSource: ['json'] } },
-				description: 'Keys are CRM attribute names; values are text, numbers or booleans (at most 50 keys)',
+				description:
+					'Keys are CRM attribute names; values are text, numbers or booleans (at most 50 keys)',
 			},
 			{
 				displayName: 'Replace Existing Values',
@@ -174,10 +183,8 @@ export class CallKaroAssignWorkflow implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await executeForEachItem(
-			this,
-			ASSIGN_OUTPUTS,
-			(client, itemIndex) => prepareAssignWorkflow(this, client, itemIndex),
+		return await executeForEachItem(this, ASSIGN_OUTPUTS, (client, itemIndex) =>
+			prepareAssignWorkflow(this, client, itemIndex),
 		);
 	}
 }

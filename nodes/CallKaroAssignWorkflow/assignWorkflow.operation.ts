@@ -21,7 +21,9 @@ interface AssignOptions {
 function readAttributeRows(context: IExecuteFunctions, itemIndex: number): AttributeRow[] {
 	const source = context.getNodeParameter('attributeSource', itemIndex) as 'none' | 'rows' | 'json';
 	if (source === 'rows') {
-		return validateAttributeRows(context.getNodeParameter('attributes.attribute', itemIndex, []) as unknown[]);
+		return validateAttributeRows(
+			context.getNodeParameter('attributes.attribute', itemIndex, []) as unknown[],
+		);
 	}
 	if (source === 'json') {
 		return attributeRowsFromObject(
@@ -40,7 +42,9 @@ function attributesJson(summary: AttributeSummary): IDataObject {
 function describeAttributeProblems({ ignored, invalid }: AttributeSummary): string {
 	const parts = [
 		ignored.length ? `ignored (no such CRM attribute): ${ignored.join(', ')}` : '',
-		invalid.length ? `invalid: ${invalid.map(({ key, reason }) => `${key} (${reason})`).join(', ')}` : '',
+		invalid.length
+			? `invalid: ${invalid.map(({ key, reason }) => `${key} (${reason})`).join(', ')}`
+			: '',
 	];
 	return parts.filter(Boolean).join('; ');
 }

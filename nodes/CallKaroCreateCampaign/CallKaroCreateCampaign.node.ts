@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import {
@@ -75,10 +80,8 @@ export class CallKaroCreateCampaign implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await executeForEachItem(
-			this,
-			1,
-			(client, itemIndex) => prepareCreateCampaign(this, client, itemIndex),
+		return await executeForEachItem(this, 1, (client, itemIndex) =>
+			prepareCreateCampaign(this, client, itemIndex),
 		);
 	}
 }

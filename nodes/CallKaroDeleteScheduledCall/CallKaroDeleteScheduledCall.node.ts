@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import {
@@ -20,15 +25,20 @@ export class CallKaroDeleteScheduledCall implements INodeType {
 		group: ['output'],
 		version: 1,
 		subtitle: 'Cancel a scheduled call',
-		description: 'Cancel the scheduled call of a CallKaro agent to a phone number, so it is not placed',
-		documentationUrl: 'https://github.com/callkaro/n8n-nodes-callkaro#callkaro-delete-scheduled-call',
+		description:
+			'Cancel the scheduled call of a CallKaro agent to a phone number, so it is not placed',
+		documentationUrl:
+			'https://github.com/callkaro/n8n-nodes-callkaro#callkaro-delete-scheduled-call',
 		defaults: { name: 'CallKaro Delete Scheduled Call' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		usableAsTool: true,
 		credentials: callKaroCredentials,
 		properties: [
-			{ ...phoneNumberProperty, description: `The number the call was scheduled to. ${phoneNumberProperty.description}` },
+			{
+				...phoneNumberProperty,
+				description: `The number the call was scheduled to. ${phoneNumberProperty.description}`,
+			},
 			agentIdProperty,
 			{
 				displayName: 'Options',
@@ -43,7 +53,11 @@ export class CallKaroDeleteScheduledCall implements INodeType {
 						type: 'options',
 						options: [
 							{ name: 'JSON', value: 'json' },
-							{ name: 'Form Data', value: 'form', description: 'Multipart form data, as some older integrations send' },
+							{
+								name: 'Form Data',
+								value: 'form',
+								description: 'Multipart form data, as some older integrations send',
+							},
 						],
 						default: 'json',
 						description: 'How the phone number is sent. CallKaro accepts both.',
@@ -57,10 +71,8 @@ export class CallKaroDeleteScheduledCall implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await executeForEachItem(
-			this,
-			1,
-			(client, itemIndex) => prepareDeleteScheduledCall(this, client, itemIndex),
+		return await executeForEachItem(this, 1, (client, itemIndex) =>
+			prepareDeleteScheduledCall(this, client, itemIndex),
 		);
 	}
 }

@@ -31,7 +31,12 @@ export function prepareDeleteScheduledCall(
 
 		return {
 			output: 0,
-			json: { deleted: true, agentId: prepared.agentId, toNumber: prepared.toNumber, message: result.message },
+			json: {
+				deleted: true,
+				agentId: prepared.agentId,
+				toNumber: prepared.toNumber,
+				message: result.message,
+			},
 		};
 	};
 }

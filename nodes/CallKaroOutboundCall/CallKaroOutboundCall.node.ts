@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import {
@@ -42,7 +47,10 @@ export class CallKaroOutboundCall implements INodeType {
 		usableAsTool: true,
 		credentials: callKaroCredentials,
 		properties: [
-			{ ...phoneNumberProperty, description: `The number to call. ${phoneNumberProperty.description}` },
+			{
+				...phoneNumberProperty,
+				description: `The number to call. ${phoneNumberProperty.description}`,
+			},
 			agentIdProperty,
 			{
 				displayName: 'Additional Fields',
@@ -56,14 +64,16 @@ export class CallKaroOutboundCall implements INodeType {
 						name: 'batchId',
 						type: 'string',
 						default: '',
-						description: 'The batch_id of the campaign this call belongs to, from the campaign endpoints',
+						description:
+							'The batch_id of the campaign this call belongs to, from the campaign endpoints',
 					},
 					{
 						displayName: 'Carry Over',
 						name: 'carryOver',
 						type: 'boolean',
 						default: false,
-						description: 'Whether a call not placed by the end of the trigger window moves to the next day',
+						description:
+							'Whether a call not placed by the end of the trigger window moves to the next day',
 					},
 					{
 						displayName: 'Earliest Call Time',
@@ -79,7 +89,8 @@ export class CallKaroOutboundCall implements INodeType {
 						type: 'string',
 						default: '',
 						placeholder: 'e.g. 30 or 30, 60',
-						description: 'Minutes between redials: one gap for every retry, or a comma-separated gap per retry',
+						description:
+							'Minutes between redials: one gap for every retry, or a comma-separated gap per retry',
 					},
 					{
 						displayName: 'Language',
@@ -168,10 +179,8 @@ export class CallKaroOutboundCall implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const callsInThisRun: CallsInThisRun = new Map();
-		return await executeForEachItem(
-			this,
-			1,
-			(client, itemIndex) => prepareOutboundCall(this, client, itemIndex, callsInThisRun),
+		return await executeForEachItem(this, 1, (client, itemIndex) =>
+			prepareOutboundCall(this, client, itemIndex, callsInThisRun),
 		);
 	}
 }

@@ -45,7 +45,9 @@ export function prepareOutboundCall(
 		options: {
 			...fields,
 			metadataRows: metadata?.entry,
-			schedule: scheduleAt ? { value: scheduleAt, zone: scheduleZone(context, timeZone) } : undefined,
+			schedule: scheduleAt
+				? { value: scheduleAt, zone: scheduleZone(context, timeZone) }
+				: undefined,
 		},
 	});
 

@@ -64,7 +64,8 @@ export class CallKaroTrigger implements INodeType {
 						type: 'string',
 						default: '',
 						placeholder: 'e.g. 67a1c0ffee0123456789abcd, 67a1c0ffee0123456789abce',
-						description: 'Only calls of these agents (comma-separated IDs from the agent pages of the dashboard)',
+						description:
+							'Only calls of these agents (comma-separated IDs from the agent pages of the dashboard)',
 					},
 					{
 						displayName: 'Call Types',
@@ -76,8 +77,16 @@ export class CallKaroTrigger implements INodeType {
 							{ name: 'Agent Test', value: 'agent-test' },
 							{ name: 'Inbound', value: 'inbound' },
 							{ name: 'Outbound', value: 'outbound' },
-							{ name: 'Outbound API', value: 'outbound-api', description: 'Placed now through the API' },
-							{ name: 'Outbound Scheduled', value: 'outbound-scheduled', description: 'Placed through the API with a schedule time' },
+							{
+								name: 'Outbound API',
+								value: 'outbound-api',
+								description: 'Placed now through the API',
+							},
+							{
+								name: 'Outbound Scheduled',
+								value: 'outbound-scheduled',
+								description: 'Placed through the API with a schedule time',
+							},
 							{ name: 'Outbound Test', value: 'outbound-test' },
 						],
 					},
@@ -103,7 +112,8 @@ export class CallKaroTrigger implements INodeType {
 							{
 								name: 'Not Reached',
 								value: 'notReached',
-								description: 'USER_REJECTED, USER_UNAVAILABLE, USER_UNRESPONSIVE or INVALID_PHONE_NUMBER',
+								description:
+									'USER_REJECTED, USER_UNAVAILABLE, USER_UNRESPONSIVE or INVALID_PHONE_NUMBER',
 							},
 							{
 								name: 'Other',
@@ -141,7 +151,8 @@ export class CallKaroTrigger implements INodeType {
 				required: true,
 				default: '',
 				displayOptions: { show: { verifySecret: [true] } },
-				description: 'Value of that header. Use a long random string; it is compared in constant time.',
+				description:
+					'Value of that header. Use a long random string; it is compared in constant time.',
 			},
 			{
 				displayName: 'Options',

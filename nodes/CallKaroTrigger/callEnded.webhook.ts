@@ -28,7 +28,11 @@ interface RememberedCalls {
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** Answers the request directly (n8n then sends nothing else) and starts no execution. */
-function refuse(context: IWebhookFunctions, statusCode: number, message: string): IWebhookResponseData {
+function refuse(
+	context: IWebhookFunctions,
+	statusCode: number,
+	message: string,
+): IWebhookResponseData {
 	const res = context.getResponseObject();
 	const body = JSON.stringify({ status: 'error', message });
 	res.writeHead(statusCode, { 'content-type': 'application/json; charset=utf-8' });
@@ -52,7 +56,8 @@ function expectedSecret(context: IWebhookFunctions): { headerName: string; value
 	}
 	if (value === '') {
 		throw new NodeOperationError(context.getNode(), 'The secret header value is empty', {
-			description: 'Enter the value set as a custom header of the webhook in the CallKaro dashboard, or turn off "Verify Shared Secret"',
+			description:
+				'Enter the value set as a custom header of the webhook in the CallKaro dashboard, or turn off "Verify Shared Secret"',
 		});
 	}
 	return { headerName, value };
@@ -65,7 +70,9 @@ function expectedSecret(context: IWebhookFunctions): { headerName: string; value
 function bodyOf(context: IWebhookFunctions): unknown {
 	const body: unknown = context.getBodyData();
 	if (typeof body === 'object' && body !== null && 'event' in body) return body;
-	const { rawBody } = context.getRequestObject() as { rawBody?: { toString(encoding: 'utf8'): string } };
+	const { rawBody } = context.getRequestObject() as {
+		rawBody?: { toString(encoding: 'utf8'): string };
+	};
 	if (rawBody === undefined || rawBody === null) return body;
 	try {
 		return JSON.parse(rawBody.toString('utf8')) as unknown;
@@ -89,7 +96,9 @@ export function handleCallEndedWebhook(context: IWebhookFunctions): IWebhookResp
 	const event = readWebhookEvent(bodyOf(context));
 	if (event.kind === 'invalid') return refuse(context, 400, event.reason);
 	if (event.kind === 'otherEvent') {
-		return ignore(`Event "${event.event}" ignored: this trigger starts workflows on call_ended only`);
+		return ignore(
+			`Event "${event.event}" ignored: this trigger starts workflows on call_ended only`,
+		);
 	}
 
 	const { call } = event;

@@ -2,7 +2,9 @@ import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from './transport';
 
-export const callKaroCredentials: INodeCredentialDescription[] = [{ name: CREDENTIAL_TYPE, required: true }];
+export const callKaroCredentials: INodeCredentialDescription[] = [
+	{ name: CREDENTIAL_TYPE, required: true },
+];
 
 export const phoneNumberProperty: INodeProperties = {
 	displayName: 'Phone Number',

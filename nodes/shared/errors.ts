@@ -7,7 +7,8 @@ import type { CallKaroErrorKind } from '../../src/errors';
 const HINTS: Partial<Record<CallKaroErrorKind, string>> = {
 	auth: 'Check the API key in the CallKaro credential (CallKaro dashboard, API Key page).',
 	'not-found': 'Check the ID, and that it belongs to the account of the API key in the credential.',
-	'rate-limited': 'CallKaro is throttling requests: lower "Concurrency" in the node options, or try again later.',
+	'rate-limited':
+		'CallKaro is throttling requests: lower "Concurrency" in the node options, or try again later.',
 	'bad-request': 'CallKaro refused the values sent: see its message above.',
 };
 
@@ -38,7 +39,11 @@ function apiErrorDetails(error: CallKaroApiError): JsonObject {
 }
 
 /** Wraps any failure of one item as the n8n error a builder sees, tied to that item. */
-export function toNodeError(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+export function toNodeError(
+	node: INode,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
 	if (error instanceof CallKaroInputError) {
 		return new NodeOperationError(node, `${error.message} [item ${itemIndex}]`, { itemIndex });
 	}
@@ -65,5 +70,8 @@ export function toNodeError(node: INode, error: unknown, itemIndex: number): Nod
  */
 export function errorItemJson(error: NodeApiError | NodeOperationError): JsonObject {
 	if (!(error instanceof NodeApiError)) return { error: error.message };
-	return { error: error.message, details: { ...(error.errorResponse as JsonObject), description: error.description ?? null } };
+	return {
+		error: error.message,
+		details: { ...(error.errorResponse as JsonObject), description: error.description ?? null },
+	};
 }

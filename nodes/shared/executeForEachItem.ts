@@ -25,7 +25,9 @@ export async function executeForEachItem(
 	) as RunOptions;
 	// A client that cannot be made (e.g. a Base URL that is not https) fails every item, so that
 	// Continue On Fail still gives one error item per input item instead of passing them through.
-	const client = await createNodeClient(context, maxRequestsPerSecond).catch((error: Error) => error);
+	const client = await createNodeClient(context, maxRequestsPerSecond).catch(
+		(error: Error) => error,
+	);
 	return await runItems(
 		context,
 		(itemIndex) => {

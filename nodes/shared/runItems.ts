@@ -53,7 +53,10 @@ export async function runItems(
 		}
 	}
 
-	async function settle(itemIndex: number, entry: Prepared): Promise<SettledItem | { failure: Error }> {
+	async function settle(
+		itemIndex: number,
+		entry: Prepared,
+	): Promise<SettledItem | { failure: Error }> {
 		try {
 			if ('error' in entry) throw entry.error;
 			const { output, json } = await entry.send();
@@ -61,7 +64,10 @@ export async function runItems(
 		} catch (error) {
 			const nodeError = toNodeError(node, error, itemIndex);
 			if (!continueOnFail) return { failure: nodeError };
-			return { output: 0, item: { json: errorItemJson(nodeError), pairedItem: { item: itemIndex } } };
+			return {
+				output: 0,
+				item: { json: errorItemJson(nodeError), pairedItem: { item: itemIndex } },
+			};
 		}
 	}
 
@@ -95,7 +101,10 @@ export async function runItems(
 	const asTool =
 		(typeof context.isToolExecution === 'function' && context.isToolExecution()) ||
 		node.rewireOutputLogTo === NodeConnectionTypes.AiTool;
-	const outputs: INodeExecutionData[][] = Array.from({ length: asTool ? 1 : outputCount }, () => []);
+	const outputs: INodeExecutionData[][] = Array.from(
+		{ length: asTool ? 1 : outputCount },
+		() => [],
+	);
 	for (const { output, item } of settled) outputs[asTool ? 0 : output].push(item);
 	return outputs;
 }

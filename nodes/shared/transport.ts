@@ -24,7 +24,9 @@ function toFormData(fields: Record<string, string>): FormData {
 function lowerCaseHeaders(headers: IDataObject | undefined): Record<string, string | undefined> {
 	const result: Record<string, string | undefined> = {};
 	for (const [name, value] of Object.entries(headers ?? {})) {
-		result[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : (value as string | undefined);
+		result[name.toLowerCase()] = Array.isArray(value)
+			? value.join(', ')
+			: (value as string | undefined);
 	}
 	return result;
 }
@@ -44,7 +46,9 @@ function parseBody(body: unknown): unknown {
  * cannot be carried to another host.
  */
 export async function createCallKaroTransport(context: IExecuteFunctions): Promise<Transport> {
-	const credentials = await context.getCredentials<{ apiKey: string; baseUrl: string }>(CREDENTIAL_TYPE);
+	const credentials = await context.getCredentials<{ apiKey: string; baseUrl: string }>(
+		CREDENTIAL_TYPE,
+	);
 	const baseUrl = checkBaseUrl(credentials.baseUrl);
 	const abortSignal = context.getExecutionCancelSignal();
 	// Handing n8n the credential read above saves a database read and a decryption per request.

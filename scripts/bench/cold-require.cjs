@@ -13,7 +13,8 @@ const pkg = require(path.join(root, 'package.json'));
 const files = [...pkg.n8n.nodes, ...pkg.n8n.credentials].map((rel) => path.join(root, rel));
 
 const warmArg = process.argv.find((arg) => arg.startsWith('--warm='));
-for (const name of warmArg ? warmArg.slice('--warm='.length).split(',').filter(Boolean) : []) require(name);
+for (const name of warmArg ? warmArg.slice('--warm='.length).split(',').filter(Boolean) : [])
+	require(name);
 const before = Object.keys(require.cache).length;
 const start = process.hrtime.bigint();
 for (const file of files) require(file);

@@ -100,7 +100,8 @@ const CODE_NODE = 'Generate Items';
 
 const t0 = Date.now();
 const log = (m) => console.log(`[bench ${secondsSince(t0).padStart(6)}] ${m}`);
-const round = (x, digits = 3) => (x === null || x === undefined || !Number.isFinite(x) ? null : Number(x.toFixed(digits)));
+const round = (x, digits = 3) =>
+	x === null || x === undefined || !Number.isFinite(x) ? null : Number(x.toFixed(digits));
 const median = (xs) => {
 	const s = [...xs].sort((a, b) => a - b);
 	return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -162,12 +163,16 @@ async function executeWatched(workflowId, { env, cwd, pollMs = 20 }) {
 	const out = fs.openSync(outPath, 'w');
 	const err = fs.openSync(errPath, 'w');
 	const started = Date.now();
-	const child = spawn(nodeBin, ['--require', EXIT_PROBE, n8nMain, 'execute', `--id=${workflowId}`, '--rawOutput'], {
-		cwd,
-		env: { ...env, CALLKARO_BENCH_PROBE: probeFile },
-		stdio: ['ignore', out, err],
-		detached: true,
-	});
+	const child = spawn(
+		nodeBin,
+		['--require', EXIT_PROBE, n8nMain, 'execute', `--id=${workflowId}`, '--rawOutput'],
+		{
+			cwd,
+			env: { ...env, CALLKARO_BENCH_PROBE: probeFile },
+			stdio: ['ignore', out, err],
+			detached: true,
+		},
+	);
 	liveChildren.add(child);
 	const samples = [];
 	const sample = () => {
@@ -235,7 +240,14 @@ function workflow({ id, name, items, code, target }) {
 		active: false,
 		settings: { executionOrder: 'v1' },
 		nodes: [
-			{ id: randomUUID(), name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: randomUUID(),
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
 			{
 				id: randomUUID(),
 				name: CODE_NODE,
@@ -272,7 +284,11 @@ function ourNode({ concurrency, credential }) {
 function httpNode({ url, apiKey, credential }) {
 	const auth = credential
 		? { authentication: 'genericCredentialType', genericAuthType: 'httpHeaderAuth' }
-		: { authentication: 'none', sendHeaders: true, headerParameters: { parameters: [{ name: 'X-API-KEY', value: apiKey }] } };
+		: {
+				authentication: 'none',
+				sendHeaders: true,
+				headerParameters: { parameters: [{ name: 'X-API-KEY', value: apiKey }] },
+			};
 	return {
 		name: HTTP_NODE,
 		type: 'n8n-nodes-base.httpRequest',
@@ -325,7 +341,12 @@ async function runScenario(ctx, s) {
 	const outputs = checkOutputs(s.kind, task.data?.main ?? [], s.items);
 	const runs = sandbox.state.runs.length;
 	const requests = sandbox.state.requestCount;
-	if (outputs.ok !== s.items || outputs.total !== s.items || runs !== s.items || requests !== s.items) {
+	if (
+		outputs.ok !== s.items ||
+		outputs.total !== s.items ||
+		runs !== s.items ||
+		requests !== s.items
+	) {
 		throw new Error(
 			`${s.label}: expected ${s.items} successful requests; node output ${JSON.stringify(outputs)}, sandbox runs ${runs}, requests ${requests}`,
 		);
@@ -395,7 +416,8 @@ async function runRaw(ctx, { items, concurrency, code, latencyMs }) {
 	const ms = performance.now() - started;
 	await dispatcher.close();
 	const runs = sandbox.state.runs.length;
-	if (ok !== items || runs !== items) throw new Error(`raw undici: ${ok} of ${items} requests succeeded, sandbox runs ${runs}`);
+	if (ok !== items || runs !== items)
+		throw new Error(`raw undici: ${ok} of ${items} requests succeeded, sandbox runs ${runs}`);
 	sandbox.reset();
 	const result = {
 		label: `raw undici, concurrency ${concurrency}, ${latencyMs} ms`,
@@ -408,7 +430,9 @@ async function runRaw(ctx, { items, concurrency, code, latencyMs }) {
 		sandboxRuns: runs,
 		loadAvg1: [loadAvgBefore, round(os.loadavg()[0], 2)],
 	};
-	log(`  ${result.label.padEnd(44)} ${String(result.itemsPerSec).padStart(8)} items/s  ${result.msPerItem.toFixed(3)} ms/item, load ${result.loadAvg1.join('->')}`);
+	log(
+		`  ${result.label.padEnd(44)} ${String(result.itemsPerSec).padStart(8)} items/s  ${result.msPerItem.toFixed(3)} ms/item, load ${result.loadAvg1.join('->')}`,
+	);
 	return result;
 }
 
@@ -473,7 +497,8 @@ function markdown(result, rows) {
 		'| run | items | items/s | ms/item | CPU ms/item |',
 		'| --- | --- | --- | --- | --- |',
 		...Object.values(m.runs).map(
-			(r) => `| ${r.label} | ${r.items} | ${r.itemsPerSec} | ${r.msPerItem} | ${r.cpuMsPerItem ?? ''} |`,
+			(r) =>
+				`| ${r.label} | ${r.items} | ${r.itemsPerSec} | ${r.msPerItem} | ${r.cpuMsPerItem ?? ''} |`,
 		),
 	];
 	return `${lines.join('\n')}\n`;
@@ -504,7 +529,9 @@ async function main() {
 	await installCommunityPackage({ tarball, userFolder, log });
 	const n8nNodeVersion = execFileSync(host.nodeBin, ['--version'], { encoding: 'utf8' }).trim();
 
-	const { startSandbox, DEMO_API_KEY } = await import(pathToFileURL(path.join(PROJECT_ROOT, 'test', 'sandbox', 'sandbox.mjs')).href);
+	const { startSandbox, DEMO_API_KEY } = await import(
+		pathToFileURL(path.join(PROJECT_ROOT, 'test', 'sandbox', 'sandbox.mjs')).href
+	);
 	const sandboxOptions = { port: 0, host: '127.0.0.1', runDurationMs: 0, requestLogLimit: 100 };
 	const sandbox25 = await startSandbox({ ...sandboxOptions, latencyMs: LATENCY_MS });
 	const sandbox0 = await startSandbox({ ...sandboxOptions, latencyMs: 0 });
@@ -523,26 +550,52 @@ async function main() {
 		fs.writeFileSync(
 			credFile,
 			JSON.stringify([
-				{ ...cred.ours25, type: 'callKaroApi', data: { apiKey: DEMO_API_KEY, baseUrl: sandbox25.url } },
-				{ ...cred.ours0, type: 'callKaroApi', data: { apiKey: DEMO_API_KEY, baseUrl: sandbox0.url } },
-				{ ...cred.header, type: 'httpHeaderAuth', data: { name: 'X-API-KEY', value: DEMO_API_KEY } },
+				{
+					...cred.ours25,
+					type: 'callKaroApi',
+					data: { apiKey: DEMO_API_KEY, baseUrl: sandbox25.url },
+				},
+				{
+					...cred.ours0,
+					type: 'callKaroApi',
+					data: { apiKey: DEMO_API_KEY, baseUrl: sandbox0.url },
+				},
+				{
+					...cred.header,
+					type: 'httpHeaderAuth',
+					data: { name: 'X-API-KEY', value: DEMO_API_KEY },
+				},
 			]),
 		);
 		log('n8n import:credentials ...');
-		let r = await runN8n(['import:credentials', `--input=${credFile}`], { env, timeoutMs: 180_000 });
-		if (r.code !== 0 || !/Successfully imported 3 credentials/.test(r.stdout)) throw new Error(describeFailure(r));
+		let r = await runN8n(['import:credentials', `--input=${credFile}`], {
+			env,
+			timeoutMs: 180_000,
+		});
+		if (r.code !== 0 || !/Successfully imported 3 credentials/.test(r.stdout))
+			throw new Error(describeFailure(r));
 
 		// scenarios; code = the number prefix, distinct per scenario
 		const scenarios = [];
 		let nextCode = 10;
 		const add = (s) => {
 			const code = nextCode++;
-			const id = `CkBench${String(code).padStart(2, '0')}${s.key}`.replace(/[^A-Za-z0-9]/g, '').padEnd(16, '0').slice(0, 16);
+			const id = `CkBench${String(code).padStart(2, '0')}${s.key}`
+				.replace(/[^A-Za-z0-9]/g, '')
+				.padEnd(16, '0')
+				.slice(0, 16);
 			const sandbox = s.latencyMs === 0 ? sandbox0 : sandbox25;
 			const target =
 				s.kind === 'ours'
-					? ourNode({ concurrency: s.concurrency, credential: s.latencyMs === 0 ? cred.ours0 : cred.ours25 })
-					: httpNode({ url: `${sandbox.url}/workflow/assign`, apiKey: DEMO_API_KEY, credential: s.auth === 'header-auth credential' ? cred.header : null });
+					? ourNode({
+							concurrency: s.concurrency,
+							credential: s.latencyMs === 0 ? cred.ours0 : cred.ours25,
+						})
+					: httpNode({
+							url: `${sandbox.url}/workflow/assign`,
+							apiKey: DEMO_API_KEY,
+							credential: s.auth === 'header-auth credential' ? cred.header : null,
+						});
 			const scenario = { ...s, code, id, label: s.label };
 			scenario.workflow = workflow({ id, name: `bench ${s.label}`, items: s.items, code, target });
 			scenarios.push(scenario);
@@ -550,21 +603,112 @@ async function main() {
 		};
 		const HA = 'header-auth credential';
 		const S = {
-			ours: add({ key: 'ours20', kind: 'ours', items: ITEMS, concurrency: CONCURRENCY, latencyMs: LATENCY_MS, label: `ours C${CONCURRENCY}, ${LATENCY_MS} ms` }),
-			http: add({ key: 'http', kind: 'http', auth: HA, items: ITEMS, latencyMs: LATENCY_MS, label: `HTTP Request (credential), ${LATENCY_MS} ms` }),
-			ours10: add({ key: 'ours10', kind: 'ours', items: ITEMS, concurrency: CONCURRENCY_VS_RAW, latencyMs: LATENCY_MS, label: `ours C${CONCURRENCY_VS_RAW}, ${LATENCY_MS} ms` }),
-			ours1: add({ key: 'ours1', kind: 'ours', items: SEQ_ITEMS, concurrency: 1, latencyMs: LATENCY_MS, label: `ours C1, ${LATENCY_MS} ms` }),
+			ours: add({
+				key: 'ours20',
+				kind: 'ours',
+				items: ITEMS,
+				concurrency: CONCURRENCY,
+				latencyMs: LATENCY_MS,
+				label: `ours C${CONCURRENCY}, ${LATENCY_MS} ms`,
+			}),
+			http: add({
+				key: 'http',
+				kind: 'http',
+				auth: HA,
+				items: ITEMS,
+				latencyMs: LATENCY_MS,
+				label: `HTTP Request (credential), ${LATENCY_MS} ms`,
+			}),
+			ours10: add({
+				key: 'ours10',
+				kind: 'ours',
+				items: ITEMS,
+				concurrency: CONCURRENCY_VS_RAW,
+				latencyMs: LATENCY_MS,
+				label: `ours C${CONCURRENCY_VS_RAW}, ${LATENCY_MS} ms`,
+			}),
+			ours1: add({
+				key: 'ours1',
+				kind: 'ours',
+				items: SEQ_ITEMS,
+				concurrency: 1,
+				latencyMs: LATENCY_MS,
+				label: `ours C1, ${LATENCY_MS} ms`,
+			}),
 			httpPlain: PLAIN_HEADER
-				? add({ key: 'httpplain', kind: 'http', auth: 'plain header', items: ITEMS, latencyMs: LATENCY_MS, label: `HTTP Request (plain header), ${LATENCY_MS} ms` })
+				? add({
+						key: 'httpplain',
+						kind: 'http',
+						auth: 'plain header',
+						items: ITEMS,
+						latencyMs: LATENCY_MS,
+						label: `HTTP Request (plain header), ${LATENCY_MS} ms`,
+					})
 				: null,
-			cpuOursBase: add({ key: 'cpuob', kind: 'ours', items: 1, concurrency: CONCURRENCY, latencyMs: 0, label: `ours C${CONCURRENCY}, 0 ms, 1 item` }),
-			cpuHttpBase: add({ key: 'cpuhb', kind: 'http', auth: HA, items: 1, latencyMs: 0, label: 'HTTP Request (credential), 0 ms, 1 item' }),
-			cpuOurs: add({ key: 'cpuo', kind: 'ours', items: ITEMS, concurrency: CONCURRENCY, latencyMs: 0, label: `ours C${CONCURRENCY}, 0 ms` }),
-			cpuHttp: add({ key: 'cpuh', kind: 'http', auth: HA, items: ITEMS, latencyMs: 0, label: 'HTTP Request (credential), 0 ms' }),
-			memOursBase: add({ key: 'memob', kind: 'ours', items: 1, concurrency: CONCURRENCY, latencyMs: LATENCY_MS, label: `ours C${CONCURRENCY}, ${LATENCY_MS} ms, 1 item` }),
-			memHttpBase: add({ key: 'memhb', kind: 'http', auth: HA, items: 1, latencyMs: LATENCY_MS, label: `HTTP Request (credential), ${LATENCY_MS} ms, 1 item` }),
-			memOurs: add({ key: 'memo', kind: 'ours', items: MEM_ITEMS, concurrency: CONCURRENCY, latencyMs: LATENCY_MS, label: `ours C${CONCURRENCY}, ${LATENCY_MS} ms, ${MEM_ITEMS} items` }),
-			memHttp: add({ key: 'memh', kind: 'http', auth: HA, items: MEM_ITEMS, latencyMs: LATENCY_MS, label: `HTTP Request (credential), ${LATENCY_MS} ms, ${MEM_ITEMS} items` }),
+			cpuOursBase: add({
+				key: 'cpuob',
+				kind: 'ours',
+				items: 1,
+				concurrency: CONCURRENCY,
+				latencyMs: 0,
+				label: `ours C${CONCURRENCY}, 0 ms, 1 item`,
+			}),
+			cpuHttpBase: add({
+				key: 'cpuhb',
+				kind: 'http',
+				auth: HA,
+				items: 1,
+				latencyMs: 0,
+				label: 'HTTP Request (credential), 0 ms, 1 item',
+			}),
+			cpuOurs: add({
+				key: 'cpuo',
+				kind: 'ours',
+				items: ITEMS,
+				concurrency: CONCURRENCY,
+				latencyMs: 0,
+				label: `ours C${CONCURRENCY}, 0 ms`,
+			}),
+			cpuHttp: add({
+				key: 'cpuh',
+				kind: 'http',
+				auth: HA,
+				items: ITEMS,
+				latencyMs: 0,
+				label: 'HTTP Request (credential), 0 ms',
+			}),
+			memOursBase: add({
+				key: 'memob',
+				kind: 'ours',
+				items: 1,
+				concurrency: CONCURRENCY,
+				latencyMs: LATENCY_MS,
+				label: `ours C${CONCURRENCY}, ${LATENCY_MS} ms, 1 item`,
+			}),
+			memHttpBase: add({
+				key: 'memhb',
+				kind: 'http',
+				auth: HA,
+				items: 1,
+				latencyMs: LATENCY_MS,
+				label: `HTTP Request (credential), ${LATENCY_MS} ms, 1 item`,
+			}),
+			memOurs: add({
+				key: 'memo',
+				kind: 'ours',
+				items: MEM_ITEMS,
+				concurrency: CONCURRENCY,
+				latencyMs: LATENCY_MS,
+				label: `ours C${CONCURRENCY}, ${LATENCY_MS} ms, ${MEM_ITEMS} items`,
+			}),
+			memHttp: add({
+				key: 'memh',
+				kind: 'http',
+				auth: HA,
+				items: MEM_ITEMS,
+				latencyMs: LATENCY_MS,
+				label: `HTTP Request (credential), ${LATENCY_MS} ms, ${MEM_ITEMS} items`,
+			}),
 		};
 		const rawCode = nextCode++;
 		const wfFile = path.join(work, 'workflows.json');
@@ -578,7 +722,9 @@ async function main() {
 			runs[key] = await runScenario(ctx, S[key]);
 			return runs[key];
 		};
-		log(`throughput at ${LATENCY_MS} ms latency, ${ITEMS} items (items/s from each node's own executionTime):`);
+		log(
+			`throughput at ${LATENCY_MS} ms latency, ${ITEMS} items (items/s from each node's own executionTime):`,
+		);
 		await run('ours');
 		await run('http');
 		log(`CPU at 0 ms latency (process CPU of n8n execute, minus the 1-item run):`);
@@ -586,22 +732,33 @@ async function main() {
 		await run('cpuHttpBase');
 		await run('cpuOurs');
 		await run('cpuHttp');
-		log(`latency-bound: Concurrency ${CONCURRENCY_VS_RAW} vs a raw undici client, and vs Concurrency 1 (${SEQ_ITEMS} items):`);
+		log(
+			`latency-bound: Concurrency ${CONCURRENCY_VS_RAW} vs a raw undici client, and vs Concurrency 1 (${SEQ_ITEMS} items):`,
+		);
 		await run('ours10');
-		runs.raw = await runRaw(ctx, { items: ITEMS, concurrency: CONCURRENCY_VS_RAW, code: rawCode, latencyMs: LATENCY_MS });
+		runs.raw = await runRaw(ctx, {
+			items: ITEMS,
+			concurrency: CONCURRENCY_VS_RAW,
+			code: rawCode,
+			latencyMs: LATENCY_MS,
+		});
 		await run('ours1');
 		if (S.httpPlain) {
 			log('extra: the HTTP Request node with the key as a plain header (no credential):');
 			await run('httpPlain');
 		}
-		log(`memory: ${MEM_ITEMS} items at ${LATENCY_MS} ms (peak RSS of n8n execute, minus the 1-item run):`);
+		log(
+			`memory: ${MEM_ITEMS} items at ${LATENCY_MS} ms (peak RSS of n8n execute, minus the 1-item run):`,
+		);
 		await run('memOursBase');
 		await run('memHttpBase');
 		await run('memOurs');
 		await run('memHttp');
 		log('cold require of every node and credential module from dist/ (5 fresh processes each):');
 		const cold = await coldRequire(5);
-		log(`  all cold: median ${cold.medianMs} ms ${JSON.stringify(cold.runsMs)}; with n8n-workflow already loaded: median ${cold.n8nWorkflowWarmMedianMs} ms`);
+		log(
+			`  all cold: median ${cold.medianMs} ms ${JSON.stringify(cold.runsMs)}; with n8n-workflow already loaded: median ${cold.n8nWorkflowWarmMedianMs} ms`,
+		);
 
 		// CPU per item: (CPU of the N-item run - CPU of the 1-item run) / N
 		const cpuPerItem = (big, base) => (big.processCpuMs - base.processCpuMs) / big.items;
@@ -638,28 +795,40 @@ async function main() {
 				loadAvgAtEnd: os.loadavg().map((x) => round(x, 2)),
 			},
 			date: new Date().toISOString(),
-			targets: Object.fromEntries(Object.entries(TARGETS).map(([k, t]) => [k, `${t.op} ${t.value}`])),
+			targets: Object.fromEntries(
+				Object.entries(TARGETS).map(([k, t]) => [k, `${t.op} ${t.value}`]),
+			),
 			verdicts: {},
 			derived: {
 				ours_items_per_sec: runs.ours.itemsPerSec,
 				http_request_node_items_per_sec: runs.http.itemsPerSec,
 				http_request_node_plain_header_items_per_sec: runs.httpPlain?.itemsPerSec ?? null,
-				vs_http_request_node_plain_header_ratio: runs.httpPlain ? round(runs.ours.itemsPerSec / runs.httpPlain.itemsPerSec) : null,
+				vs_http_request_node_plain_header_ratio: runs.httpPlain
+					? round(runs.ours.itemsPerSec / runs.httpPlain.itemsPerSec)
+					: null,
 				ours_cpu_ms_per_item_0ms: round(cpuOurs, 4),
 				http_request_node_cpu_ms_per_item_0ms: round(cpuHttp, 4),
 				ours_execution_ms_per_item_0ms: runs.cpuOurs.msPerItem,
 				http_request_node_execution_ms_per_item_0ms: runs.cpuHttp.msPerItem,
 				ours_node_window_cpu_ms_per_item_0ms: round(windowCpu(runs.cpuOurs), 4),
 				http_request_node_window_cpu_ms_per_item_0ms: round(windowCpu(runs.cpuHttp), 4),
-				cpu_node_window_vs_http_request_node_ratio: round(windowCpu(runs.cpuOurs) / windowCpu(runs.cpuHttp)),
+				cpu_node_window_vs_http_request_node_ratio: round(
+					windowCpu(runs.cpuOurs) / windowCpu(runs.cpuHttp),
+				),
 				ours_c10_items_per_sec: runs.ours10.itemsPerSec,
 				raw_undici_c10_items_per_sec: runs.raw.itemsPerSec,
 				latency_bound_c10_items_per_sec: round((CONCURRENCY_VS_RAW * 1000) / LATENCY_MS, 1),
 				ours_c1_items_per_sec: runs.ours1.itemsPerSec,
 				ours_mem_growth_mib: round(memOurs, 1),
 				http_request_node_mem_growth_mib: round(memHttp, 1),
-				ours_node_window_rss_growth_mib: round((runs.memOurs.nodeWindowPeakRssKb - runs.memOursBase.peakRssKb) / 1024, 1),
-				http_request_node_window_rss_growth_mib: round((runs.memHttp.nodeWindowPeakRssKb - runs.memHttpBase.peakRssKb) / 1024, 1),
+				ours_node_window_rss_growth_mib: round(
+					(runs.memOurs.nodeWindowPeakRssKb - runs.memOursBase.peakRssKb) / 1024,
+					1,
+				),
+				http_request_node_window_rss_growth_mib: round(
+					(runs.memHttp.nodeWindowPeakRssKb - runs.memHttpBase.peakRssKb) / 1024,
+					1,
+				),
 				cold_require_runs_ms: cold.runsMs,
 				cold_require_files_loaded: cold.filesLoaded,
 				cold_require_with_n8n_workflow_loaded_ms: cold.n8nWorkflowWarmMedianMs,
@@ -667,8 +836,8 @@ async function main() {
 				cold_require_node_version: cold.node,
 			},
 			notes: [
-				'items/s = items / the node\'s own executionTime from `n8n execute --rawOutput` (not the process wall time).',
-				'CPU = utime+stime of the `n8n execute` Node process (process.cpuUsage() at exit), minus the same workflow with 1 item, over the items; the Code node runs in n8n\'s task runner, a separate process, so it is not counted.',
+				"items/s = items / the node's own executionTime from `n8n execute --rawOutput` (not the process wall time).",
+				"CPU = utime+stime of the `n8n execute` Node process (process.cpuUsage() at exit), minus the same workflow with 1 item, over the items; the Code node runs in n8n's task runner, a separate process, so it is not counted.",
 				'Memory = VmHWM of the `n8n execute` Node process at exit, minus that of the same workflow with 1 item.',
 				'The sandboxes and the raw client run in the bench process and share the 2 cores with n8n, for both nodes alike.',
 			],
@@ -679,10 +848,14 @@ async function main() {
 
 		console.log('');
 		console.log('figure                              value      target    ');
-		for (const row of rows) console.log(`${row.name.padEnd(34)} ${String(row.value).padStart(8)}   ${row.target.padEnd(8)}  ${row.verdict}`);
+		for (const row of rows)
+			console.log(
+				`${row.name.padEnd(34)} ${String(row.value).padStart(8)}   ${row.target.padEnd(8)}  ${row.verdict}`,
+			);
 		console.log('');
 		console.log('raw measurements:');
-		for (const [k, v] of Object.entries(result.derived)) console.log(`  ${k.padEnd(52)} ${JSON.stringify(v)}`);
+		for (const [k, v] of Object.entries(result.derived))
+			console.log(`  ${k.padEnd(52)} ${JSON.stringify(v)}`);
 		if (JSON_FILE) {
 			fs.mkdirSync(path.dirname(JSON_FILE), { recursive: true });
 			fs.writeFileSync(JSON_FILE, `${JSON.stringify(result, null, 2)}\n`);

@@ -109,7 +109,13 @@ async function step(name, fn) {
 		record(name, true, typeof detail === 'string' ? detail : '');
 		return true;
 	} catch (err) {
-		record(name, false, String(err?.message ?? err).split('\n')[0].slice(0, 300));
+		record(
+			name,
+			false,
+			String(err?.message ?? err)
+				.split('\n')[0]
+				.slice(0, 300),
+		);
 		return false;
 	}
 }
@@ -143,13 +149,15 @@ async function startN8n() {
 		[N8N_PORT, '--port'],
 		[SANDBOX_PORT, '--sandbox-port'],
 	]) {
-		if (await portInUse(port)) throw new Error(`port ${port} is in use: pick another with ${opt} N`);
+		if (await portInUse(port))
+			throw new Error(`port ${port} is in use: pick another with ${opt} N`);
 	}
 	const args = ['start', '--', '--port', String(N8N_PORT), '--sandbox-port', String(SANDBOX_PORT)];
 	if (flag('--skip-build')) args.push('--skip-build');
 	// under `npm run`, npm_execpath is npm's own CLI: run it with this Node, not whatever `npm` is on PATH
 	const npmCli = process.env.npm_execpath;
-	const [cmd, cmdArgs] = npmCli && /npm-cli\.js$/.test(npmCli) ? [process.execPath, [npmCli, ...args]] : ['npm', args];
+	const [cmd, cmdArgs] =
+		npmCli && /npm-cli\.js$/.test(npmCli) ? [process.execPath, [npmCli, ...args]] : ['npm', args];
 	const logFile = fs.createWriteStream(path.join(SHOTS, 'npm-start.log'));
 	const child = spawn(cmd, cmdArgs, {
 		cwd: PROJECT_ROOT,
@@ -157,7 +165,9 @@ async function startN8n() {
 		stdio: ['ignore', 'pipe', 'pipe'],
 		env: { ...process.env, FORCE_COLOR: '0' },
 	});
-	const closed = new Promise((resolve) => child.once('close', (code, signal) => resolve(code ?? signal)));
+	const closed = new Promise((resolve) =>
+		child.once('close', (code, signal) => resolve(code ?? signal)),
+	);
 	server = { child, closed, url: null };
 	let output = '';
 	const ready = new Promise((resolve, reject) => {
@@ -170,7 +180,9 @@ async function startN8n() {
 		};
 		child.stdout.on('data', onData);
 		child.stderr.on('data', onData);
-		closed.then((code) => reject(new Error(`npm start exited (${code}) before n8n was ready:\n${output.slice(-3000)}`)));
+		closed.then((code) =>
+			reject(new Error(`npm start exited (${code}) before n8n was ready:\n${output.slice(-3000)}`)),
+		);
 	});
 	const timer = new Promise((_, reject) =>
 		setTimeout(
@@ -198,12 +210,17 @@ async function stopN8n() {
 	if (child.exitCode === null && child.signalCode === null) {
 		// npm start's own SIGTERM handler stops n8n (its task runner) and the sandbox
 		group('SIGTERM');
-		const done = await Promise.race([closed.then(() => true), new Promise((r) => setTimeout(() => r(false), 30_000))]);
+		const done = await Promise.race([
+			closed.then(() => true),
+			new Promise((r) => setTimeout(() => r(false), 30_000)),
+		]);
 		if (!done) group('SIGKILL');
 	}
 	group('SIGKILL'); // anything of the group still there (npm, sh)
-	for (let i = 0; i < 20 && (await portInUse(N8N_PORT)); i++) await new Promise((r) => setTimeout(r, 500));
-	if (await portInUse(N8N_PORT)) record('npm start stopped, nothing left listening', false, `port ${N8N_PORT} still answers`);
+	for (let i = 0; i < 20 && (await portInUse(N8N_PORT)); i++)
+		await new Promise((r) => setTimeout(r, 500));
+	if (await portInUse(N8N_PORT))
+		record('npm start stopped, nothing left listening', false, `port ${N8N_PORT} still answers`);
 	server = null;
 }
 
@@ -227,9 +244,18 @@ async function shot(name) {
 /** Labels of the parameters the open panel shows, top to bottom (credential included). */
 async function panelLabels() {
 	return await byId('node-parameters').evaluate((root) =>
-		[...root.querySelectorAll('[data-test-id="credentials-label"] label, [data-test-id="input-label"] label, .parameter-item > .parameter-name, [data-test-id="parameter-item"] .multi-parameter > .parameter-name')]
+		[
+			...root.querySelectorAll(
+				'[data-test-id="credentials-label"] label, [data-test-id="input-label"] label, .parameter-item > .parameter-name, [data-test-id="parameter-item"] .multi-parameter > .parameter-name',
+			),
+		]
 			.filter((el) => el.offsetParent !== null)
-			.map((el) => el.innerText.split('\n')[0].replace(/\s*\*$/, '').trim())
+			.map((el) =>
+				el.innerText
+					.split('\n')[0]
+					.replace(/\s*\*$/, '')
+					.trim(),
+			)
 			.filter(Boolean),
 	);
 }
@@ -272,7 +298,9 @@ async function closePanel() {
 }
 
 async function fill(param, value) {
-	const input = byId(`parameter-input-${param}`).locator('input:not([type=hidden]), textarea, [contenteditable=true]').first();
+	const input = byId(`parameter-input-${param}`)
+		.locator('input:not([type=hidden]), textarea, [contenteditable=true]')
+		.first();
 	await input.click();
 	await input.fill(value);
 	await input.press('Tab');
@@ -300,7 +328,10 @@ async function collectionOptions(collectionLabel) {
 }
 
 async function pickCollectionOption(name) {
-	await byId('collection-parameter-option').filter({ visible: true }).getByText(name, { exact: true }).click();
+	await byId('collection-parameter-option')
+		.filter({ visible: true })
+		.getByText(name, { exact: true })
+		.click();
 	await page.waitForTimeout(200);
 }
 
@@ -316,7 +347,10 @@ async function showHint(param) {
 	const icon = label.locator('svg').first();
 	await icon.hover().catch(() => {});
 	await page.waitForTimeout(500);
-	return await page.locator('[role="tooltip"], .n8n-tooltip, [data-side]').filter({ visible: true }).allInnerTexts();
+	return await page
+		.locator('[role="tooltip"], .n8n-tooltip, [data-side]')
+		.filter({ visible: true })
+		.allInnerTexts();
 }
 
 async function canvasNode(name) {
@@ -329,7 +363,9 @@ async function outputLabel(nodeName, index) {
 		`[data-test-id="canvas-node-output-handle"][data-node-name="${nodeName}"][data-index="${index}"]`,
 	);
 	return await handle.evaluate((el) => {
-		const label = [...el.querySelectorAll('div')].find((d) => d.children.length === 0 && d.innerText.trim());
+		const label = [...el.querySelectorAll('div')].find(
+			(d) => d.children.length === 0 && d.innerText.trim(),
+		);
 		if (!label) return null;
 		const r = label.getBoundingClientRect();
 		return {
@@ -345,7 +381,10 @@ async function outputLabel(nodeName, index) {
 async function nodeSubtitle(name) {
 	const node = await canvasNode(name);
 	const text = await node.innerText();
-	return text.split('\n').map((s) => s.trim()).filter(Boolean);
+	return text
+		.split('\n')
+		.map((s) => s.trim())
+		.filter(Boolean);
 }
 
 async function iconSources(name) {
@@ -360,7 +399,11 @@ async function run() {
 	fs.mkdirSync(SHOTS, { recursive: true });
 
 	if (!fs.existsSync(CHROMIUM)) {
-		record('Chromium is installed', false, `${CHROMIUM} is missing: apt-get update && apt-get install -y chromium (or set CALLKARO_CHROMIUM)`);
+		record(
+			'Chromium is installed',
+			false,
+			`${CHROMIUM} is missing: apt-get update && apt-get install -y chromium (or set CALLKARO_CHROMIUM)`,
+		);
 		return;
 	}
 
@@ -368,7 +411,9 @@ async function run() {
 		baseUrl = EXISTING_URL.replace(/\/+$/, '');
 		log(`using the n8n at ${baseUrl}`);
 	} else {
-		log(`npm start -- --port ${N8N_PORT} --sandbox-port ${SANDBOX_PORT}${flag('--skip-build') ? ' --skip-build' : ''} ...`);
+		log(
+			`npm start -- --port ${N8N_PORT} --sandbox-port ${SANDBOX_PORT}${flag('--skip-build') ? ' --skip-build' : ''} ...`,
+		);
 		const ok = await step('npm start: n8n with the package is ready', async () => {
 			baseUrl = await startN8n();
 			return `${baseUrl} after ${secs().trim()}`;
@@ -427,133 +472,223 @@ async function editorChecks() {
 			await page.waitForTimeout(300);
 			const names = await byId('node-creator-item-name').allInnerTexts();
 			const trimmed = names.map((n) => n.trim());
-			for (const name of Object.values(NODES)) expect(trimmed.includes(name), `"${name}" not listed (got ${trimmed.join(', ')})`);
+			for (const name of Object.values(NODES))
+				expect(trimmed.includes(name), `"${name}" not listed (got ${trimmed.join(', ')})`);
 			const descriptions = await byId('node-creator-item-description').allInnerTexts();
 			expect(descriptions.length >= 5, 'node descriptions are missing');
 			await shot('01-node-creator-search');
 			await page.keyboard.press('Escape');
-			await byId('node-creator').waitFor({ state: 'hidden' }).catch(() => {});
+			await byId('node-creator')
+				.waitFor({ state: 'hidden' })
+				.catch(() => {});
 			return trimmed.join(', ');
 		});
 
-		await step(`${NODES.trigger}: added from the node creator, panel shows its fields`, async () => {
-			await addNode(NODES.trigger, { kind: 'empty' });
-			const labels = await panelLabels();
-			expectInOrder(labels, ['Filters', 'Verify Shared Secret', 'Options'], 'Trigger fields');
-			await ndv().getByText('CallKaro has no API to register webhooks', { exact: false }).waitFor();
-			await ndv().getByText('Webhook URLs', { exact: true }).waitFor();
-			await shot('02-trigger-panel');
-			return labels.join(' | ');
-		});
+		await step(
+			`${NODES.trigger}: added from the node creator, panel shows its fields`,
+			async () => {
+				await addNode(NODES.trigger, { kind: 'empty' });
+				const labels = await panelLabels();
+				expectInOrder(labels, ['Filters', 'Verify Shared Secret', 'Options'], 'Trigger fields');
+				await ndv()
+					.getByText('CallKaro has no API to register webhooks', { exact: false })
+					.waitFor();
+				await ndv().getByText('Webhook URLs', { exact: true }).waitFor();
+				await shot('02-trigger-panel');
+				return labels.join(' | ');
+			},
+		);
 		await step(`${NODES.trigger}: Webhook URLs, filters and the shared secret`, async () => {
 			await ndv().getByText('Webhook URLs', { exact: true }).click();
 			await page.waitForTimeout(300);
 			const filterNames = await collectionOptions('Add Filter');
-			expectInOrder(filterNames.map((s) => s.trim()), ['Agent IDs', 'Call Types', 'Campaign ID', 'Outcomes'], 'Add Filter');
+			expectInOrder(
+				filterNames.map((s) => s.trim()),
+				['Agent IDs', 'Call Types', 'Campaign ID', 'Outcomes'],
+				'Add Filter',
+			);
 			await shot('03-trigger-filters-and-urls');
 			await pickCollectionOption('Call Types');
 			await byId('parameter-input-verifySecret').click();
 			await byId('parameter-input-secretHeaderValue').waitFor();
 			await fill('secretHeaderValue', VALUES.secret);
 			const labels = await panelLabels();
-			expectInOrder(labels, ['Call Types', 'Verify Shared Secret', 'Secret Header Name', 'Secret Header Value'], 'Trigger fields');
-			const headerName = await byId('parameter-input-headerName').locator('input').first().inputValue();
+			expectInOrder(
+				labels,
+				['Call Types', 'Verify Shared Secret', 'Secret Header Name', 'Secret Header Value'],
+				'Trigger fields',
+			);
+			const headerName = await byId('parameter-input-headerName')
+				.locator('input')
+				.first()
+				.inputValue();
 			expect(headerName === 'X-CallKaro-Secret', `Secret Header Name default is "${headerName}"`);
 			await shot('04-trigger-secret');
 			return filterNames.join(', ');
 		});
-		await step(`${NODES.trigger}: "When will this node trigger my flow?" shows the setup help`, async () => {
-			await ndv().getByText('When will this node trigger my flow?').click();
-			await ndv().getByText('paste the Test URL into CallKaro', { exact: false }).waitFor();
-			await shot('05-trigger-help');
-			// the help names a button; is there one with that name?
-			const named = /click "([^"]+)"/.exec(await ndv().innerText())?.[1];
-			if (named && (await ndv().getByRole('button', { name: named, exact: true }).count()) === 0) {
-				const buttons = (await ndv().getByRole('button').allInnerTexts()).map((b) => b.trim()).filter((b) => /test|execute|listen/i.test(b));
-				note(`Trigger help says click "${named}", but no button has that name (buttons: ${[...new Set(buttons)].join(', ')})`);
-			}
-		});
+		await step(
+			`${NODES.trigger}: "When will this node trigger my flow?" shows the setup help`,
+			async () => {
+				await ndv().getByText('When will this node trigger my flow?').click();
+				await ndv().getByText('paste the Test URL into CallKaro', { exact: false }).waitFor();
+				await shot('05-trigger-help');
+				// the help names a button; is there one with that name?
+				const named = /click "([^"]+)"/.exec(await ndv().innerText())?.[1];
+				if (
+					named &&
+					(await ndv().getByRole('button', { name: named, exact: true }).count()) === 0
+				) {
+					const buttons = (await ndv().getByRole('button').allInnerTexts())
+						.map((b) => b.trim())
+						.filter((b) => /test|execute|listen/i.test(b));
+					note(
+						`Trigger help says click "${named}", but no button has that name (buttons: ${[...new Set(buttons)].join(', ')})`,
+					);
+				}
+			},
+		);
 		await closePanel();
 		workflowId = /\/workflow\/([^/?#]+)/.exec(page.url())?.[1] ?? null;
 		if (workflowId === 'new') workflowId = null;
 
 		// ---- CallKaro Assign Workflow, after the trigger ----
-		await step(`${NODES.assign}: added after the trigger, credential "${CREDENTIAL}" preselected`, async () => {
-			await addNode(NODES.assign, { kind: 'output', node: NODES.trigger, index: 0 });
-			const cred = await credentialShown();
-			expect(cred === CREDENTIAL, `credential shows "${cred}"`);
-			await shot('06-assign-panel-empty');
-		});
+		await step(
+			`${NODES.assign}: added after the trigger, credential "${CREDENTIAL}" preselected`,
+			async () => {
+				await addNode(NODES.assign, { kind: 'output', node: NODES.trigger, index: 0 });
+				const cred = await credentialShown();
+				expect(cred === CREDENTIAL, `credential shows "${cred}"`);
+				await shot('06-assign-panel-empty');
+			},
+		);
 		await step(`${NODES.assign}: fields in order, main ones filled`, async () => {
 			const labels = await panelLabels();
-			expectInOrder(labels, ['Credential', 'Phone Number', 'Workflow ID', 'Attributes to Save', 'Start Run', 'Options'], 'Assign fields');
+			expectInOrder(
+				labels,
+				['Credential', 'Phone Number', 'Workflow ID', 'Attributes to Save', 'Start Run', 'Options'],
+				'Assign fields',
+			);
 			await fill('phoneNumber', VALUES.phone);
 			await fill('workflowId', VALUES.workflowId);
 			return labels.join(' | ');
 		});
-		await step(`${NODES.assign}: "Using Fields Below" shows attribute rows, "At a Set Time" shows Schedule Time`, async () => {
-			await selectOption('attributeSource', 'Using Fields Below');
-			await byId('fixed-collection-attributes').getByTestId('fixed-collection-add').click();
-			await fill('key', 'First Name');
-			await fill('value', 'Asha');
-			await selectOption('schedule', 'At a Set Time');
-			await byId('parameter-input-scheduleAt').waitFor();
-			const labels = await panelLabels();
-			expectInOrder(labels, ['Attributes to Save', 'Attributes', 'Attribute Name', 'Value', 'Replace Existing Value', 'Start Run', 'Schedule Time'], 'Assign fields');
-			await shot('07-assign-panel-filled');
-			await selectOption('attributeSource', 'Using JSON');
-			await byId('parameter-input-attributesJson').waitFor();
-			const jsonLabels = await panelLabels();
-			expectInOrder(jsonLabels, ['Attributes to Save', 'Attributes (JSON)', 'Replace Existing Values', 'Start Run'], 'Assign fields (JSON)');
-			await shot('08-assign-panel-json');
-			const opts = await collectionOptions('Add Option');
-			await shot('09-assign-options');
-			await page.keyboard.press('Escape');
-			return `options: ${opts.join(', ')}`;
-		});
+		await step(
+			`${NODES.assign}: "Using Fields Below" shows attribute rows, "At a Set Time" shows Schedule Time`,
+			async () => {
+				await selectOption('attributeSource', 'Using Fields Below');
+				await byId('fixed-collection-attributes').getByTestId('fixed-collection-add').click();
+				await fill('key', 'First Name');
+				await fill('value', 'Asha');
+				await selectOption('schedule', 'At a Set Time');
+				await byId('parameter-input-scheduleAt').waitFor();
+				const labels = await panelLabels();
+				expectInOrder(
+					labels,
+					[
+						'Attributes to Save',
+						'Attributes',
+						'Attribute Name',
+						'Value',
+						'Replace Existing Value',
+						'Start Run',
+						'Schedule Time',
+					],
+					'Assign fields',
+				);
+				await shot('07-assign-panel-filled');
+				await selectOption('attributeSource', 'Using JSON');
+				await byId('parameter-input-attributesJson').waitFor();
+				const jsonLabels = await panelLabels();
+				expectInOrder(
+					jsonLabels,
+					['Attributes to Save', 'Attributes (JSON)', 'Replace Existing Values', 'Start Run'],
+					'Assign fields (JSON)',
+				);
+				await shot('08-assign-panel-json');
+				const opts = await collectionOptions('Add Option');
+				await shot('09-assign-options');
+				await page.keyboard.press('Escape');
+				return `options: ${opts.join(', ')}`;
+			},
+		);
 		await step(`${NODES.assign}: the panel's Docs link points at the README`, async () => {
 			const href = await ndv().getByRole('link', { name: 'Docs' }).first().getAttribute('href');
-			expect(href && /github\.com\/callkaro\/n8n-nodes-callkaro/.test(href), `Docs link is ${href}`);
+			expect(
+				href && /github\.com\/callkaro\/n8n-nodes-callkaro/.test(href),
+				`Docs link is ${href}`,
+			);
 			// n8n appends ?utm_… to a codex primaryDocumentation URL, after any #fragment
-			if (/#[^?]*\?/.test(href)) note(`the Docs link ${href} puts n8n's ?utm_… query inside the #fragment, so the README opens at its top, not at the section`);
+			if (/#[^?]*\?/.test(href))
+				note(
+					`the Docs link ${href} puts n8n's ?utm_… query inside the #fragment, so the README opens at its top, not at the section`,
+				);
 			return href;
 		});
 		await step(`${NODES.assign}: descriptions show as hints`, async () => {
 			const hint = (await showHint('phoneNumber')).join(' ');
 			await shot('10-assign-phone-hint');
-			expect(/country code/i.test(hint), `no Phone Number hint found (tooltip text: "${hint.slice(0, 120)}")`);
+			expect(
+				/country code/i.test(hint),
+				`no Phone Number hint found (tooltip text: "${hint.slice(0, 120)}")`,
+			);
 		});
 		await closePanel();
 
-		await step(`${NODES.assign}: canvas shows the outputs "Started" and "Already Running"`, async () => {
-			const out0 = await outputLabel(NODES.assign, 0);
-			const out1 = await outputLabel(NODES.assign, 1);
-			expect(out0?.text === 'Started' && out0.visible, `output 0 is ${JSON.stringify(out0)}`);
-			expect(out1?.text === 'Already Running' && out1.visible, `output 1 is ${JSON.stringify(out1)}`);
-			for (const o of [out0, out1]) {
-				if (o.truncated) note(`while unconnected, the canvas cuts the output name "${o.text}" short (${o.clientWidth}px shown of ${o.scrollWidth}px)`);
-			}
-			const sub = await nodeSubtitle(NODES.assign);
-			expect(sub.includes('Start now') || sub.includes('Start at a set time'), `subtitle lines: ${sub.join(' | ')}`);
-			await shot('11-canvas-assign-outputs');
-			return `subtitle: ${sub.filter((s) => !['Started', 'Already Running', NODES.assign].includes(s)).join(' | ')}`;
-		});
+		await step(
+			`${NODES.assign}: canvas shows the outputs "Started" and "Already Running"`,
+			async () => {
+				const out0 = await outputLabel(NODES.assign, 0);
+				const out1 = await outputLabel(NODES.assign, 1);
+				expect(out0?.text === 'Started' && out0.visible, `output 0 is ${JSON.stringify(out0)}`);
+				expect(
+					out1?.text === 'Already Running' && out1.visible,
+					`output 1 is ${JSON.stringify(out1)}`,
+				);
+				for (const o of [out0, out1]) {
+					if (o.truncated)
+						note(
+							`while unconnected, the canvas cuts the output name "${o.text}" short (${o.clientWidth}px shown of ${o.scrollWidth}px)`,
+						);
+				}
+				const sub = await nodeSubtitle(NODES.assign);
+				expect(
+					sub.includes('Start now') || sub.includes('Start at a set time'),
+					`subtitle lines: ${sub.join(' | ')}`,
+				);
+				await shot('11-canvas-assign-outputs');
+				return `subtitle: ${sub.filter((s) => !['Started', 'Already Running', NODES.assign].includes(s)).join(' | ')}`;
+			},
+		);
 
 		// ---- Outbound Call on "Started", Delete Scheduled Call on "Already Running" ----
-		await step(`${NODES.outbound}: added on "Started", fields in order, main ones filled`, async () => {
-			await addNode(NODES.outbound, { kind: 'output', node: NODES.assign, index: 0 });
-			const cred = await credentialShown();
-			expect(cred === CREDENTIAL, `credential shows "${cred}"`);
-			const labels = await panelLabels();
-			expectInOrder(labels, ['Credential', 'Phone Number', 'Agent ID', 'Additional Fields', 'Options'], 'Outbound fields');
-			await fill('agentId', VALUES.agentId);
-			await fill('phoneNumber', VALUES.phone);
-			await shot('12-outbound-panel');
-			return labels.join(' | ');
-		});
+		await step(
+			`${NODES.outbound}: added on "Started", fields in order, main ones filled`,
+			async () => {
+				await addNode(NODES.outbound, { kind: 'output', node: NODES.assign, index: 0 });
+				const cred = await credentialShown();
+				expect(cred === CREDENTIAL, `credential shows "${cred}"`);
+				const labels = await panelLabels();
+				expectInOrder(
+					labels,
+					['Credential', 'Phone Number', 'Agent ID', 'Additional Fields', 'Options'],
+					'Outbound fields',
+				);
+				await fill('agentId', VALUES.agentId);
+				await fill('phoneNumber', VALUES.phone);
+				await shot('12-outbound-panel');
+				return labels.join(' | ');
+			},
+		);
 		await step(`${NODES.outbound}: Additional Fields offers the call settings`, async () => {
 			const opts = (await collectionOptions('Add Field')).map((s) => s.trim());
-			for (const o of ['Campaign ID', 'Language', 'Metadata', 'Number of Retries', 'Schedule Time', 'Time Zone']) {
+			for (const o of [
+				'Campaign ID',
+				'Language',
+				'Metadata',
+				'Number of Retries',
+				'Schedule Time',
+				'Time Zone',
+			]) {
 				expect(opts.includes(o), `"${o}" not offered (got ${opts.join(', ')})`);
 			}
 			await shot('13-outbound-additional-fields');
@@ -561,7 +696,11 @@ async function editorChecks() {
 			await collectionOptions('Add Field');
 			await pickCollectionOption('Language');
 			const labels = await panelLabels();
-			expectInOrder(labels, ['Additional Fields', 'Language', 'Schedule Time', 'Options'], 'Outbound fields');
+			expectInOrder(
+				labels,
+				['Additional Fields', 'Language', 'Schedule Time', 'Options'],
+				'Outbound fields',
+			);
 			await shot('14-outbound-with-fields');
 			const options = await collectionOptions('Add Option');
 			await shot('15-outbound-options');
@@ -570,37 +709,51 @@ async function editorChecks() {
 		});
 		await closePanel();
 
-		await step(`${NODES.del}: added on "Already Running", fields in order, main ones filled`, async () => {
-			await addNode(NODES.del, { kind: 'output', node: NODES.assign, index: 1 });
-			const cred = await credentialShown();
-			expect(cred === CREDENTIAL, `credential shows "${cred}"`);
-			const labels = await panelLabels();
-			expectInOrder(labels, ['Credential', 'Phone Number', 'Agent ID', 'Options'], 'Delete fields');
-			await fill('agentId', VALUES.agentId);
-			await fill('phoneNumber', VALUES.phone);
-			const options = await collectionOptions('Add Option');
-			await shot('16-delete-panel');
-			await page.keyboard.press('Escape');
-			return `options: ${options.join(', ')}`;
-		});
+		await step(
+			`${NODES.del}: added on "Already Running", fields in order, main ones filled`,
+			async () => {
+				await addNode(NODES.del, { kind: 'output', node: NODES.assign, index: 1 });
+				const cred = await credentialShown();
+				expect(cred === CREDENTIAL, `credential shows "${cred}"`);
+				const labels = await panelLabels();
+				expectInOrder(
+					labels,
+					['Credential', 'Phone Number', 'Agent ID', 'Options'],
+					'Delete fields',
+				);
+				await fill('agentId', VALUES.agentId);
+				await fill('phoneNumber', VALUES.phone);
+				const options = await collectionOptions('Add Option');
+				await shot('16-delete-panel');
+				await page.keyboard.press('Escape');
+				return `options: ${options.join(', ')}`;
+			},
+		);
 		await closePanel();
 
 		// ---- Create Campaign (from the canvas' + button) ----
-		await step(`${NODES.campaign}: added, fields in order, Agent ID only for a single-agent campaign`, async () => {
-			await addNode(NODES.campaign, { kind: 'canvas' });
-			const cred = await credentialShown();
-			expect(cred === CREDENTIAL, `credential shows "${cred}"`);
-			const labels = await panelLabels();
-			expectInOrder(labels, ['Credential', 'Campaign Name', 'Campaign Type', 'Agent ID', 'Options'], 'Campaign fields');
-			await fill('name', VALUES.campaignName);
-			await fill('agentId', VALUES.agentId);
-			await shot('17-campaign-panel');
-			await selectOption('campaignType', 'Multi Agent (V2)');
-			await byId('parameter-input-agentId').waitFor({ state: 'hidden' });
-			await shot('18-campaign-multi-agent');
-			await selectOption('campaignType', 'Single Agent (V1)');
-			return labels.join(' | ');
-		});
+		await step(
+			`${NODES.campaign}: added, fields in order, Agent ID only for a single-agent campaign`,
+			async () => {
+				await addNode(NODES.campaign, { kind: 'canvas' });
+				const cred = await credentialShown();
+				expect(cred === CREDENTIAL, `credential shows "${cred}"`);
+				const labels = await panelLabels();
+				expectInOrder(
+					labels,
+					['Credential', 'Campaign Name', 'Campaign Type', 'Agent ID', 'Options'],
+					'Campaign fields',
+				);
+				await fill('name', VALUES.campaignName);
+				await fill('agentId', VALUES.agentId);
+				await shot('17-campaign-panel');
+				await selectOption('campaignType', 'Multi Agent (V2)');
+				await byId('parameter-input-agentId').waitFor({ state: 'hidden' });
+				await shot('18-campaign-multi-agent');
+				await selectOption('campaignType', 'Single Agent (V1)');
+				return labels.join(' | ');
+			},
+		);
 		await closePanel();
 
 		// ---- the whole canvas, light then dark ----
@@ -613,17 +766,32 @@ async function editorChecks() {
 				expect(await node.isVisible(), `"${name}" is not on the canvas`);
 				lines[name] = await nodeSubtitle(name);
 			}
-			expect(lines[NODES.trigger].includes('On call ended'), `trigger subtitle: ${lines[NODES.trigger].join(' | ')}`);
-			expect(lines[NODES.outbound].some((l) => /^Call (now|at a set time)$/.test(l)), `outbound subtitle: ${lines[NODES.outbound].join(' | ')}`);
-			expect(lines[NODES.campaign].some((l) => /single agent/i.test(l)), `campaign subtitle: ${lines[NODES.campaign].join(' | ')}`);
+			expect(
+				lines[NODES.trigger].includes('On call ended'),
+				`trigger subtitle: ${lines[NODES.trigger].join(' | ')}`,
+			);
+			expect(
+				lines[NODES.outbound].some((l) => /^Call (now|at a set time)$/.test(l)),
+				`outbound subtitle: ${lines[NODES.outbound].join(' | ')}`,
+			);
+			expect(
+				lines[NODES.campaign].some((l) => /single agent/i.test(l)),
+				`campaign subtitle: ${lines[NODES.campaign].join(' | ')}`,
+			);
 			const light = await iconSources(NODES.assign);
-			expect(light.some((s) => /callkaro\.svg$/.test(s ?? '')), `light icon: ${light.join(', ')}`);
+			expect(
+				light.some((s) => /callkaro\.svg$/.test(s ?? '')),
+				`light icon: ${light.join(', ')}`,
+			);
 			await shot('19-canvas-light');
 			await page.keyboard.press('Control+s').catch(() => {});
 			await page.waitForTimeout(800);
 			workflowId = /\/workflow\/([^/?#]+)/.exec(page.url())?.[1] ?? workflowId;
 			return Object.entries(lines)
-				.map(([n, l]) => `${n}: ${l.filter((x) => x !== n && !['Started', 'Already Running', 'Execute workflow'].includes(x)).join(' / ') || '(none)'}`)
+				.map(
+					([n, l]) =>
+						`${n}: ${l.filter((x) => x !== n && !['Started', 'Already Running', 'Execute workflow'].includes(x)).join(' / ') || '(none)'}`,
+				)
 				.join('; ');
 		});
 
@@ -634,7 +802,10 @@ async function editorChecks() {
 			await byId('zoom-to-fit').click();
 			await page.waitForTimeout(600);
 			const dark = await iconSources(NODES.assign);
-			expect(dark.some((s) => /callkaro\.dark\.svg$/.test(s ?? '')), `dark icon: ${dark.join(', ')}`);
+			expect(
+				dark.some((s) => /callkaro\.dark\.svg$/.test(s ?? '')),
+				`dark icon: ${dark.join(', ')}`,
+			);
 			await shot('20-canvas-dark');
 			await (await canvasNode(NODES.assign)).dblclick();
 			await ndv().waitFor();
@@ -656,12 +827,22 @@ async function deleteWorkflow(id) {
 	workflowDeleted = true;
 	try {
 		const result = await page.evaluate(async (wid) => {
-			const headers = { 'content-type': 'application/json', 'browser-id': localStorage.getItem('n8n-browserId') ?? '' };
-			const a = await fetch(`/rest/workflows/${wid}/archive`, { method: 'POST', headers, body: '{}' });
+			const headers = {
+				'content-type': 'application/json',
+				'browser-id': localStorage.getItem('n8n-browserId') ?? '',
+			};
+			const a = await fetch(`/rest/workflows/${wid}/archive`, {
+				method: 'POST',
+				headers,
+				body: '{}',
+			});
 			const d = await fetch(`/rest/workflows/${wid}`, { method: 'DELETE', headers });
 			return [a.status, d.status];
 		}, id);
-		if (result[1] !== 200) note(`could not delete the workflow ${id} (archive ${result[0]}, delete ${result[1]}): delete it by hand`);
+		if (result[1] !== 200)
+			note(
+				`could not delete the workflow ${id} (archive ${result[0]}, delete ${result[1]}): delete it by hand`,
+			);
 	} catch (err) {
 		note(`could not delete the workflow ${id}: ${err.message.split('\n')[0]}`);
 	}
@@ -673,11 +854,16 @@ let finished = false;
 async function finish(code) {
 	if (finished) return;
 	finished = true;
-	if (workflowId && page) await Promise.race([deleteWorkflow(workflowId), new Promise((r) => setTimeout(r, 5000))]);
+	if (workflowId && page)
+		await Promise.race([deleteWorkflow(workflowId), new Promise((r) => setTimeout(r, 5000))]);
 	await Promise.race([context?.close().catch(() => {}), new Promise((r) => setTimeout(r, 5000))]);
 	await stopN8n().catch(() => {});
-	const shots = fs.existsSync(SHOTS) ? fs.readdirSync(SHOTS).filter((f) => f.endsWith('.png')).length : 0;
-	console.log(`\nscreenshots: ${path.relative(process.cwd(), SHOTS) || SHOTS}/ (${shots})${notes.length ? `; ${notes.length} note(s) above` : ''}`);
+	const shots = fs.existsSync(SHOTS)
+		? fs.readdirSync(SHOTS).filter((f) => f.endsWith('.png')).length
+		: 0;
+	console.log(
+		`\nscreenshots: ${path.relative(process.cwd(), SHOTS) || SHOTS}/ (${shots})${notes.length ? `; ${notes.length} note(s) above` : ''}`,
+	);
 	console.log(`${passed} passed, ${failed} failed`);
 	process.exit(code ?? (failed > 0 ? 1 : 0));
 }
@@ -694,5 +880,7 @@ setTimeout(() => {
 }, RUN_TIMEOUT_MS).unref();
 
 run()
-	.catch((err) => record('editor check ran to the end', false, String(err?.message ?? err).split('\n')[0]))
+	.catch((err) =>
+		record('editor check ran to the end', false, String(err?.message ?? err).split('\n')[0]),
+	)
 	.finally(() => finish());

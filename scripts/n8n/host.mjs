@@ -62,7 +62,14 @@ export async function stopAll(graceMs = 10_000) {
 export function runCommand(
 	cmd,
 	args,
-	{ cwd = PROJECT_ROOT, env = process.env, timeoutMs, label = cmd, onLine, stdio = ['ignore', 'pipe', 'pipe'] } = {},
+	{
+		cwd = PROJECT_ROOT,
+		env = process.env,
+		timeoutMs,
+		label = cmd,
+		onLine,
+		stdio = ['ignore', 'pipe', 'pipe'],
+	} = {},
 ) {
 	if (!timeoutMs) throw new Error('runCommand needs timeoutMs');
 	return new Promise((resolve, reject) => {
@@ -110,7 +117,11 @@ export function runCommand(
 }
 
 /** Starts a long-running child in its own process group; returns it (tracked until it exits). */
-export function startProcess(cmd, args, { cwd = PROJECT_ROOT, env = process.env, onStdout, onStderr } = {}) {
+export function startProcess(
+	cmd,
+	args,
+	{ cwd = PROJECT_ROOT, env = process.env, onStdout, onStderr } = {},
+) {
 	const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
 	live.add(child);
 	child.on('close', () => live.delete(child));
@@ -138,7 +149,8 @@ export async function buildPackage({ log }) {
 	});
 	if (r.code !== 0) throw new Error(describeFailure(r));
 	for (const rel of readPackageJson().n8n.nodes.concat(readPackageJson().n8n.credentials)) {
-		if (!fs.existsSync(path.join(PROJECT_ROOT, rel))) throw new Error(`build did not produce ${rel}`);
+		if (!fs.existsSync(path.join(PROJECT_ROOT, rel)))
+			throw new Error(`build did not produce ${rel}`);
 	}
 	log(`  built (${(r.ms / 1000).toFixed(1)}s)`);
 	return r.ms;
@@ -151,10 +163,14 @@ export function readPackageJson() {
 /** `npm pack` into outDir; returns the tarball's path. Scripts are skipped (the build ran already). */
 export async function packPackage({ outDir, log }) {
 	fs.mkdirSync(outDir, { recursive: true });
-	const r = await runCommand('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', outDir], {
-		timeoutMs: 2 * 60_000,
-		label: 'npm pack',
-	});
+	const r = await runCommand(
+		'npm',
+		['pack', '--json', '--ignore-scripts', '--pack-destination', outDir],
+		{
+			timeoutMs: 2 * 60_000,
+			label: 'npm pack',
+		},
+	);
 	if (r.code !== 0) throw new Error(describeFailure(r));
 	const info = JSON.parse(r.stdout.slice(r.stdout.indexOf('[')))[0];
 	const tarball = path.join(outDir, info.filename);
@@ -202,13 +218,28 @@ export async function installCommunityPackage({ tarball, userFolder, nodesRealDi
 	});
 	if (tar.code !== 0) throw new Error(describeFailure(tar));
 	const pkgPath = path.join(packageDir, 'package.json');
-	const { devDependencies, peerDependencies, optionalDependencies, ...pkg } = JSON.parse(fs.readFileSync(pkgPath, 'utf8'));
+	const { devDependencies, peerDependencies, optionalDependencies, ...pkg } = JSON.parse(
+		fs.readFileSync(pkgPath, 'utf8'),
+	);
 	fs.writeFileSync(pkgPath, JSON.stringify(pkg, null, 2));
 	if (pkg.dependencies && Object.keys(pkg.dependencies).length > 0) {
 		const r = await runCommand(
 			'npm',
-			['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'],
-			{ cwd: packageDir, env: node24Env(), timeoutMs: 5 * 60_000, label: 'npm install (package dependencies)' },
+			[
+				'install',
+				'--audit=false',
+				'--fund=false',
+				'--bin-links=false',
+				'--install-strategy=shallow',
+				'--ignore-scripts=true',
+				'--package-lock=false',
+			],
+			{
+				cwd: packageDir,
+				env: node24Env(),
+				timeoutMs: 5 * 60_000,
+				label: 'npm install (package dependencies)',
+			},
 		);
 		if (r.code !== 0) throw new Error(describeFailure(r));
 	}
@@ -220,7 +251,9 @@ export async function installCommunityPackage({ tarball, userFolder, nodesRealDi
 	} catch {}
 	manifest.dependencies = { ...(manifest.dependencies || {}), [PACKAGE_NAME]: pkg.version };
 	fs.writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
-	log?.(`  installed ${PACKAGE_NAME}@${pkg.version} as a community package in ${path.join(nodesLink, 'node_modules', PACKAGE_NAME)}`);
+	log?.(
+		`  installed ${PACKAGE_NAME}@${pkg.version} as a community package in ${path.join(nodesLink, 'node_modules', PACKAGE_NAME)}`,
+	);
 	return { packageDir, realPackageDir: fs.realpathSync(packageDir), version: pkg.version };
 }
 
@@ -333,7 +366,9 @@ export function parseTrailingJson(stdout) {
 			return JSON.parse(lines[i]);
 		} catch {}
 	}
-	throw new Error(`no JSON document in the output (${stdout.length} chars); it ends with:\n${stdout.slice(-600)}`);
+	throw new Error(
+		`no JSON document in the output (${stdout.length} chars); it ends with:\n${stdout.slice(-600)}`,
+	);
 }
 
 /** A credential file for `n8n import:credentials` (data in clear: the command encrypts it). */
@@ -391,7 +426,9 @@ export async function waitForHttp(url, { timeoutMs, child } = {}) {
 	let lastError = '';
 	while (Date.now() < deadline) {
 		if (child && (child.exitCode !== null || child.signalCode !== null)) {
-			throw new Error(`process exited (${child.exitCode ?? child.signalCode}) before ${url} answered`);
+			throw new Error(
+				`process exited (${child.exitCode ?? child.signalCode}) before ${url} answered`,
+			);
 		}
 		try {
 			const res = await fetch(url, { signal: AbortSignal.timeout(3000) });
@@ -460,7 +497,8 @@ export async function startN8nServer({ env, port, readyTimeoutMs = 120_000, echo
 		// published workflows (webhooks, forms) are registered just before this line is printed
 		while (!output.includes('Editor is now accessible via')) {
 			if (child.exitCode !== null || child.signalCode !== null) throw new Error('n8n exited');
-			if (Date.now() > deadline) throw new Error(`n8n did not finish starting within ${readyTimeoutMs / 1000}s`);
+			if (Date.now() > deadline)
+				throw new Error(`n8n did not finish starting within ${readyTimeoutMs / 1000}s`);
 			await new Promise((r) => setTimeout(r, 200));
 		}
 	} catch (err) {
@@ -496,9 +534,14 @@ export function activateArgs(workflowId) {
  * has no such setting, so the owner is set up through the REST API the setup screen uses.
  * Returns 'env', 'created' or 'existing'.
  */
-export async function ensureOwner(url, { email, password, firstName = 'CallKaro', lastName = 'Builder' }) {
+export async function ensureOwner(
+	url,
+	{ email, password, firstName = 'CallKaro', lastName = 'Builder' },
+) {
 	if (n8nPaths().target.major >= 2) return 'env';
-	const settings = await (await fetch(`${url}/rest/settings`, { signal: AbortSignal.timeout(15_000) })).json();
+	const settings = await (
+		await fetch(`${url}/rest/settings`, { signal: AbortSignal.timeout(15_000) })
+	).json();
 	if (!settings?.data?.userManagement?.showSetupOnFirstLoad) return 'existing';
 	const res = await fetch(`${url}/rest/owner/setup`, {
 		method: 'POST',
@@ -506,7 +549,8 @@ export async function ensureOwner(url, { email, password, firstName = 'CallKaro'
 		body: JSON.stringify({ email, password, firstName, lastName }),
 		signal: AbortSignal.timeout(15_000),
 	});
-	if (!res.ok) throw new Error(`owner setup failed: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
+	if (!res.ok)
+		throw new Error(`owner setup failed: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
 	return 'created';
 }
 
@@ -524,7 +568,10 @@ export const TRIGGER_WEBHOOK_PATH = 'webhook';
  * Returns null when no example has the trigger.
  */
 export function triggerExample(examplesDir = path.join(PROJECT_ROOT, 'examples')) {
-	for (const file of fs.readdirSync(examplesDir).filter((f) => f.endsWith('.json')).sort()) {
+	for (const file of fs
+		.readdirSync(examplesDir)
+		.filter((f) => f.endsWith('.json'))
+		.sort()) {
 		const wf = JSON.parse(fs.readFileSync(path.join(examplesDir, file), 'utf8'));
 		const node = wf.nodes?.find((n) => n.type === `${PACKAGE_NAME}.callKaroTrigger`);
 		if (!node) continue;
@@ -536,7 +583,10 @@ export function triggerExample(examplesDir = path.join(PROJECT_ROOT, 'examples')
 			workflowName: wf.name,
 			nodeName: node.name,
 			webhookPath: `${node.webhookId}/${TRIGGER_WEBHOOK_PATH}`,
-			secretHeader: p.verifySecret === true ? { name: p.headerName ?? 'X-CallKaro-Secret', value: p.secretHeaderValue } : null,
+			secretHeader:
+				p.verifySecret === true
+					? { name: p.headerName ?? 'X-CallKaro-Secret', value: p.secretHeaderValue }
+					: null,
 		};
 	}
 	return null;
@@ -550,19 +600,30 @@ export async function listExecutions(url, cookie, workflowId) {
 		signal: AbortSignal.timeout(15_000),
 	});
 	const body = await res.json().catch(() => null);
-	if (!res.ok) throw new Error(`GET /rest/executions: HTTP ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+	if (!res.ok)
+		throw new Error(
+			`GET /rest/executions: HTTP ${res.status} ${JSON.stringify(body).slice(0, 300)}`,
+		);
 	return body?.data?.results ?? [];
 }
 
 /** One execution with its run data (the editor's API sends it in flatted form). */
 export async function getExecution(url, cookie, id) {
-	const res = await fetch(`${url}/rest/executions/${id}`, { headers: { cookie }, signal: AbortSignal.timeout(15_000) });
+	const res = await fetch(`${url}/rest/executions/${id}`, {
+		headers: { cookie },
+		signal: AbortSignal.timeout(15_000),
+	});
 	const body = await res.json().catch(() => null);
-	if (!res.ok) throw new Error(`GET /rest/executions/${id}: HTTP ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+	if (!res.ok)
+		throw new Error(
+			`GET /rest/executions/${id}: HTTP ${res.status} ${JSON.stringify(body).slice(0, 300)}`,
+		);
 	const execution = body?.data ?? body;
 	if (typeof execution.data === 'string') {
 		const { n8nDir } = n8nPaths();
-		const flatted = createRequire(path.join(n8nDir, 'node_modules', 'n8n', 'package.json'))('flatted');
+		const flatted = createRequire(path.join(n8nDir, 'node_modules', 'n8n', 'package.json'))(
+			'flatted',
+		);
 		execution.data = flatted.parse(execution.data);
 	}
 	return execution;

@@ -112,14 +112,20 @@ function run(cmd, args, { cwd, env, timeoutMs, log, label }) {
 			clearInterval(beat);
 			clearTimeout(timer);
 			if (code === 0) resolve({ tail, ms: Date.now() - started });
-			else reject(new Error(`${label} failed (exit ${code ?? signal}) after ${secs(started)}:\n${tail}`));
+			else
+				reject(
+					new Error(`${label} failed (exit ${code ?? signal}) after ${secs(started)}:\n${tail}`),
+				);
 		});
 	});
 }
 
 function npmCommand() {
 	// the npm that came with the Node running this script; it runs on whichever `node` is first on PATH
-	const sibling = path.join(path.dirname(process.execPath), process.platform === 'win32' ? 'npm.cmd' : 'npm');
+	const sibling = path.join(
+		path.dirname(process.execPath),
+		process.platform === 'win32' ? 'npm.cmd' : 'npm',
+	);
 	return fs.existsSync(sibling) ? sibling : 'npm';
 }
 
@@ -165,7 +171,8 @@ async function withLock(root, name, log, fn) {
 				fs.rmSync(lock, { recursive: true, force: true });
 				continue;
 			}
-			if (Date.now() > deadline) throw new Error(`another install (pid ${holder}) holds ${lock} for too long`);
+			if (Date.now() > deadline)
+				throw new Error(`another install (pid ${holder}) holds ${lock} for too long`);
 			log(`waiting for another install (pid ${holder}) to finish...`);
 			await new Promise((r) => setTimeout(r, 5000));
 		}
@@ -185,12 +192,28 @@ async function installNode24(log) {
 	const tmp = `${p.nodeDir}.partial-${process.pid}`;
 	fs.rmSync(tmp, { recursive: true, force: true });
 	fs.mkdirSync(tmp, { recursive: true });
-	fs.writeFileSync(path.join(tmp, 'package.json'), JSON.stringify({ name: 'callkaro-node24', private: true }, null, 2));
+	fs.writeFileSync(
+		path.join(tmp, 'package.json'),
+		JSON.stringify({ name: 'callkaro-node24', private: true }, null, 2),
+	);
 	log(`installing Node ${NODE24_VERSION} from the npm registry (${nodePackageName()})...`);
 	const r = await run(
 		npmCommand(),
-		['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', `${nodePackageName()}@${NODE24_VERSION}`],
-		{ cwd: tmp, env: { ...process.env, npm_config_update_notifier: 'false' }, timeoutMs: 10 * 60_000, log, label: 'npm install node' },
+		[
+			'install',
+			'--ignore-scripts',
+			'--no-audit',
+			'--no-fund',
+			'--loglevel=error',
+			`${nodePackageName()}@${NODE24_VERSION}`,
+		],
+		{
+			cwd: tmp,
+			env: { ...process.env, npm_config_update_notifier: 'false' },
+			timeoutMs: 10 * 60_000,
+			log,
+			label: 'npm install node',
+		},
 	);
 	const bin = path.join(tmp, 'node_modules', nodePackageName(), 'bin', 'node');
 	const v = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 30_000 });
@@ -214,35 +237,57 @@ async function installN8n(log) {
 	fs.writeFileSync(
 		path.join(tmp, 'package.json'),
 		JSON.stringify(
-			{ name: 'callkaro-n8n-host', private: true, dependencies: { n8n: N8N_VERSION }, overrides: OVERRIDES },
+			{
+				name: 'callkaro-n8n-host',
+				private: true,
+				dependencies: { n8n: N8N_VERSION },
+				overrides: OVERRIDES,
+			},
 			null,
 			2,
 		),
 	);
 	// the cache's own .npmrc: scripts off (isolated-vm etc. are not needed), no nodedir from ~/.npmrc
-	fs.writeFileSync(path.join(tmp, '.npmrc'), 'ignore-scripts=true\nfund=false\naudit=false\nupdate-notifier=false\n');
+	fs.writeFileSync(
+		path.join(tmp, '.npmrc'),
+		'ignore-scripts=true\nfund=false\naudit=false\nupdate-notifier=false\n',
+	);
 	// node-gyp builds against the target Node's own headers (shipped in the registry package);
 	// for the running Node the user's npm config (e.g. nodedir=/usr) applies as it is
 	const env = p.target.node ? node24Env({ npm_config_nodedir: p.nodeHome }) : node24Env();
 	log(`installing n8n@${N8N_VERSION} into ${tmp} (first time only: about 3-5 minutes, ~3 GB)...`);
 	let started = Date.now();
-	await run(npmCommand(), ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
-		cwd: tmp,
-		env,
-		timeoutMs: 30 * 60_000,
-		log,
-		label: 'npm install n8n',
-	});
+	await run(
+		npmCommand(),
+		['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
+		{
+			cwd: tmp,
+			env,
+			timeoutMs: 30 * 60_000,
+			log,
+			label: 'npm install n8n',
+		},
+	);
 	log(`  n8n packages installed (${secs(started)}); building sqlite3 for ${nodeLabel}...`);
 	started = Date.now();
 	// scripts must run here (that is the build), so --ignore-scripts=false for this one command
-	await run(npmCommand(), ['rebuild', 'sqlite3', '--ignore-scripts=false', '--foreground-scripts=false', '--loglevel=error'], {
-		cwd: tmp,
-		env,
-		timeoutMs: 15 * 60_000,
-		log,
-		label: 'npm rebuild sqlite3',
-	});
+	await run(
+		npmCommand(),
+		[
+			'rebuild',
+			'sqlite3',
+			'--ignore-scripts=false',
+			'--foreground-scripts=false',
+			'--loglevel=error',
+		],
+		{
+			cwd: tmp,
+			env,
+			timeoutMs: 15 * 60_000,
+			log,
+			label: 'npm rebuild sqlite3',
+		},
+	);
 	log(`  sqlite3 built (${secs(started)})`);
 	const main = path.join(tmp, 'node_modules', 'n8n', 'bin', 'n8n');
 	// sqlite3 must load under Node 24
@@ -251,7 +296,8 @@ async function installN8n(log) {
 		encoding: 'utf8',
 		timeout: 60_000,
 	});
-	if (probe.status !== 0) throw new Error(`sqlite3 does not load under ${nodeLabel}:\n${probe.stderr}`);
+	if (probe.status !== 0)
+		throw new Error(`sqlite3 does not load under ${nodeLabel}:\n${probe.stderr}`);
 	fs.writeFileSync(path.join(tmp, '.complete'), new Date().toISOString());
 	fs.rmSync(p.n8nDir, { recursive: true, force: true });
 	fs.renameSync(tmp, p.n8nDir);
@@ -265,9 +311,14 @@ export function n8nVersion() {
 	const r = spawnSync(p.nodeBin, [p.n8nMain, '--version'], {
 		encoding: 'utf8',
 		timeout: 120_000,
-		env: node24Env({ ...p.target.env, N8N_DIAGNOSTICS_ENABLED: 'false', N8N_USER_FOLDER: path.join(p.root, 'version-probe') }),
+		env: node24Env({
+			...p.target.env,
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+			N8N_USER_FOLDER: path.join(p.root, 'version-probe'),
+		}),
 	});
-	if (r.status !== 0) throw new Error(`n8n --version failed (${r.status ?? r.signal}):\n${r.stdout}\n${r.stderr}`);
+	if (r.status !== 0)
+		throw new Error(`n8n --version failed (${r.status ?? r.signal}):\n${r.stdout}\n${r.stderr}`);
 	const m = /\d+\.\d+\.\d+\S*/.exec(r.stdout.trim().split('\n').pop() || '');
 	return m ? m[0] : r.stdout.trim();
 }
@@ -284,7 +335,9 @@ export async function ensureN8n({ log = (m) => console.log(`[n8n-install] ${m}`)
 	const version = n8nVersion();
 	if (version !== p.target.n8n) throw new Error(`expected n8n ${p.target.n8n}, got ${version}`);
 	const nodeVersion = p.target.node ?? process.versions.node;
-	log(`${fresh ? 'installed' : 'cached'}: n8n ${version} on Node ${nodeVersion} (${secs(started)}) in ${p.n8nDir}`);
+	log(
+		`${fresh ? 'installed' : 'cached'}: n8n ${version} on Node ${nodeVersion} (${secs(started)}) in ${p.n8nDir}`,
+	);
 	return { ...p, version, fresh, ms: Date.now() - started };
 }
 

@@ -41,10 +41,23 @@ const HOST_MODULES = new Set([
 const TOP_LEVEL_ALLOWED = new Set(['package.json', 'README.md', 'LICENSE']);
 const DIST_EXTENSIONS = ['.js', '.js.map', '.d.ts', '.d.ts.map', '.json', '.svg', '.png'];
 const FORBIDDEN_SEGMENTS = new Set([
-	'test', 'tests', '__tests__', '__mocks__', 'fixtures', 'scripts', 'e2e', 'sandbox', 'bench',
-	'coverage', 'examples', 'node_modules', '.github', '.ci',
+	'test',
+	'tests',
+	'__tests__',
+	'__mocks__',
+	'fixtures',
+	'scripts',
+	'e2e',
+	'sandbox',
+	'bench',
+	'coverage',
+	'examples',
+	'node_modules',
+	'.github',
+	'.ci',
 ]);
-const FORBIDDEN_NAME = /(\.(test|spec|soak|bench)\.[cm]?[jt]s(\.map)?$)|(^\.env)|(^tsconfig.*\.json$)|(^jest\.config)|(^eslint\.config)|(\.tgz$)/;
+const FORBIDDEN_NAME =
+	/(\.(test|spec|soak|bench)\.[cm]?[jt]s(\.map)?$)|(^\.env)|(^tsconfig.*\.json$)|(^jest\.config)|(^eslint\.config)|(\.tgz$)/;
 
 function parseArgs(argv) {
 	const opts = { tarball: null, timeout: 300, keep: false, quiet: false };
@@ -150,7 +163,11 @@ async function lintLeg(dir, patterns) {
 			byRule.set(key, (byRule.get(key) ?? 0) + 1);
 		}
 	const shown = results
-		.map((r) => (opts.quiet ? { ...r, messages: r.messages.filter((m) => m.severity === 2), warningCount: 0 } : r))
+		.map((r) =>
+			opts.quiet
+				? { ...r, messages: r.messages.filter((m) => m.severity === 2), warningCount: 0 }
+				: r,
+		)
 		.filter((r) => r.messages.length > 0);
 	const report = shown.length ? await (await eslint.loadFormatter('stylish')).format(shown) : '';
 	return { files: files.length, errors, warnings, byRule, report, time: secs(t0) };
@@ -169,7 +186,10 @@ async function canary(dir) {
 	const active = async (file, prefix) => {
 		const cfg = await eslint.calculateConfigForFile(path.join(dir, file));
 		return Object.entries(cfg?.rules ?? {}).filter(
-			([id, v]) => id.startsWith(prefix) && (Array.isArray(v) ? v[0] : v) !== 0 && (Array.isArray(v) ? v[0] : v) !== 'off',
+			([id, v]) =>
+				id.startsWith(prefix) &&
+				(Array.isArray(v) ? v[0] : v) !== 0 &&
+				(Array.isArray(v) ? v[0] : v) !== 'off',
 		).length;
 	};
 	const counts = {
@@ -198,7 +218,12 @@ async function canary(dir) {
 // Pack and unpack.
 
 function run(cmd, args, cwd, timeoutMs) {
-	const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 << 20 });
+	const r = spawnSync(cmd, args, {
+		cwd,
+		encoding: 'utf8',
+		timeout: timeoutMs,
+		maxBuffer: 64 << 20,
+	});
 	if (r.error || r.status !== 0) {
 		throw new Error(
 			`${cmd} ${args.join(' ')} failed: ${r.error?.message ?? `exit ${r.status}`}\n${r.stderr ?? ''}`,
@@ -263,18 +288,31 @@ function checkContents(pkgDir) {
 	for (const f of TOP_LEVEL_ALLOWED) if (!fileSet.has(f)) errors.push(`missing from tarball: ${f}`);
 
 	const pkg = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
-	for (const field of ['dependencies', 'optionalDependencies', 'bundleDependencies', 'bundledDependencies']) {
+	for (const field of [
+		'dependencies',
+		'optionalDependencies',
+		'bundleDependencies',
+		'bundledDependencies',
+	]) {
 		const v = pkg[field];
-		const empty = v === undefined || (Array.isArray(v) ? v.length === 0 : v && typeof v === 'object' && Object.keys(v).length === 0);
-		if (!empty) errors.push(`package.json "${field}" must be absent or empty: ${JSON.stringify(v)}`);
+		const empty =
+			v === undefined ||
+			(Array.isArray(v)
+				? v.length === 0
+				: v && typeof v === 'object' && Object.keys(v).length === 0);
+		if (!empty)
+			errors.push(`package.json "${field}" must be absent or empty: ${JSON.stringify(v)}`);
 	}
 	const peers = pkg.peerDependencies;
 	if (JSON.stringify(peers) !== JSON.stringify({ 'n8n-workflow': '*' })) {
-		errors.push(`package.json "peerDependencies" must be exactly {"n8n-workflow":"*"}: ${JSON.stringify(peers)}`);
+		errors.push(
+			`package.json "peerDependencies" must be exactly {"n8n-workflow":"*"}: ${JSON.stringify(peers)}`,
+		);
 	}
 
 	const registered = [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])];
-	for (const f of registered) if (!fileSet.has(f)) errors.push(`registered in package.json "n8n" but not in tarball: ${f}`);
+	for (const f of registered)
+		if (!fileSet.has(f)) errors.push(`registered in package.json "n8n" but not in tarball: ${f}`);
 	const registeredSet = new Set(registered);
 	for (const f of files)
 		if (/\.(node|credentials)\.js$/.test(f) && !registeredSet.has(f))
@@ -291,16 +329,26 @@ function checkContents(pkgDir) {
 			const spec = m[2];
 			if (spec.startsWith('.')) {
 				const base = path.posix.normalize(path.posix.join(path.posix.dirname(f), spec));
-				const hit = [base, `${base}.js`, `${base}.json`, `${base}/index.js`].some((c) => fileSet.has(c));
+				const hit = [base, `${base}.js`, `${base}.json`, `${base}/index.js`].some((c) =>
+					fileSet.has(c),
+				);
 				if (!hit) errors.push(`${f}: require('${spec}') does not resolve inside the tarball`);
 			} else {
-				const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
+				const name = spec.startsWith('@')
+					? spec.split('/').slice(0, 2).join('/')
+					: spec.split('/')[0];
 				if (!HOST_MODULES.has(name) && !HOST_MODULES.has(spec))
 					errors.push(`${f}: require('${spec}') is not a module n8n provides to community nodes`);
 			}
 		}
 	}
-	return { files, errors, warnings, requires, size: files.reduce((n, f) => n + fs.statSync(path.join(pkgDir, f)).size, 0) };
+	return {
+		files,
+		errors,
+		warnings,
+		requires,
+		size: files.reduce((n, f) => n + fs.statSync(path.join(pkgDir, f)).size, 0),
+	};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -324,7 +372,9 @@ try {
 	);
 	if (check.problems.length) {
 		for (const p of check.problems) console.log(`  error  ${p}`);
-		throw new Error(`the scanner's config no longer catches what it should; check ${SCANNER_PKG}@${scannerVersion}`);
+		throw new Error(
+			`the scanner's config no longer catches what it should; check ${SCANNER_PKG}@${scannerVersion}`,
+		);
 	}
 
 	// 1. Source leg: the gate lints the provenance-attested commit; here, the working tree.
@@ -342,7 +392,10 @@ try {
 	// 3. Contents.
 	const contents = checkContents(pkgDir);
 
-	for (const [label, leg] of [['source', source], ['tarball', tarball]]) {
+	for (const [label, leg] of [
+		['source', source],
+		['tarball', tarball],
+	]) {
 		if (leg.report) console.log(`--- ${label} lint${leg.report}`);
 	}
 	if (contents.errors.length || contents.warnings.length) {
@@ -357,8 +410,12 @@ try {
 	console.log('summary');
 	console.log(line('source', source, scanner.SOURCE_FILE_PATTERNS));
 	console.log(line('tarball', tarball, TARBALL_FILE_PATTERNS));
-	for (const [label, leg] of [['source', source], ['tarball', tarball]])
-		for (const [rule, n] of [...leg.byRule].sort()) console.log(`          ${label}: ${n} x ${rule}`);
+	for (const [label, leg] of [
+		['source', source],
+		['tarball', tarball],
+	])
+		for (const [rule, n] of [...leg.byRule].sort())
+			console.log(`          ${label}: ${n} x ${rule}`);
 	console.log(
 		`contents  ${String(contents.files.length).padStart(3)} files  ${contents.errors.length} errors  ${contents.warnings.length} warnings  ` +
 			`${(contents.size / 1024).toFixed(0)} KiB unpacked, ${contents.requires} requires checked, ` +
@@ -366,7 +423,9 @@ try {
 	);
 
 	failed = source.errors > 0 || tarball.errors > 0 || contents.errors.length > 0;
-	console.log(`\n${failed ? 'FAIL' : 'PASS'} in ${secs(started)}${opts.keep ? ` (kept ${tmpDir})` : ''}`);
+	console.log(
+		`\n${failed ? 'FAIL' : 'PASS'} in ${secs(started)}${opts.keep ? ` (kept ${tmpDir})` : ''}`,
+	);
 } catch (error) {
 	console.error(`scan: ${error.message}`);
 	failed = true;

@@ -61,7 +61,9 @@ const passThroughType = {
 		properties: [],
 	},
 	async execute(this: { getInputData(): Array<{ json: IDataObject }> }) {
-		return [this.getInputData().map((item, index) => ({ json: item.json, pairedItem: { item: index } }))];
+		return [
+			this.getInputData().map((item, index) => ({ json: item.json, pairedItem: { item: index } })),
+		];
 	},
 } as unknown as NodeTypeMap[string];
 
@@ -91,7 +93,9 @@ export interface TriggerServer {
 	/** The stored static data (as saved to the database). */
 	storedStaticData(): IDataObject;
 	/** Runs the webhookMethods lifecycle: checkExists, then create when it says false. */
-	activate(activation?: WorkflowActivateMode): Promise<{ exists: boolean; created?: boolean; webhookUrl?: string }>;
+	activate(
+		activation?: WorkflowActivateMode,
+	): Promise<{ exists: boolean; created?: boolean; webhookUrl?: string }>;
 	/** Runs webhookMethods.delete. */
 	deactivate(): Promise<boolean | undefined>;
 	/** Waits until every started execution finished. */
@@ -130,7 +134,10 @@ interface HttpResponseLike {
 
 /** Starts the HTTP front and returns the served workflow. */
 export async function startTriggerServer(options: TriggerServerOptions): Promise<TriggerServer> {
-	const nodeTypes = new TestNodeTypes({ ...options.nodeTypes, [PASS_THROUGH_TYPE]: passThroughType });
+	const nodeTypes = new TestNodeTypes({
+		...options.nodeTypes,
+		[PASS_THROUGH_TYPE]: passThroughType,
+	});
 	const nodes = deepCopy(options.nodes);
 	const triggerName = options.triggerNodeName ?? nodes[0].name;
 	const connections = options.connections ?? chain(...nodes.map((entry) => entry.name));
@@ -175,7 +182,12 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 	};
 
 	const additionalDataFor = (executionId: string): IWorkflowExecuteAdditionalData => {
-		const data = createAdditionalData(new TestCredentialsHelper({}), MODE, workflowData, executionId);
+		const data = createAdditionalData(
+			new TestCredentialsHelper({}),
+			MODE,
+			workflowData,
+			executionId,
+		);
 		data.webhookBaseUrl = `${baseUrl}/webhook`;
 		data.webhookTestBaseUrl = `${baseUrl}/webhook-test`;
 		data.webhookWaitingBaseUrl = `${baseUrl}/webhook-waiting`;
@@ -183,7 +195,10 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 	};
 
 	/** Like cli WebhookService.getNodeWebhooks for the trigger node. */
-	const webhooksOf = (workflow: Workflow, additionalData: IWorkflowExecuteAdditionalData): IWebhookData[] => {
+	const webhooksOf = (
+		workflow: Workflow,
+		additionalData: IWorkflowExecuteAdditionalData,
+	): IWebhookData[] => {
 		const node = workflow.getNode(triggerName);
 		if (!node) throw new UnexpectedError(`No node "${triggerName}"`);
 		const type = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
@@ -213,7 +228,14 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 		const node = workflow.getNode(triggerName)!;
 		const type = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 		const methods = type.webhookMethods?.[webhookData.webhookDescription.name];
-		const context = new HookContext(workflow, node, additionalData, 'trigger', activation, webhookData);
+		const context = new HookContext(
+			workflow,
+			node,
+			additionalData,
+			'trigger',
+			activation,
+			webhookData,
+		);
 		return { workflow, methods, context };
 	};
 
@@ -221,7 +243,10 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 
 	async function handle(req: HttpRequestLike, res: HttpResponseLike): Promise<void> {
 		const rawResponse = res as unknown as Parameters<typeof sendJson>[0];
-		const path = new URL(req.url ?? '/', 'http://harness.local').pathname.replace(/^\/webhook\//, '');
+		const path = new URL(req.url ?? '/', 'http://harness.local').pathname.replace(
+			/^\/webhook\//,
+			'',
+		);
 		const workflow = loadWorkflow();
 		executionCounter += 1;
 		const executionId = `webhook-execution-${executionCounter}`;
@@ -230,7 +255,10 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 			(candidate) => candidate.path === path && candidate.httpMethod === req.method,
 		);
 		if (!webhookData) {
-			return sendJson(rawResponse, 404, { code: 404, message: `The requested webhook "${req.method} ${path}" is not registered.` });
+			return sendJson(rawResponse, 404, {
+				code: 404,
+				message: `The requested webhook "${req.method} ${path}" is not registered.`,
+			});
 		}
 		additionalData.httpRequest = req as unknown as IWorkflowExecuteAdditionalData['httpRequest'];
 		additionalData.httpResponse = res as unknown as IWorkflowExecuteAdditionalData['httpResponse'];
@@ -241,12 +269,23 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 
 		let result: IWebhookResponseData;
 		try {
-			const context = new WebhookContext(workflow, node, additionalData, MODE, webhookData, [], null);
+			const context = new WebhookContext(
+				workflow,
+				node,
+				additionalData,
+				MODE,
+				webhookData,
+				[],
+				null,
+			);
 			result = (await nodeType.webhook!.call(context)) as IWebhookResponseData;
 		} catch (thrown) {
 			// cli invokeWebhook: answer with a generic error; the failed run is recorded with the error.
 			saveStaticData(workflow);
-			sendJson(rawResponse, 500, { code: 0, message: 'Workflow Webhook Error: Workflow could not be started!' });
+			sendJson(rawResponse, 500, {
+				code: 0,
+				message: 'Workflow Webhook Error: Workflow could not be started!',
+			});
 			executions.push(recorded({ status: 'error', error: thrown as Error, runData: {} }));
 			return;
 		}
@@ -255,11 +294,18 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 		if (result.noWebhookResponse === true) {
 			call.answeredBy = 'node';
 			saveStaticData(workflow);
-			if (!res.writableEnded) throw new UnexpectedError('The node claimed to answer but did not end the response');
+			if (!res.writableEnded)
+				throw new UnexpectedError('The node claimed to answer but did not end the response');
 			if (result.workflowData === undefined) return;
 		} else if (result.workflowData === undefined) {
 			saveStaticData(workflow);
-			sendJson(rawResponse, 200, result.webhookResponse !== undefined ? result.webhookResponse : { message: 'Webhook call received' });
+			sendJson(
+				rawResponse,
+				200,
+				result.webhookResponse !== undefined
+					? result.webhookResponse
+					: { message: 'Webhook call received' },
+			);
 			return;
 		}
 
@@ -270,7 +316,11 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 			},
 		});
 		call.startedExecution = true;
-		const running = new WorkflowExecute(additionalDataFor(executionId), MODE, runExecutionData).processRunExecutionData(workflow);
+		const running = new WorkflowExecute(
+			additionalDataFor(executionId),
+			MODE,
+			runExecutionData,
+		).processRunExecutionData(workflow);
 		const done = Promise.resolve(running).then(
 			(run: IRun) => {
 				executions.push(
@@ -290,11 +340,19 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 		// 'onReceived': answered once the execution started; static data saved in the response callback.
 		saveStaticData(workflow);
 		if (!res.headersSent) {
-			sendJson(rawResponse, 200, result.webhookResponse !== undefined ? result.webhookResponse : { message: 'Workflow was started' });
+			sendJson(
+				rawResponse,
+				200,
+				result.webhookResponse !== undefined
+					? result.webhookResponse
+					: { message: 'Workflow was started' },
+			);
 		}
 	}
 
-	const server = await startHttpServer(async (req, res) => await handle(req as HttpRequestLike, res));
+	const server = await startHttpServer(
+		async (req, res) => await handle(req as HttpRequestLike, res),
+	);
 	baseUrl = server.url;
 	const probe = loadWorkflow();
 	const [webhook] = webhooksOf(probe, additionalDataFor('probe'));
@@ -326,10 +384,16 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 	};
 }
 
-function recorded(entry: { status: ExecutionStatus; error?: Error; runData: IRunData }): WebhookExecution {
+function recorded(entry: {
+	status: ExecutionStatus;
+	error?: Error;
+	runData: IRunData;
+}): WebhookExecution {
 	return {
 		...entry,
 		json: (nodeName, output = 0) =>
-			(entry.runData[nodeName]?.[0]?.data?.[NodeConnectionTypes.Main]?.[output] ?? []).map((item) => item.json),
+			(entry.runData[nodeName]?.[0]?.data?.[NodeConnectionTypes.Main]?.[output] ?? []).map(
+				(item) => item.json,
+			),
 	};
 }

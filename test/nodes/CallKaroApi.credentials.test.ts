@@ -7,7 +7,10 @@ import { WRONG_API_KEY, apiRequests, useSandbox } from './fixtures';
 
 const OK = { status: 'OK', message: 'Connection successful!' };
 const KEY_REFUSED = { status: 'Error', message: 'CallKaro did not accept this API key' };
-const noApi = (status: number) => ({ status: 'Error', message: `No CallKaro API answered at this Base URL (HTTP ${status})` });
+const noApi = (status: number) => ({
+	status: 'Error',
+	message: `No CallKaro API answered at this Base URL (HTTP ${status})`,
+});
 
 describe('CallKaro API credential test', () => {
 	const sandbox = useSandbox();
@@ -46,7 +49,10 @@ describe('CallKaro API credential test', () => {
 	it('never sends the key over plain http to a host that is not named as this machine', async () => {
 		// 0.0.0.0 reaches the sandbox on this machine, but only localhost/127.x/[::1] may use http.
 		const { port } = new URL(sandbox().url);
-		const result = await testCredential({ apiKey: DEMO_API_KEY, baseUrl: `http://0.0.0.0:${port}` });
+		const result = await testCredential({
+			apiKey: DEMO_API_KEY,
+			baseUrl: `http://0.0.0.0:${port}`,
+		});
 
 		expect(result).toEqual({ status: 'Error', message: 'ENOTFOUND' });
 		expect(apiRequests(sandbox())).toEqual([]);

@@ -833,8 +833,7 @@ describe('CallKaro Assign Workflow', () => {
 			const items = () =>
 				phones.map((phone, index) => ({
 					phone,
-					workflowId:
-						index === failing[0] ? (errorCase.workflowId ?? 'wf_welcome') : 'wf_welcome',
+					workflowId: index === failing[0] ? (errorCase.workflowId ?? 'wf_welcome') : 'wf_welcome',
 				}));
 			const details: ErrorDetails = {
 				kind: errorCase.kind,
@@ -893,7 +892,9 @@ describe('CallKaro Assign Workflow', () => {
 						expect(item.json).toMatchObject({ status: 'started', toNumber: phones[index] });
 					}
 				});
-				expect(apiRequests(sandbox())).toHaveLength(3 - failing.length + failing.length * errorCase.attempts);
+				expect(apiRequests(sandbox())).toHaveLength(
+					3 - failing.length + failing.length * errorCase.attempts,
+				);
 				expect(sandbox().state.runs).toHaveLength(3 - failing.length);
 				expectNoSecrets(result, { apiKeys: [DEMO_API_KEY, OTHER_API_KEY, WRONG_API_KEY] });
 			});

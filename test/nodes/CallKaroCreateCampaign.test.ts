@@ -1,6 +1,13 @@
 // CallKaro Create Campaign in n8n's engine against the sandbox: a campaign, then calls that join it.
 import { CREATE_CAMPAIGN, OUTBOUND_CALL } from '../engine/callKaroNodes';
-import { apiRequests, NODE_NAME, pairedItems, runNode, useSandbox, workflowError } from './fixtures';
+import {
+	apiRequests,
+	NODE_NAME,
+	pairedItems,
+	runNode,
+	useSandbox,
+	workflowError,
+} from './fixtures';
 
 const AGENT = 'agent_sales_01';
 const OTHER_AGENT = 'agent_support_02';
@@ -23,7 +30,10 @@ describe('CallKaro Create Campaign', () => {
 			campaignType: 'v1',
 		});
 		expect(apiRequests(sandbox())).toEqual([
-			expect.objectContaining({ path: '/call/campaign', body: { name: 'November renewals', agent_id: AGENT } }),
+			expect.objectContaining({
+				path: '/call/campaign',
+				body: { name: 'November renewals', agent_id: AGENT },
+			}),
 		]);
 	});
 
@@ -47,7 +57,11 @@ describe('CallKaro Create Campaign', () => {
 
 		const calls = await runNode(sandbox(), {
 			type: OUTBOUND_CALL,
-			parameters: { agentId: '={{ $json.agent }}', phoneNumber: '={{ $json.phone }}', additionalFields: { batchId } },
+			parameters: {
+				agentId: '={{ $json.agent }}',
+				phoneNumber: '={{ $json.phone }}',
+				additionalFields: { batchId },
+			},
 			items: [
 				{ agent: AGENT, phone: '+919811100001' },
 				{ agent: OTHER_AGENT, phone: '+919811100002' },
@@ -61,7 +75,9 @@ describe('CallKaro Create Campaign', () => {
 			error: expect.stringContaining('Agent does not match the campaign'),
 			details: { kind: 'bad-request', httpStatus: 400 },
 		});
-		expect(sandbox().state.calls).toEqual([expect.objectContaining({ batchId, toNumber: '+919811100001' })]);
+		expect(sandbox().state.calls).toEqual([
+			expect.objectContaining({ batchId, toNumber: '+919811100001' }),
+		]);
 	});
 
 	test('an empty name fails the item before anything is sent', async () => {
@@ -99,7 +115,9 @@ describe('CallKaro Create Campaign', () => {
 			settings: { continueOnFail: true },
 		});
 
-		expect(result.json(NODE_NAME)[0]).toMatchObject({ details: { outcomeUnknown: true, attempts: 1 } });
+		expect(result.json(NODE_NAME)[0]).toMatchObject({
+			details: { outcomeUnknown: true, attempts: 1 },
+		});
 		expect(apiRequests(sandbox())).toHaveLength(1);
 	});
 });

@@ -460,7 +460,9 @@ describe('CallKaro Delete Scheduled Call', () => {
 						expect(callStatus(sandbox(), callIds[index])).toBe('deleted');
 					}
 				});
-				expect(deleteRequests()).toHaveLength(3 - failing.length + failing.length * errorCase.attempts);
+				expect(deleteRequests()).toHaveLength(
+					3 - failing.length + failing.length * errorCase.attempts,
+				);
 				expectNoSecrets(result, { apiKeys: [DEMO_API_KEY, OTHER_API_KEY, WRONG_API_KEY] });
 			});
 

@@ -82,7 +82,11 @@ interface Posted {
 	body: IDataObject;
 }
 
-async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Posted> {
+async function post(
+	url: string,
+	body: unknown,
+	headers: Record<string, string> = {},
+): Promise<Posted> {
 	const res = await request(url, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json', ...headers },
@@ -94,7 +98,10 @@ async function post(url: string, body: unknown, headers: Record<string, string> 
 
 describe('CallKaro Trigger', () => {
 	const servers: TriggerServer[] = [];
-	async function serve(parameters: INodeParameters = {}, staticData?: IDataObject): Promise<TriggerServer> {
+	async function serve(
+		parameters: INodeParameters = {},
+		staticData?: IDataObject,
+	): Promise<TriggerServer> {
 		const server = await startTriggerServer({
 			nodes: [triggerNode(parameters), nextNode],
 			nodeTypes: nodeTypes(),
@@ -104,7 +111,11 @@ describe('CallKaro Trigger', () => {
 		return server;
 	}
 	/** Posts, then waits for the execution it may have started. */
-	async function deliver(server: TriggerServer, body: unknown, headers?: Record<string, string>): Promise<Posted> {
+	async function deliver(
+		server: TriggerServer,
+		body: unknown,
+		headers?: Record<string, string>,
+	): Promise<Posted> {
 		const answer = await post(server.productionUrl, body, headers);
 		await server.settled();
 		return answer;
@@ -125,7 +136,9 @@ describe('CallKaro Trigger', () => {
 				group: ['trigger'],
 				inputs: [],
 				outputs: ['main'],
-				webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+				webhooks: [
+					{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+				],
 			});
 			expect(description.usableAsTool).toBeUndefined();
 			expect(description.credentials).toBeUndefined();
@@ -142,7 +155,11 @@ describe('CallKaro Trigger', () => {
 		it('registers nothing at CallKaro: checkExists says yes, so n8n never calls create; delete succeeds', async () => {
 			const server = await serve();
 			const activated = await server.activate();
-			expect(activated).toEqual({ exists: true, created: undefined, webhookUrl: server.productionUrl });
+			expect(activated).toEqual({
+				exists: true,
+				created: undefined,
+				webhookUrl: server.productionUrl,
+			});
 			expect(server.productionUrl).toBe(`${server.baseUrl}/webhook/${WEBHOOK_ID}/webhook`);
 			expect(await server.deactivate()).toBe(true);
 		});
@@ -181,7 +198,12 @@ describe('CallKaro Trigger', () => {
 			await deliver(server, callEnded({ callSid: 'sid-early', time: '2026-11-21 02:30:00' }));
 			await deliver(server, {
 				event: 'call_ended',
-				data: { callSid: 'sid-bare', hangup_reason: 'SOMETHING_NEW', call_duration: 'n/a', time: '21/11/2026' },
+				data: {
+					callSid: 'sid-bare',
+					hangup_reason: 'SOMETHING_NEW',
+					call_duration: 'n/a',
+					time: '21/11/2026',
+				},
 			});
 			const [early, bare] = server.executions.map((execution) => execution.json(TRIGGER)[0]);
 			expect(early.endedAt).toBe('2026-11-21T02:30:00.000+05:30');
@@ -203,7 +225,9 @@ describe('CallKaro Trigger', () => {
 
 		it('reads the body even when it came without a JSON content type', async () => {
 			const server = await serve();
-			const answer = await deliver(server, JSON.stringify(callEnded()), { 'content-type': 'text/plain' });
+			const answer = await deliver(server, JSON.stringify(callEnded()), {
+				'content-type': 'text/plain',
+			});
 			expect(answer.status).toBe(200);
 			expect(server.executions).toHaveLength(1);
 		});
@@ -215,7 +239,10 @@ describe('CallKaro Trigger', () => {
 				const answer = await deliver(server, { event, data: callEnded().data });
 				expect(answer).toEqual({
 					status: 200,
-					body: { status: 'ignored', message: `Event "${event}" ignored: this trigger starts workflows on call_ended only` },
+					body: {
+						status: 'ignored',
+						message: `Event "${event}" ignored: this trigger starts workflows on call_ended only`,
+					},
 				});
 				expect(server.executions).toHaveLength(0);
 			},
@@ -224,14 +251,20 @@ describe('CallKaro Trigger', () => {
 		test.each([
 			['an array', [callEnded()], 'The body is not a CallKaro event'],
 			['no event', { data: callEnded().data }, 'The body is not a CallKaro event'],
-			['call_ended without data', { event: 'call_ended' }, 'The call_ended event has no "data" object'],
+			[
+				'call_ended without data',
+				{ event: 'call_ended' },
+				'The call_ended event has no "data" object',
+			],
 		])('a body with %s gets 400 and starts nothing', async (_case, body, message) => {
 			const server = await serve();
 			const answer = await deliver(server, body);
 			expect(answer.status).toBe(400);
 			expect(answer.body).toEqual({ status: 'error', message: expect.stringContaining(message) });
 			expect(server.executions).toHaveLength(0);
-			expect(server.calls).toEqual([expect.objectContaining({ answeredBy: 'node', startedExecution: false })]);
+			expect(server.calls).toEqual([
+				expect.objectContaining({ answeredBy: 'node', startedExecution: false }),
+			]);
 		});
 	});
 
@@ -241,23 +274,58 @@ describe('CallKaro Trigger', () => {
 			['agent not listed', { agentIds: 'agent_other' }, {}, false],
 			['call type listed', { callTypes: ['outbound-scheduled', 'outbound-api'] }, {}, true],
 			['call type not listed', { callTypes: ['inbound'] }, {}, false],
-			['outcome group: connected', { outcomes: ['connected'] }, { hangup_reason: 'SESSION_TIMEOUT' }, true],
-			['outcome group: voicemail', { outcomes: ['voicemail'] }, { hangup_reason: 'VOICEMAIL_DETECTED' }, true],
-			['outcome group: not reached', { outcomes: ['notReached'] }, { hangup_reason: 'USER_UNRESPONSIVE' }, true],
-			['outcome group: other', { outcomes: ['other'] }, { hangup_reason: 'PRE_CALL_FN_FAILED' }, true],
-			['outcome not listed', { outcomes: ['connected', 'voicemail'] }, { hangup_reason: 'USER_REJECTED' }, false],
+			[
+				'outcome group: connected',
+				{ outcomes: ['connected'] },
+				{ hangup_reason: 'SESSION_TIMEOUT' },
+				true,
+			],
+			[
+				'outcome group: voicemail',
+				{ outcomes: ['voicemail'] },
+				{ hangup_reason: 'VOICEMAIL_DETECTED' },
+				true,
+			],
+			[
+				'outcome group: not reached',
+				{ outcomes: ['notReached'] },
+				{ hangup_reason: 'USER_UNRESPONSIVE' },
+				true,
+			],
+			[
+				'outcome group: other',
+				{ outcomes: ['other'] },
+				{ hangup_reason: 'PRE_CALL_FN_FAILED' },
+				true,
+			],
+			[
+				'outcome not listed',
+				{ outcomes: ['connected', 'voicemail'] },
+				{ hangup_reason: 'USER_REJECTED' },
+				false,
+			],
 			['campaign matches', { batchId: 'batch_01' }, {}, true],
 			['campaign differs', { batchId: 'batch_02' }, {}, false],
 			['no campaign on the call', { batchId: 'batch_01' }, { batchId: null }, false],
 			[
 				'all filters match',
-				{ agentIds: 'agent_sales_01', callTypes: ['outbound-api'], outcomes: ['connected'], batchId: 'batch_01' },
+				{
+					agentIds: 'agent_sales_01',
+					callTypes: ['outbound-api'],
+					outcomes: ['connected'],
+					batchId: 'batch_01',
+				},
 				{},
 				true,
 			],
 			[
 				'all but one match',
-				{ agentIds: 'agent_sales_01', callTypes: ['outbound-api'], outcomes: ['connected'], batchId: 'batch_9' },
+				{
+					agentIds: 'agent_sales_01',
+					callTypes: ['outbound-api'],
+					outcomes: ['connected'],
+					batchId: 'batch_9',
+				},
 				{},
 				false,
 			],
@@ -275,10 +343,14 @@ describe('CallKaro Trigger', () => {
 		});
 
 		it('filters from expressions', async () => {
-			const server = await serve({ filters: { agentIds: '={{ ["agent_x", "agent_sales_01"].join(",") }}' } });
+			const server = await serve({
+				filters: { agentIds: '={{ ["agent_x", "agent_sales_01"].join(",") }}' },
+			});
 			await deliver(server, callEnded());
 			await deliver(server, callEnded({ callSid: 'sid-2', agent: 'agent_y' }));
-			expect(server.executions.map((execution) => execution.json(TRIGGER)[0].callId)).toEqual(['sid-0001']);
+			expect(server.executions.map((execution) => execution.json(TRIGGER)[0].callId)).toEqual([
+				'sid-0001',
+			]);
 		});
 
 		it('a filtered-out call is not remembered as delivered', async () => {
@@ -289,11 +361,17 @@ describe('CallKaro Trigger', () => {
 	});
 
 	describe('shared secret', () => {
-		const secured = { verifySecret: true, headerName: 'X-CallKaro-Secret', secretHeaderValue: SECRET };
+		const secured = {
+			verifySecret: true,
+			headerName: 'X-CallKaro-Secret',
+			secretHeaderValue: SECRET,
+		};
 
 		it('runs when the header carries the secret (header name in any case)', async () => {
 			const server = await serve(secured);
-			expect((await deliver(server, callEnded(), { 'x-callkaro-secret': SECRET })).status).toBe(200);
+			expect((await deliver(server, callEnded(), { 'x-callkaro-secret': SECRET })).status).toBe(
+				200,
+			);
 			expect(server.executions).toHaveLength(1);
 		});
 
@@ -337,8 +415,12 @@ describe('CallKaro Trigger', () => {
 
 		it('takes the secret from an expression', async () => {
 			const server = await serve({ ...secured, secretHeaderValue: `={{ "${SECRET}" }}` });
-			expect((await deliver(server, callEnded(), { 'X-CallKaro-Secret': SECRET })).status).toBe(200);
-			expect((await deliver(server, callEnded({ callSid: 's2' }), { 'X-CallKaro-Secret': 'x' })).status).toBe(401);
+			expect((await deliver(server, callEnded(), { 'X-CallKaro-Secret': SECRET })).status).toBe(
+				200,
+			);
+			expect(
+				(await deliver(server, callEnded({ callSid: 's2' }), { 'X-CallKaro-Secret': 'x' })).status,
+			).toBe(401);
 		});
 
 		it('an empty configured secret fails the request (500) with an error, instead of letting everything in', async () => {
@@ -346,7 +428,10 @@ describe('CallKaro Trigger', () => {
 			const answer = await deliver(server, callEnded(), { 'X-CallKaro-Secret': '' });
 			expect(answer.status).toBe(500);
 			expect(server.executions).toEqual([
-				expect.objectContaining({ status: 'error', error: expect.objectContaining({ message: 'The secret header value is empty' }) }),
+				expect.objectContaining({
+					status: 'error',
+					error: expect.objectContaining({ message: 'The secret header value is empty' }),
+				}),
 			]);
 		});
 
@@ -373,8 +458,13 @@ describe('CallKaro Trigger', () => {
 				body: { status: 'ignored', message: 'Call sid-0001 was delivered before; repeat ignored' },
 			});
 			await deliver(server, callEnded({ callSid: 'sid-0002' }));
-			expect(server.executions.map((execution) => execution.json(TRIGGER)[0].callId)).toEqual(['sid-0001', 'sid-0002']);
-			expect(server.storedStaticData()).toEqual({ [`node:${TRIGGER}`]: { recentCallIds: ['sid-0001', 'sid-0002'] } });
+			expect(server.executions.map((execution) => execution.json(TRIGGER)[0].callId)).toEqual([
+				'sid-0001',
+				'sid-0002',
+			]);
+			expect(server.storedStaticData()).toEqual({
+				[`node:${TRIGGER}`]: { recentCallIds: ['sid-0001', 'sid-0002'] },
+			});
 		});
 
 		it('remembers across a restart of the workflow (static data from the database)', async () => {
@@ -389,7 +479,10 @@ describe('CallKaro Trigger', () => {
 			const server = await serve({ options: { keepRepeats: true } });
 			await deliver(server, callEnded());
 			await deliver(server, callEnded());
-			expect(server.executions.map((execution) => execution.json(TRIGGER)[0].isRepeat)).toEqual([false, true]);
+			expect(server.executions.map((execution) => execution.json(TRIGGER)[0].isRepeat)).toEqual([
+				false,
+				true,
+			]);
 		});
 
 		it('remembers the last 1000 call IDs only', async () => {
@@ -398,7 +491,8 @@ describe('CallKaro Trigger', () => {
 			await deliver(server, callEnded({ callSid: 'old-999' }));
 			expect(server.executions).toHaveLength(0);
 			await deliver(server, callEnded({ callSid: 'new-1' }));
-			const stored = (server.storedStaticData()[`node:${TRIGGER}`] as { recentCallIds: string[] }).recentCallIds;
+			const stored = (server.storedStaticData()[`node:${TRIGGER}`] as { recentCallIds: string[] })
+				.recentCallIds;
 			expect(stored).toHaveLength(1000);
 			expect(stored[0]).toBe('old-1');
 			expect(stored.at(-1)).toBe('new-1');
@@ -423,7 +517,11 @@ describe('CallKaro Trigger', () => {
 				filters: { outcomes: ['notReached'] },
 			});
 			const sandbox = await startSandbox({
-				webhook: { url: server.productionUrl, headers: { 'X-CallKaro-Secret': SECRET }, duplicate: true },
+				webhook: {
+					url: server.productionUrl,
+					headers: { 'X-CallKaro-Secret': SECRET },
+					duplicate: true,
+				},
 			});
 			try {
 				const number = freshNumber();
@@ -462,12 +560,24 @@ describe('CallKaro Trigger', () => {
 				);
 
 				// A connected call is filtered out (200, no execution); a wrong secret gets 401.
-				const other = await call(sandbox.url, '/call/outbound', { to_number: freshNumber(), agent_id: 'agent_sales_01' });
+				const other = await call(sandbox.url, '/call/outbound', {
+					to_number: freshNumber(),
+					agent_id: 'agent_sales_01',
+				});
 				const filtered = await sandbox.endCall({ callId: other.body.call_id as string });
 				expect(filtered.deliveries.map((delivery) => delivery.status)).toEqual([200, 200]);
-				sandbox.setWebhook({ url: server.productionUrl, headers: { 'X-CallKaro-Secret': 'wrong' } });
-				const third = await call(sandbox.url, '/call/outbound', { to_number: freshNumber(), agent_id: 'agent_sales_01' });
-				const refused = await sandbox.endCall({ callId: third.body.call_id as string, hangupReason: 'USER_REJECTED' });
+				sandbox.setWebhook({
+					url: server.productionUrl,
+					headers: { 'X-CallKaro-Secret': 'wrong' },
+				});
+				const third = await call(sandbox.url, '/call/outbound', {
+					to_number: freshNumber(),
+					agent_id: 'agent_sales_01',
+				});
+				const refused = await sandbox.endCall({
+					callId: third.body.call_id as string,
+					hangupReason: 'USER_REJECTED',
+				});
 				expect(refused.deliveries.map((delivery) => delivery.status)).toEqual([401]);
 				await server.settled();
 				expect(server.executions).toHaveLength(1);

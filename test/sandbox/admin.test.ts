@@ -46,14 +46,19 @@ describe('Inspection and control under /__sandbox/ (and the JS API)', () => {
 		);
 		expect(res.body.contacts).toEqual(
 			expect.arrayContaining([
-				expect.objectContaining({ number: '919876543210', values: { 'First Name': 'Asha', City: 'Pune' } }),
+				expect.objectContaining({
+					number: '919876543210',
+					values: { 'First Name': 'Asha', City: 'Pune' },
+				}),
 			]),
 		);
 		expect(res.body.runs).toHaveLength(1);
 	});
 
 	test('the request log records method, path, query, headers (key masked), body, status and time', async () => {
-		await call(sb.url, '/call/delete-schedule-call?agent_id=agent_sales_01', { to_number: '919811111111' });
+		await call(sb.url, '/call/delete-schedule-call?agent_id=agent_sales_01', {
+			to_number: '919811111111',
+		});
 		const entry = sb.state.requests[0];
 		expect(entry).toMatchObject({
 			id: 1,
@@ -70,7 +75,10 @@ describe('Inspection and control under /__sandbox/ (and the JS API)', () => {
 	});
 
 	test('the request log keeps the raw text of a body that did not parse', async () => {
-		await call(sb.url, '/call/outbound', undefined, { raw: '{oops', contentType: 'application/json' });
+		await call(sb.url, '/call/outbound', undefined, {
+			raw: '{oops',
+			contentType: 'application/json',
+		});
 		expect(sb.state.requests[0]).toMatchObject({ body: '{oops', status: 400 });
 	});
 
@@ -121,7 +129,11 @@ describe('Inspection and control under /__sandbox/ (and the JS API)', () => {
 
 	test('POST /__sandbox/runs/finish {all: true} finishes every active run, scheduled ones too', async () => {
 		await assign({ to_number: freshNumber(), workflow_id: 'wf_welcome' });
-		await assign({ to_number: freshNumber(), workflow_id: 'wf_welcome', schedule_at: '2099-01-01T00:00:00' });
+		await assign({
+			to_number: freshNumber(),
+			workflow_id: 'wf_welcome',
+			schedule_at: '2099-01-01T00:00:00',
+		});
 		expect(sb.pendingTimers()).toBe(1);
 		const res = await admin('/runs/finish', { all: true });
 		expect(res.body.finished).toHaveLength(2);
@@ -184,7 +196,11 @@ describe('Inspection and control under /__sandbox/ (and the JS API)', () => {
 		const fresh = await call(
 			sb.url,
 			'/workflow/assign',
-			{ to_number: '14155550123', workflow_id: 'wf_new', attributes: [{ key: 'tier', value: 'B', replace: true }] },
+			{
+				to_number: '14155550123',
+				workflow_id: 'wf_new',
+				attributes: [{ key: 'tier', value: 'B', replace: true }],
+			},
 			{ key: EXAMPLE_KEY },
 		);
 		expect(fresh.status).toBe(200);
@@ -196,21 +212,39 @@ describe('Inspection and control under /__sandbox/ (and the JS API)', () => {
 	test.each([
 		[{}, /accounts must be an array/],
 		[{ accounts: [{}] }, /accounts\[0\]\.apiKey must be a non-empty string/],
-		[{ accounts: [{ apiKey: 'k', workflows: [{ id: 'w', steps: -1 }] }] }, /steps must be an integer >= 0/],
-		[{ accounts: [{ apiKey: 'k', attributes: [{ name: 'A', type: 'color' }] }] }, /type must be one of/],
-		[{ accounts: [{ apiKey: 'k', contacts: [{ number: '12' }] }] }, /number must be a phone number/],
+		[
+			{ accounts: [{ apiKey: 'k', workflows: [{ id: 'w', steps: -1 }] }] },
+			/steps must be an integer >= 0/,
+		],
+		[
+			{ accounts: [{ apiKey: 'k', attributes: [{ name: 'A', type: 'color' }] }] },
+			/type must be one of/,
+		],
+		[
+			{ accounts: [{ apiKey: 'k', contacts: [{ number: '12' }] }] },
+			/number must be a phone number/,
+		],
 		[{ accounts: [{ apiKey: 'k', agent: [] }] }, /unknown field "agent"/],
-	])('POST /__sandbox/load with invalid data %p gives 400 and keeps the old data', async (data, message) => {
-		const res = await admin('/load', data);
-		expect(res.status).toBe(400);
-		expect(res.body.message).toMatch(message);
-		expect(sb.state.accounts).toHaveLength(2);
-		expect(() => sb.load(data as never)).toThrow(DataError);
-	});
+	])(
+		'POST /__sandbox/load with invalid data %p gives 400 and keeps the old data',
+		async (data, message) => {
+			const res = await admin('/load', data);
+			expect(res.status).toBe(400);
+			expect(res.body.message).toMatch(message);
+			expect(sb.state.accounts).toHaveLength(2);
+			expect(() => sb.load(data as never)).toThrow(DataError);
+		},
+	);
 
 	test('POST /__sandbox/dialect switches the outbound answer; a bad dialect gives 400', async () => {
-		expect((await admin('/dialect', { dialect: 'docs' })).body).toEqual({ status: 'success', dialect: 'docs' });
-		const res = await call(sb.url, '/call/outbound', { to_number: freshNumber(), agent_id: 'agent_sales_01' });
+		expect((await admin('/dialect', { dialect: 'docs' })).body).toEqual({
+			status: 'success',
+			dialect: 'docs',
+		});
+		const res = await call(sb.url, '/call/outbound', {
+			to_number: freshNumber(),
+			agent_id: 'agent_sales_01',
+		});
 		expect(res.body).toHaveProperty('call_sid');
 		expect((await admin('/dialect', { dialect: 'live' })).status).toBe(400);
 		expect(() => sb.setDialect('live' as 'spec')).toThrow();
@@ -229,31 +263,39 @@ describe('Inspection and control under /__sandbox/ (and the JS API)', () => {
 	});
 
 	const ip = externalIPv4();
-	(ip ? test : test.skip)('the admin API answers only to loopback clients (403 otherwise)', async () => {
-		const open = await startSandbox({ host: '0.0.0.0' });
-		try {
-			const viaLan = `http://${ip}:${open.port}`;
-			const denied = await call(viaLan, '/__sandbox/state', undefined, { method: 'GET' });
-			expect(denied.status).toBe(403);
-			expect(denied.body).toEqual({
-				status: 'error',
-				message: 'The sandbox admin API answers only to loopback clients',
-			});
-			const api = await call(viaLan, '/v2/call/campaign', { name: 'A' });
-			expect(api.status).toBe(200);
-			const local = await call(`http://127.0.0.1:${open.port}`, '/__sandbox/health', undefined, { method: 'GET' });
-			expect(local.status).toBe(200);
-		} finally {
-			await open.close();
-		}
-	});
+	(ip ? test : test.skip)(
+		'the admin API answers only to loopback clients (403 otherwise)',
+		async () => {
+			const open = await startSandbox({ host: '0.0.0.0' });
+			try {
+				const viaLan = `http://${ip}:${open.port}`;
+				const denied = await call(viaLan, '/__sandbox/state', undefined, { method: 'GET' });
+				expect(denied.status).toBe(403);
+				expect(denied.body).toEqual({
+					status: 'error',
+					message: 'The sandbox admin API answers only to loopback clients',
+				});
+				const api = await call(viaLan, '/v2/call/campaign', { name: 'A' });
+				expect(api.status).toBe(200);
+				const local = await call(`http://127.0.0.1:${open.port}`, '/__sandbox/health', undefined, {
+					method: 'GET',
+				});
+				expect(local.status).toBe(200);
+			} finally {
+				await open.close();
+			}
+		},
+	);
 
 	test('startSandbox({ dataFile }) reads a data file', async () => {
 		const data = demoData();
 		data.accounts[0].workflows = [{ id: 'wf_from_file', steps: 1, available: true }];
 		const other = await startSandbox({ dataFile: writeTempJson(data) });
 		try {
-			const res = await call(other.url, '/workflow/assign', { to_number: freshNumber(), workflow_id: 'wf_from_file' });
+			const res = await call(other.url, '/workflow/assign', {
+				to_number: freshNumber(),
+				workflow_id: 'wf_from_file',
+			});
 			expect(res.status).toBe(200);
 		} finally {
 			await other.close();
@@ -273,7 +315,10 @@ describe('Inspection and control under /__sandbox/ (and the JS API)', () => {
 
 	test('close() is immediate with open keep-alive connections and clears pending timers', async () => {
 		const other = await startSandbox({ runDurationMs: 60_000 });
-		await call(other.url, '/workflow/assign', { to_number: freshNumber(), workflow_id: 'wf_welcome' });
+		await call(other.url, '/workflow/assign', {
+			to_number: freshNumber(),
+			workflow_id: 'wf_welcome',
+		});
 		await call(other.url, '/call/outbound', {
 			to_number: freshNumber(),
 			agent_id: 'agent_sales_01',
@@ -284,12 +329,16 @@ describe('Inspection and control under /__sandbox/ (and the JS API)', () => {
 		await other.close();
 		expect(Date.now() - started).toBeLessThan(500);
 		expect(other.pendingTimers()).toBe(0);
-		await expect(call(other.url, '/__sandbox/health', undefined, { method: 'GET' })).rejects.toThrow();
+		await expect(
+			call(other.url, '/__sandbox/health', undefined, { method: 'GET' }),
+		).rejects.toThrow();
 	});
 
 	test('close() also cancels requests waiting on fault latency', async () => {
 		const other = await startSandbox({ latencyMs: 5_000 });
-		const pending = call(other.url, '/v2/call/campaign', { name: 'A' }).catch((error: Error) => error);
+		const pending = call(other.url, '/v2/call/campaign', { name: 'A' }).catch(
+			(error: Error) => error,
+		);
 		await sleep(50);
 		const started = Date.now();
 		await other.close();

@@ -30,21 +30,27 @@ describe('POST /workflow/assign (spec §§2.1-2.3, 3, 4.1, 5, 7.1, 8)', () => {
 		['missing', { workflow_id: 'wf_welcome' }],
 		['null', { to_number: null, workflow_id: 'wf_welcome' }],
 		['empty', { to_number: '', workflow_id: 'wf_welcome' }],
-	])('§2.1 to_number is required (%s) -> 400 Missing required field: to_number', async (_label, body) => {
-		const res = await assign(body);
-		expect(res.status).toBe(400);
-		expect(res.body).toEqual({ status: 'error', message: 'Missing required field: to_number' });
-	});
+	])(
+		'§2.1 to_number is required (%s) -> 400 Missing required field: to_number',
+		async (_label, body) => {
+			const res = await assign(body);
+			expect(res.status).toBe(400);
+			expect(res.body).toEqual({ status: 'error', message: 'Missing required field: to_number' });
+		},
+	);
 
 	test.each([
 		['missing', { to_number: '+919811111111' }],
 		['null', { to_number: '+919811111111', workflow_id: null }],
 		['empty', { to_number: '+919811111111', workflow_id: '' }],
-	])('§2.1 workflow_id is required (%s) -> 400 Missing required field: workflow_id', async (_label, body) => {
-		const res = await assign(body);
-		expect(res.status).toBe(400);
-		expect(res.body).toEqual({ status: 'error', message: 'Missing required field: workflow_id' });
-	});
+	])(
+		'§2.1 workflow_id is required (%s) -> 400 Missing required field: workflow_id',
+		async (_label, body) => {
+			const res = await assign(body);
+			expect(res.status).toBe(400);
+			expect(res.body).toEqual({ status: 'error', message: 'Missing required field: workflow_id' });
+		},
+	);
 
 	test.each([['12345'], ['abc'], ['+0919876543210'], ['+91 98765 43210'], ['+1234567890123456']])(
 		'§2.1 to_number must be a phone number with country code (%s) -> 400',
@@ -101,14 +107,25 @@ describe('POST /workflow/assign (spec §§2.1-2.3, 3, 4.1, 5, 7.1, 8)', () => {
 	])(
 		'§2.1 schedule_at must be YYYY-MM-DDTHH:mm:ss, a real date and time (%s) -> 400',
 		async (_label, scheduleAt) => {
-			const res = await assign({ to_number: freshNumber(), workflow_id: 'wf_welcome', schedule_at: scheduleAt });
+			const res = await assign({
+				to_number: freshNumber(),
+				workflow_id: 'wf_welcome',
+				schedule_at: scheduleAt,
+			});
 			expect(res.status).toBe(400);
-			expect(res.body).toEqual({ status: 'error', message: 'schedule_at must be YYYY-MM-DDTHH:mm:ss (IST)' });
+			expect(res.body).toEqual({
+				status: 'error',
+				message: 'schedule_at must be YYYY-MM-DDTHH:mm:ss (IST)',
+			});
 		},
 	);
 
 	test('§2.1 schedule_at accepts 29 February of a leap year', async () => {
-		const res = await assign({ to_number: freshNumber(), workflow_id: 'wf_welcome', schedule_at: '2096-02-29T23:59:59' });
+		const res = await assign({
+			to_number: freshNumber(),
+			workflow_id: 'wf_welcome',
+			schedule_at: '2096-02-29T23:59:59',
+		});
 		expect(res.status).toBe(200);
 	});
 
@@ -121,14 +138,22 @@ describe('POST /workflow/assign (spec §§2.1-2.3, 3, 4.1, 5, 7.1, 8)', () => {
 	});
 
 	test('§2.1 schedule_at already passed: the run starts now, and the time is recorded', async () => {
-		const res = await assign({ to_number: freshNumber(), workflow_id: 'wf_welcome', schedule_at: '2020-01-01T09:00:00' });
+		const res = await assign({
+			to_number: freshNumber(),
+			workflow_id: 'wf_welcome',
+			schedule_at: '2020-01-01T09:00:00',
+		});
 		expect(res.status).toBe(200);
 		const run = sb.state.runs.find((r) => r.id === res.body.run_id);
 		expect(run).toMatchObject({ status: 'running', scheduledFor: '2020-01-01T03:30:00.000Z' });
 	});
 
 	test('§2.1 schedule_at in the future is IST (UTC+05:30): the run waits as scheduled', async () => {
-		const res = await assign({ to_number: freshNumber(), workflow_id: 'wf_welcome', schedule_at: '2099-12-31T23:30:00' });
+		const res = await assign({
+			to_number: freshNumber(),
+			workflow_id: 'wf_welcome',
+			schedule_at: '2099-12-31T23:30:00',
+		});
 		expect(res.status).toBe(200);
 		expect(res.body.status).toBe('done');
 		const run = sb.state.runs.find((r) => r.id === res.body.run_id);
@@ -150,14 +175,20 @@ describe('POST /workflow/assign (spec §§2.1-2.3, 3, 4.1, 5, 7.1, 8)', () => {
 		expect(run?.status).toBe('scheduled');
 		for (let i = 0; i < 60 && run?.status === 'scheduled'; i++) await sleep(50);
 		expect(run?.status).toBe('running');
-		expect(Date.parse(run?.startedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(run?.scheduledFor ?? '') - 5);
+		expect(Date.parse(run?.startedAt ?? '')).toBeGreaterThanOrEqual(
+			Date.parse(run?.scheduledFor ?? '') - 5,
+		);
 	});
 
 	// ---- §2.2 attribute rows, §8 limits -------------------------------------------------
 
 	test('§2.1/§8 attributes: 50 items are accepted', async () => {
 		const rows = Array.from({ length: 50 }, (_, i) => attr(`Unknown ${i}`, i));
-		const res = await assign({ to_number: freshNumber(), workflow_id: 'wf_welcome', attributes: rows });
+		const res = await assign({
+			to_number: freshNumber(),
+			workflow_id: 'wf_welcome',
+			attributes: rows,
+		});
 		expect(res.status).toBe(200);
 		expect(res.body.attributes?.ignored).toHaveLength(50);
 	});
@@ -184,13 +215,29 @@ describe('POST /workflow/assign (spec §§2.1-2.3, 3, 4.1, 5, 7.1, 8)', () => {
 	test.each([
 		['no key', [{ value: 'X' }], 'Missing required field: attributes[0].key'],
 		['empty key', [{ key: '', value: 'X' }], 'Missing required field: attributes[0].key'],
-		['null key', [attr('City', 'X'), { key: null, value: 'X' }], 'Missing required field: attributes[1].key'],
+		[
+			'null key',
+			[attr('City', 'X'), { key: null, value: 'X' }],
+			'Missing required field: attributes[1].key',
+		],
 		['key not a string', [{ key: 7, value: 'X' }], 'attributes[0].key must be a string'],
 		['no value', [{ key: 'City' }], 'Missing required field: attributes[0].value'],
-		['value an object', [{ key: 'City', value: { a: 1 } }], 'attributes[0].value must be a string, number or boolean'],
-		['value an array', [{ key: 'City', value: ['a'] }], 'attributes[0].value must be a string, number or boolean'],
+		[
+			'value an object',
+			[{ key: 'City', value: { a: 1 } }],
+			'attributes[0].value must be a string, number or boolean',
+		],
+		[
+			'value an array',
+			[{ key: 'City', value: ['a'] }],
+			'attributes[0].value must be a string, number or boolean',
+		],
 		['row not an object', ['City'], 'attributes[0] must be an object with key and value'],
-		['replace not a boolean', [{ key: 'City', value: 'X', replace: 'yes' }], 'attributes[0].replace must be a boolean'],
+		[
+			'replace not a boolean',
+			[{ key: 'City', value: 'X', replace: 'yes' }],
+			'attributes[0].replace must be a boolean',
+		],
 	])('§2.2 attribute row shape (%s) -> 400', async (_label, attributes, message) => {
 		const number = freshNumber();
 		const res = await assign({ to_number: number, workflow_id: 'wf_welcome', attributes });
@@ -219,13 +266,29 @@ describe('POST /workflow/assign (spec §§2.1-2.3, 3, 4.1, 5, 7.1, 8)', () => {
 		});
 	});
 
-	test.each([['first name'], ['FIRST_NAME'], ['first-name'], ['  First   Name '], ['firstname'], ['First_-_Name']])(
+	test.each([
+		['first name'],
+		['FIRST_NAME'],
+		['first-name'],
+		['  First   Name '],
+		['firstname'],
+		['First_-_Name'],
+	])(
 		'§2.2/§4.1 rule 1 key matching ignores case, spaces, underscores and hyphens (%p)',
 		async (key) => {
 			const number = freshNumber();
-			const res = await assign({ to_number: number, workflow_id: 'wf_welcome', attributes: [attr(key, 'Meera')] });
+			const res = await assign({
+				to_number: number,
+				workflow_id: 'wf_welcome',
+				attributes: [attr(key, 'Meera')],
+			});
 			expect(res.status).toBe(200);
-			expect(res.body.attributes).toEqual({ updated: [key], kept_existing: [], ignored: [], invalid: [] });
+			expect(res.body.attributes).toEqual({
+				updated: [key],
+				kept_existing: [],
+				ignored: [],
+				invalid: [],
+			});
 			expect(contact(number)?.values).toEqual({ 'First Name': 'Meera' });
 		},
 	);
@@ -243,7 +306,11 @@ describe('POST /workflow/assign (spec §§2.1-2.3, 3, 4.1, 5, 7.1, 8)', () => {
 		['City', 411001, '411001'],
 	])('§2.2 a value that fits the type is saved (%s = %p)', async (key, value, stored) => {
 		const number = freshNumber();
-		const res = await assign({ to_number: number, workflow_id: 'wf_welcome', attributes: [attr(key, value)] });
+		const res = await assign({
+			to_number: number,
+			workflow_id: 'wf_welcome',
+			attributes: [attr(key, value)],
+		});
 		expect(res.body.attributes?.updated).toEqual([key]);
 		expect(contact(number)?.values[key]).toEqual(stored);
 	});
@@ -264,23 +331,34 @@ describe('POST /workflow/assign (spec §§2.1-2.3, 3, 4.1, 5, 7.1, 8)', () => {
 		['Plan', 'pro', 'must be one of: Basic, Pro, Enterprise'],
 		['Plan', 'Gold', 'must be one of: Basic, Pro, Enterprise'],
 		['Plan', 1, 'must be one of: Basic, Pro, Enterprise'],
-	])('§2.2 a value that does not fit the type or options is invalid with a reason (%s = %p)', async (key, value, reason) => {
-		const number = freshNumber();
-		const res = await assign({ to_number: number, workflow_id: 'wf_welcome', attributes: [attr(key, value)] });
-		expect(res.status).toBe(200);
-		expect(res.body.attributes).toEqual({
-			updated: [],
-			kept_existing: [],
-			ignored: [],
-			invalid: [{ key, reason: `${key} ${reason}` }],
-		});
-		expect(contact(number)?.values).toEqual({});
-	});
+	])(
+		'§2.2 a value that does not fit the type or options is invalid with a reason (%s = %p)',
+		async (key, value, reason) => {
+			const number = freshNumber();
+			const res = await assign({
+				to_number: number,
+				workflow_id: 'wf_welcome',
+				attributes: [attr(key, value)],
+			});
+			expect(res.status).toBe(200);
+			expect(res.body.attributes).toEqual({
+				updated: [],
+				kept_existing: [],
+				ignored: [],
+				invalid: [{ key, reason: `${key} ${reason}` }],
+			});
+			expect(contact(number)?.values).toEqual({});
+		},
+	);
 
 	// ---- §4.1 attribute rules 2-5 -------------------------------------------------------
 
 	test('§4.1 rule 2 replace defaults to false: an existing value is kept (kept_existing)', async () => {
-		const res = await assign({ to_number: ASHA, workflow_id: 'wf_welcome', attributes: [attr('First Name', 'Bina')] });
+		const res = await assign({
+			to_number: ASHA,
+			workflow_id: 'wf_welcome',
+			attributes: [attr('First Name', 'Bina')],
+		});
 		expect(res.body.attributes?.kept_existing).toEqual(['First Name']);
 		expect(contact(ASHA)?.values['First Name']).toBe('Asha');
 	});
@@ -306,15 +384,33 @@ describe('POST /workflow/assign (spec §§2.1-2.3, 3, 4.1, 5, 7.1, 8)', () => {
 	});
 
 	test('§4.1 rule 3 a value typed by hand is never overwritten, even with replace true', async () => {
-		const res = await assign({ to_number: ASHA, workflow_id: 'wf_welcome', attributes: [attr('city', 'Mumbai', true)] });
-		expect(res.body.attributes).toEqual({ updated: [], kept_existing: ['city'], ignored: [], invalid: [] });
+		const res = await assign({
+			to_number: ASHA,
+			workflow_id: 'wf_welcome',
+			attributes: [attr('city', 'Mumbai', true)],
+		});
+		expect(res.body.attributes).toEqual({
+			updated: [],
+			kept_existing: ['city'],
+			ignored: [],
+			invalid: [],
+		});
 		expect(contact(ASHA)?.values.City).toBe('Pune');
 	});
 
 	test('§4.1 rule 4 an unknown key is not created and is listed in ignored', async () => {
 		const number = freshNumber();
-		const res = await assign({ to_number: number, workflow_id: 'wf_welcome', attributes: [attr('Shoe Size', 9)] });
-		expect(res.body.attributes).toEqual({ updated: [], kept_existing: [], ignored: ['Shoe Size'], invalid: [] });
+		const res = await assign({
+			to_number: number,
+			workflow_id: 'wf_welcome',
+			attributes: [attr('Shoe Size', 9)],
+		});
+		expect(res.body.attributes).toEqual({
+			updated: [],
+			kept_existing: [],
+			ignored: ['Shoe Size'],
+			invalid: [],
+		});
 		expect(contact(number)?.values).toEqual({});
 		expect(sb.state.accounts[0].attributes.map((a) => a.name)).not.toContain('Shoe Size');
 	});
@@ -338,7 +434,10 @@ describe('POST /workflow/assign (spec §§2.1-2.3, 3, 4.1, 5, 7.1, 8)', () => {
 			invalid: [{ key: 'Plan', reason: 'Plan must be one of: Basic, Pro, Enterprise' }],
 		});
 		const total =
-			lists.updated.length + lists.kept_existing.length + lists.ignored.length + lists.invalid.length;
+			lists.updated.length +
+			lists.kept_existing.length +
+			lists.ignored.length +
+			lists.invalid.length;
 		expect(total).toBe(rows.length);
 	});
 
@@ -356,21 +455,28 @@ describe('POST /workflow/assign (spec §§2.1-2.3, 3, 4.1, 5, 7.1, 8)', () => {
 		['wf_missing', 404, 'Workflow not found'],
 		['wf_empty', 400, 'This workflow has no steps yet'],
 		['wf_legacy', 400, 'This workflow is no longer available'],
-	])('§4.1 step 1: the workflow is checked first (%s -> %i %s), no contact is saved', async (workflowId, status, message) => {
-		const number = freshNumber();
-		const res = await assign({
-			to_number: number,
-			workflow_id: workflowId,
-			attributes: [attr('First Name', 'X')],
-		});
-		expect(res.status).toBe(status);
-		expect(res.body).toEqual({ status: 'error', message });
-		expect(contact(number)).toBeUndefined();
-		expect(sb.state.runs).toHaveLength(0);
-	});
+	])(
+		'§4.1 step 1: the workflow is checked first (%s -> %i %s), no contact is saved',
+		async (workflowId, status, message) => {
+			const number = freshNumber();
+			const res = await assign({
+				to_number: number,
+				workflow_id: workflowId,
+				attributes: [attr('First Name', 'X')],
+			});
+			expect(res.status).toBe(status);
+			expect(res.body).toEqual({ status: 'error', message });
+			expect(contact(number)).toBeUndefined();
+			expect(sb.state.runs).toHaveLength(0);
+		},
+	);
 
 	test('§2.3 success: status done, message, run_id, enrollment_id and the attributes object', async () => {
-		const res = await assign({ to_number: freshNumber(), workflow_id: 'wf_followup', attributes: [] });
+		const res = await assign({
+			to_number: freshNumber(),
+			workflow_id: 'wf_followup',
+			attributes: [],
+		});
 		expect(res.status).toBe(200);
 		expect(res.body).toEqual({
 			status: 'done',
@@ -412,7 +518,11 @@ describe('POST /workflow/assign (spec §§2.1-2.3, 3, 4.1, 5, 7.1, 8)', () => {
 
 	test('§3 a scheduled run counts as in progress: assigning again gives 409', async () => {
 		const number = freshNumber();
-		await assign({ to_number: number, workflow_id: 'wf_welcome', schedule_at: '2099-01-01T10:00:00' });
+		await assign({
+			to_number: number,
+			workflow_id: 'wf_welcome',
+			schedule_at: '2099-01-01T10:00:00',
+		});
 		const res = await assign({ to_number: number, workflow_id: 'wf_welcome' });
 		expect(res.status).toBe(409);
 	});
@@ -451,24 +561,36 @@ describe('POST /workflow/assign (spec §§2.1-2.3, 3, 4.1, 5, 7.1, 8)', () => {
 	// ---- §5 and §7.1 keys ----------------------------------------------------------------
 
 	test('§5.5/§7.1 a missing X-API-KEY on assign gives 401 Missing API key', async () => {
-		const res = await assign({ to_number: freshNumber(), workflow_id: 'wf_welcome' }, { key: null });
+		const res = await assign(
+			{ to_number: freshNumber(), workflow_id: 'wf_welcome' },
+			{ key: null },
+		);
 		expect(res.status).toBe(401);
 		expect(res.body).toEqual({ status: 'error', message: 'Missing API key' });
 	});
 
 	test('§7.1 (spec silent) an unknown key on assign gives 401 Invalid API key', async () => {
-		const res = await assign({ to_number: freshNumber(), workflow_id: 'wf_welcome' }, { key: 'ck_not_a_key' });
+		const res = await assign(
+			{ to_number: freshNumber(), workflow_id: 'wf_welcome' },
+			{ key: 'ck_not_a_key' },
+		);
 		expect(res.status).toBe(401);
 		expect(res.body).toEqual({ status: 'error', message: 'Invalid API key' });
 	});
 
 	test('§5.3 a key of another account gets 404 Workflow not found, like a missing workflow', async () => {
 		const number = freshNumber();
-		const res = await assign({ to_number: number, workflow_id: 'wf_welcome' }, { key: OTHER_API_KEY });
+		const res = await assign(
+			{ to_number: number, workflow_id: 'wf_welcome' },
+			{ key: OTHER_API_KEY },
+		);
 		expect(res.status).toBe(404);
 		expect(res.body).toEqual({ status: 'error', message: 'Workflow not found' });
 		expect(sb.state.contacts.some((c) => c.number === number.slice(1))).toBe(false);
-		const own = await assign({ to_number: number, workflow_id: 'wf_other' }, { key: OTHER_API_KEY });
+		const own = await assign(
+			{ to_number: number, workflow_id: 'wf_other' },
+			{ key: OTHER_API_KEY },
+		);
 		expect(own.status).toBe(200);
 		expect(sb.state.contacts.find((c) => c.number === number.slice(1))?.account).toBe(1);
 	});
@@ -476,7 +598,11 @@ describe('POST /workflow/assign (spec §§2.1-2.3, 3, 4.1, 5, 7.1, 8)', () => {
 	test('§7.1 a 500 after the contact is saved reports the attributes; a retry starts the run', async () => {
 		const number = freshNumber();
 		sb.setFaults({ endpoint: 'assign', sequence: ['500-after'] });
-		const body = { to_number: number, workflow_id: 'wf_welcome', attributes: [attr('Plan', 'Basic')] };
+		const body = {
+			to_number: number,
+			workflow_id: 'wf_welcome',
+			attributes: [attr('Plan', 'Basic')],
+		};
 		const failed = await assign(body);
 		expect(failed.status).toBe(500);
 		expect(failed.body).toEqual({

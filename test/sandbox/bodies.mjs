@@ -92,7 +92,8 @@ export function parseBody(contentType, body) {
 	if (type === 'multipart/form-data') {
 		const boundary = multipartBoundary(contentType ?? '');
 		const fields = boundary ? parseMultipart(body, boundary) : null;
-		if (!fields) return { ok: false, message: 'Malformed multipart/form-data body', raw: preview(body) };
+		if (!fields)
+			return { ok: false, message: 'Malformed multipart/form-data body', raw: preview(body) };
 		return { ok: true, value: fields, kind: 'multipart' };
 	}
 	if (body.length === 0) return { ok: true, value: {}, kind: 'empty' };

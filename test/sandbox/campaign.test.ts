@@ -5,8 +5,10 @@ type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 describe('Campaigns: POST /call/campaign (v1) and POST /v2/call/campaign (spec §4.4, §9; public docs §3)', () => {
 	let sb: Sandbox;
-	const v1 = (body: unknown, options?: Parameters<typeof call>[3]) => call(sb.url, '/call/campaign', body, options);
-	const v2 = (body: unknown, options?: Parameters<typeof call>[3]) => call(sb.url, '/v2/call/campaign', body, options);
+	const v1 = (body: unknown, options?: Parameters<typeof call>[3]) =>
+		call(sb.url, '/call/campaign', body, options);
+	const v2 = (body: unknown, options?: Parameters<typeof call>[3]) =>
+		call(sb.url, '/v2/call/campaign', body, options);
 	const outbound = (body: unknown, options?: Parameters<typeof call>[3]) =>
 		call(sb.url, '/call/outbound', body, options);
 
@@ -49,11 +51,14 @@ describe('Campaigns: POST /call/campaign (v1) and POST /v2/call/campaign (spec �
 		['v1 without agent_id', '/call/campaign', { name: 'A' }, 'agent_id'],
 		['v1 with empty name', '/call/campaign', { name: '', agent_id: 'agent_sales_01' }, 'name'],
 		['v2 without name', '/v2/call/campaign', {}, 'name'],
-	])('§7.3 campaign required fields (%s) -> 400 Missing required field', async (_label, path, body, field) => {
-		const res = await call(sb.url, path, body);
-		expect(res.status).toBe(400);
-		expect(res.body).toEqual({ status: 'error', message: `Missing required field: ${field}` });
-	});
+	])(
+		'§7.3 campaign required fields (%s) -> 400 Missing required field',
+		async (_label, path, body, field) => {
+			const res = await call(sb.url, path, body);
+			expect(res.status).toBe(400);
+			expect(res.body).toEqual({ status: 'error', message: `Missing required field: ${field}` });
+		},
+	);
 
 	test('§7.3 v1 with an unknown agent -> 404 Agent does not exist', async () => {
 		const res = await v1({ name: 'A', agent_id: 'agent_nobody' });
@@ -61,15 +66,18 @@ describe('Campaigns: POST /call/campaign (v1) and POST /v2/call/campaign (spec �
 		expect(res.body).toEqual({ status: 'error', message: 'Agent does not exist' });
 	});
 
-	test.each([['/call/campaign'], ['/v2/call/campaign']])('§7.3 %s without a key -> 403, with a wrong key -> 403', async (path) => {
-		const body = { name: 'A', agent_id: 'agent_sales_01' };
-		const missing = await call(sb.url, path, body, { key: null });
-		expect(missing.status).toBe(403);
-		expect(missing.body).toEqual({ status: 'error', message: 'Missing X-API-KEY in headers' });
-		const wrong = await call(sb.url, path, body, { key: 'ck_wrong' });
-		expect(wrong.status).toBe(403);
-		expect(wrong.body).toEqual({ status: 'error', message: 'Missing X-API-KEY in headers' });
-	});
+	test.each([['/call/campaign'], ['/v2/call/campaign']])(
+		'§7.3 %s without a key -> 403, with a wrong key -> 403',
+		async (path) => {
+			const body = { name: 'A', agent_id: 'agent_sales_01' };
+			const missing = await call(sb.url, path, body, { key: null });
+			expect(missing.status).toBe(403);
+			expect(missing.body).toEqual({ status: 'error', message: 'Missing X-API-KEY in headers' });
+			const wrong = await call(sb.url, path, body, { key: 'ck_wrong' });
+			expect(wrong.status).toBe(403);
+			expect(wrong.body).toEqual({ status: 'error', message: 'Missing X-API-KEY in headers' });
+		},
+	);
 
 	test('docs §3 an outbound call with a batch_id joins the campaign', async () => {
 		const campaign = await v1({ name: 'A', agent_id: 'agent_sales_01' });
@@ -98,14 +106,22 @@ describe('Campaigns: POST /call/campaign (v1) and POST /v2/call/campaign (spec �
 	test('docs §3 a v2 campaign takes calls of any agent of the account', async () => {
 		const campaign = await v2({ name: 'B' });
 		for (const agent of ['agent_sales_01', 'agent_support_02']) {
-			const res = await outbound({ to_number: freshNumber(), agent_id: agent, batch_id: campaign.body.batch_id });
+			const res = await outbound({
+				to_number: freshNumber(),
+				agent_id: agent,
+				batch_id: campaign.body.batch_id,
+			});
 			expect(res.status).toBe(200);
 		}
 		expect(sb.state.campaigns[0].callIds).toHaveLength(2);
 	});
 
 	test('docs §3 an unknown batch_id -> 404 Campaign not found', async () => {
-		const res = await outbound({ to_number: freshNumber(), agent_id: 'agent_sales_01', batch_id: 'no_such_batch' });
+		const res = await outbound({
+			to_number: freshNumber(),
+			agent_id: 'agent_sales_01',
+			batch_id: 'no_such_batch',
+		});
 		expect(res.status).toBe(404);
 		expect(res.body).toEqual({ status: 'error', message: 'Campaign not found' });
 	});
@@ -113,7 +129,11 @@ describe('Campaigns: POST /call/campaign (v1) and POST /v2/call/campaign (spec �
 	test('docs §3 a campaign of another account is not found -> 404', async () => {
 		const campaign = await v2({ name: 'Other' }, { key: OTHER_API_KEY });
 		expect(campaign.status).toBe(200);
-		const res = await outbound({ to_number: freshNumber(), agent_id: 'agent_sales_01', batch_id: campaign.body.batch_id });
+		const res = await outbound({
+			to_number: freshNumber(),
+			agent_id: 'agent_sales_01',
+			batch_id: campaign.body.batch_id,
+		});
 		expect(res.status).toBe(404);
 		expect(res.body.message).toBe('Campaign not found');
 	});

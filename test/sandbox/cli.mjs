@@ -18,7 +18,8 @@ async function main() {
 		options = parseArgs(process.argv.slice(2));
 		if (options.dataFile) options.data = readDataFile(options.dataFile);
 	} catch (error) {
-		const message = error instanceof DataError || error instanceof Error ? error.message : String(error);
+		const message =
+			error instanceof DataError || error instanceof Error ? error.message : String(error);
 		process.stderr.write(`sandbox: ${message}\n\n${USAGE}\n`);
 		process.exit(2);
 	}
@@ -30,12 +31,16 @@ async function main() {
 	if (verbose) {
 		sandboxOptions.onWebhookDelivery = (delivery) => {
 			const status = delivery.status ?? delivery.error;
-			process.stdout.write(`${delivery.time} webhook ${delivery.event} ${delivery.callId} #${delivery.attempt} -> ${delivery.url} ${status} ${delivery.durationMs}ms\n`);
+			process.stdout.write(
+				`${delivery.time} webhook ${delivery.event} ${delivery.callId} #${delivery.attempt} -> ${delivery.url} ${status} ${delivery.durationMs}ms\n`,
+			);
 		};
 		sandboxOptions.onRequest = (entry) => {
 			const status = entry.status ?? 'dropped';
 			const fault = entry.fault ? ` [fault ${entry.fault}]` : '';
-			process.stdout.write(`${entry.time} ${entry.method} ${entry.path} -> ${status}${fault} ${entry.durationMs}ms\n`);
+			process.stdout.write(
+				`${entry.time} ${entry.method} ${entry.path} -> ${status}${fault} ${entry.durationMs}ms\n`,
+			);
 		};
 	}
 	let sandbox;

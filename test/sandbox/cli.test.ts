@@ -22,7 +22,16 @@ describe('npm run sandbox (cli.mjs)', () => {
 		const data = demoData();
 		data.accounts[0].agents = [{ id: 'agent_from_file' }];
 		const file = writeTempJson(data);
-		const cli = await runCli(['--port', '0', '--data', file, '--dialect', 'docs', '--latency-ms', '60']);
+		const cli = await runCli([
+			'--port',
+			'0',
+			'--data',
+			file,
+			'--dialect',
+			'docs',
+			'--latency-ms',
+			'60',
+		]);
 		try {
 			const started = Date.now();
 			const res = await call(cli.url as string, '/call/outbound', {
@@ -39,7 +48,11 @@ describe('npm run sandbox (cli.mjs)', () => {
 
 	test.each([
 		['a data file that is not JSON', () => ['--data', writeTempJson('{ nope')], /not valid JSON/],
-		['a data file that breaks the format', () => ['--data', writeTempJson({ accounts: [{ apiKey: '' }] })], /apiKey must be a non-empty string/],
+		[
+			'a data file that breaks the format',
+			() => ['--data', writeTempJson({ accounts: [{ apiKey: '' }] })],
+			/apiKey must be a non-empty string/,
+		],
 		['a missing data file', () => ['--data', '/nonexistent/data.json'], /cannot read data file/],
 		['an unknown option', () => ['--bogus'], /unknown option --bogus/],
 	])('%s: exits with code 2 and a clear message', async (_label, args, message) => {

@@ -40,7 +40,8 @@ export function parseArgs(argv) {
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
-		const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? arg.split(/=(.*)/s) : [arg, undefined];
+		const [flag, inline] =
+			arg.startsWith('--') && arg.includes('=') ? arg.split(/=(.*)/s) : [arg, undefined];
 		const value = () => {
 			if (inline !== undefined) return inline;
 			const next = argv[i + 1];
@@ -70,7 +71,8 @@ export function parseArgs(argv) {
 				break;
 			case '--dialect': {
 				const dialect = value();
-				if (dialect !== 'spec' && dialect !== 'docs') throw new Error('--dialect must be spec or docs');
+				if (dialect !== 'spec' && dialect !== 'docs')
+					throw new Error('--dialect must be spec or docs');
 				options.dialect = dialect;
 				break;
 			}
@@ -79,7 +81,8 @@ export function parseArgs(argv) {
 				break;
 			case '--delete-not-found': {
 				const status = number(flag, value());
-				if (status !== 200 && status !== 404) throw new Error('--delete-not-found must be 200 or 404');
+				if (status !== 200 && status !== 404)
+					throw new Error('--delete-not-found must be 200 or 404');
 				options.deleteNotFoundStatus = status;
 				break;
 			}

@@ -77,7 +77,8 @@ function optionalArray(v, where) {
  * @returns {string}
  */
 function requiredString(v, where) {
-	if (typeof v !== 'string' || v.trim() === '') throw new DataError(`${where} must be a non-empty string`);
+	if (typeof v !== 'string' || v.trim() === '')
+		throw new DataError(`${where} must be a non-empty string`);
 	return v;
 }
 
@@ -105,7 +106,11 @@ export function buildAccounts(data) {
 	return data.accounts.map((raw, index) => {
 		const at = `accounts[${index}]`;
 		if (!isObject(raw)) throw new DataError(`${at} must be an object`);
-		rejectUnknownKeys(raw, ['apiKey', 'attributes', 'workflows', 'agents', 'contacts', 'webhook'], at);
+		rejectUnknownKeys(
+			raw,
+			['apiKey', 'attributes', 'workflows', 'agents', 'contacts', 'webhook'],
+			at,
+		);
 		const apiKey = requiredString(raw.apiKey, `${at}.apiKey`);
 		if (seenKeys.has(apiKey)) throw new DataError(`${at}.apiKey is used by another account`);
 		seenKeys.add(apiKey);
@@ -172,7 +177,8 @@ export function buildAccounts(data) {
 			rejectUnknownKeys(g, ['id', 'webhook'], gAt);
 			const id = requiredString(g.id, `${gAt}.id`);
 			agents.add(id);
-			if (g.webhook !== undefined) agentWebhooks.set(id, webhookConfig(g.webhook, `${gAt}.webhook`));
+			if (g.webhook !== undefined)
+				agentWebhooks.set(id, webhookConfig(g.webhook, `${gAt}.webhook`));
 		});
 
 		/** @type {Account['contacts']} */
@@ -183,7 +189,9 @@ export function buildAccounts(data) {
 			if (!isObject(c)) throw new DataError(`${cAt} must be an object`);
 			rejectUnknownKeys(c, ['number', 'values', 'manual'], cAt);
 			if (!isPhoneNumber(c.number)) {
-				throw new DataError(`${cAt}.number must be a phone number with country code, e.g. 919876543210`);
+				throw new DataError(
+					`${cAt}.number must be a phone number with country code, e.g. 919876543210`,
+				);
 			}
 			const number = normaliseNumber(c.number);
 			if (seenNumbers.has(number)) throw new DataError(`${cAt}.number ${number} is listed twice`);
@@ -199,7 +207,11 @@ export function buildAccounts(data) {
 			if (c.values !== undefined) {
 				if (!isObject(c.values)) throw new DataError(`${cAt}.values must be an object`);
 				for (const [key, value] of Object.entries(c.values)) {
-					if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
+					if (
+						typeof value !== 'string' &&
+						typeof value !== 'number' &&
+						typeof value !== 'boolean'
+					) {
 						throw new DataError(`${cAt}.values["${key}"] must be a string, number or boolean`);
 					}
 					values[attributeName(key, `${cAt}.values`)] = value;
@@ -213,7 +225,17 @@ export function buildAccounts(data) {
 		});
 
 		const webhook = raw.webhook === undefined ? null : webhookConfig(raw.webhook, `${at}.webhook`);
-		return { index, apiKey, attributes, attributeIndex, workflows, agents, contacts, webhook, agentWebhooks };
+		return {
+			index,
+			apiKey,
+			attributes,
+			attributeIndex,
+			workflows,
+			agents,
+			contacts,
+			webhook,
+			agentWebhooks,
+		};
 	});
 }
 
@@ -233,7 +255,9 @@ export function readDataFile(file) {
 	try {
 		data = JSON.parse(text);
 	} catch (error) {
-		throw new DataError(`data file ${file} is not valid JSON: ${/** @type {Error} */ (error).message}`);
+		throw new DataError(
+			`data file ${file} is not valid JSON: ${/** @type {Error} */ (error).message}`,
+		);
 	}
 	buildAccounts(data);
 	return data;

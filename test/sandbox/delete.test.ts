@@ -10,12 +10,18 @@ describe('POST /call/delete-schedule-call (spec §2.5, §4.2, §7.2; public docs
 	const del = (agentId: string | null, body: unknown, options?: Parameters<typeof call>[3]) =>
 		call(
 			sb.url,
-			agentId === null ? '/call/delete-schedule-call' : `/call/delete-schedule-call?agent_id=${encodeURIComponent(agentId)}`,
+			agentId === null
+				? '/call/delete-schedule-call'
+				: `/call/delete-schedule-call?agent_id=${encodeURIComponent(agentId)}`,
 			body,
 			options,
 		);
 	const schedule = async (toNumber: string, agentId = 'agent_sales_01', scheduleAt = FUTURE) => {
-		const res = await call(sb.url, '/call/outbound', { to_number: toNumber, agent_id: agentId, schedule_at: scheduleAt });
+		const res = await call(sb.url, '/call/outbound', {
+			to_number: toNumber,
+			agent_id: agentId,
+			schedule_at: scheduleAt,
+		});
 		expect(res.status).toBe(200);
 		return res.body.call_id as string;
 	};
@@ -32,11 +38,14 @@ describe('POST /call/delete-schedule-call (spec §2.5, §4.2, §7.2; public docs
 	test.each([
 		['no query', null],
 		['empty agent_id', ''],
-	])('§2.5/§7.2 agent_id missing from the query (%s) -> 400 Missing agent_id in request query', async (_label, agentId) => {
-		const res = await del(agentId, { to_number: '919811111111' });
-		expect(res.status).toBe(400);
-		expect(res.body).toEqual({ status: 'error', message: 'Missing agent_id in request query' });
-	});
+	])(
+		'§2.5/§7.2 agent_id missing from the query (%s) -> 400 Missing agent_id in request query',
+		async (_label, agentId) => {
+			const res = await del(agentId, { to_number: '919811111111' });
+			expect(res.status).toBe(400);
+			expect(res.body).toEqual({ status: 'error', message: 'Missing agent_id in request query' });
+		},
+	);
 
 	test('§2.5/§7.2 agent_id in the body does not count: it must be in the query', async () => {
 		const res = await del(null, { to_number: '919811111111', agent_id: 'agent_sales_01' });
@@ -48,17 +57,23 @@ describe('POST /call/delete-schedule-call (spec §2.5, §4.2, §7.2; public docs
 		['JSON without to_number', () => ({ json: {} })],
 		['JSON with empty to_number', () => ({ json: { to_number: '' } })],
 		['no body', () => ({ json: undefined })],
-		['multipart without to_number', () => {
-			const form = new FormData();
-			form.append('other', 'x');
-			return { raw: form };
-		}],
-	])('§2.5/§7.2 to_number missing (%s) -> 400 Missing to_number in request', async (_label, make) => {
-		const { json, raw } = make() as { json?: unknown; raw?: FormData };
-		const res = await del('agent_sales_01', json, raw ? { raw } : {});
-		expect(res.status).toBe(400);
-		expect(res.body).toEqual({ status: 'error', message: 'Missing to_number in request' });
-	});
+		[
+			'multipart without to_number',
+			() => {
+				const form = new FormData();
+				form.append('other', 'x');
+				return { raw: form };
+			},
+		],
+	])(
+		'§2.5/§7.2 to_number missing (%s) -> 400 Missing to_number in request',
+		async (_label, make) => {
+			const { json, raw } = make() as { json?: unknown; raw?: FormData };
+			const res = await del('agent_sales_01', json, raw ? { raw } : {});
+			expect(res.status).toBe(400);
+			expect(res.body).toEqual({ status: 'error', message: 'Missing to_number in request' });
+		},
+	);
 
 	test('§5.5/§7.2 a missing key gives 403 Missing X-API-KEY in headers', async () => {
 		const res = await del('agent_sales_01', { to_number: '919811111111' }, { key: null });
@@ -108,13 +123,16 @@ describe('POST /call/delete-schedule-call (spec §2.5, §4.2, §7.2; public docs
 		['scheduled with +, deleted without +', true, false],
 		['scheduled without +, deleted with +', false, true],
 		['both without + (docs example form)', false, false],
-	])('§2.5 to_number with or without + names the same call (%s)', async (_label, plusAtSchedule, plusAtDelete) => {
-		const digits = freshNumber().slice(1);
-		const id = await schedule(plusAtSchedule ? `+${digits}` : digits);
-		const res = await del('agent_sales_01', { to_number: plusAtDelete ? `+${digits}` : digits });
-		expect(res.body.message).toBe('Scheduled call deleted successfully');
-		expect(callById(id)?.status).toBe('deleted');
-	});
+	])(
+		'§2.5 to_number with or without + names the same call (%s)',
+		async (_label, plusAtSchedule, plusAtDelete) => {
+			const digits = freshNumber().slice(1);
+			const id = await schedule(plusAtSchedule ? `+${digits}` : digits);
+			const res = await del('agent_sales_01', { to_number: plusAtDelete ? `+${digits}` : digits });
+			expect(res.body.message).toBe('Scheduled call deleted successfully');
+			expect(callById(id)?.status).toBe('deleted');
+		},
+	);
 
 	test('§4.2 a deleted call will not be executed: its timer is cancelled', async () => {
 		const number = freshNumber();
@@ -160,7 +178,9 @@ describe('POST /call/delete-schedule-call (spec §2.5, §4.2, §7.2; public docs
 		expect((await del('agent_sales_01', { to_number: number })).body.message).toBe(
 			'Scheduled call deleted successfully',
 		);
-		expect((await del('agent_sales_01', { to_number: number })).body.message).toBe('No scheduled call found');
+		expect((await del('agent_sales_01', { to_number: number })).body.message).toBe(
+			'No scheduled call found',
+		);
 	});
 
 	test('§4.2 a call already placed (schedule_at passed) cannot be deleted', async () => {

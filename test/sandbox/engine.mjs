@@ -140,7 +140,9 @@ export function createIdGenerator() {
 	let counter = randomBytes(3).readUIntBE(0, 3);
 	return () => {
 		counter = (counter + 1) & 0xffffff;
-		const seconds = Math.floor(Date.now() / 1000).toString(16).padStart(8, '0');
+		const seconds = Math.floor(Date.now() / 1000)
+			.toString(16)
+			.padStart(8, '0');
 		return `${seconds}${middle}${counter.toString(16).padStart(6, '0')}`;
 	};
 }
@@ -223,9 +225,11 @@ function isPlainObject(v) {
  */
 export function createEngine(options) {
 	const initialDialect = options.dialect ?? 'spec';
-	if (!DIALECTS.includes(initialDialect)) throw new Error(`dialect must be one of ${DIALECTS.join(', ')}`);
+	if (!DIALECTS.includes(initialDialect))
+		throw new Error(`dialect must be one of ${DIALECTS.join(', ')}`);
 	const runDurationMs = options.runDurationMs ?? DEFAULT_RUN_DURATION_MS;
-	if (!Number.isFinite(runDurationMs) || runDurationMs < 0) throw new Error('runDurationMs must be >= 0');
+	if (!Number.isFinite(runDurationMs) || runDurationMs < 0)
+		throw new Error('runDurationMs must be >= 0');
 	const deleteNotFoundStatus = options.deleteNotFoundStatus ?? 200;
 	if (deleteNotFoundStatus !== 200 && deleteNotFoundStatus !== 404) {
 		throw new Error('deleteNotFoundStatus must be 200 or 404');
@@ -242,7 +246,11 @@ export function createEngine(options) {
 	const state = {
 		startedAt: iso(),
 		dialect: initialDialect,
-		config: { runDurationMs, deleteNotFoundStatus, requestLogLimit: options.requestLogLimit ?? 10_000 },
+		config: {
+			runDurationMs,
+			deleteNotFoundStatus,
+			requestLogLimit: options.requestLogLimit ?? 10_000,
+		},
 		accounts: [],
 		contacts: [],
 		runs: [],
@@ -348,7 +356,8 @@ export function createEngine(options) {
 
 	/** @param {Dialect} dialect */
 	function setDialect(dialect) {
-		if (!DIALECTS.includes(dialect)) throw new Error(`dialect must be one of ${DIALECTS.join(', ')}`);
+		if (!DIALECTS.includes(dialect))
+			throw new Error(`dialect must be one of ${DIALECTS.join(', ')}`);
 		state.dialect = dialect;
 	}
 
@@ -379,7 +388,10 @@ export function createEngine(options) {
 		run.startedAt = iso();
 		timerOf.delete(run.id);
 		if (runDurationMs > 0) {
-			timerOf.set(run.id, timers.at(Date.now() + runDurationMs, () => finishRun(run, 'timer')));
+			timerOf.set(
+				run.id,
+				timers.at(Date.now() + runDurationMs, () => finishRun(run, 'timer')),
+			);
 		}
 	}
 
@@ -412,7 +424,10 @@ export function createEngine(options) {
 		runsById.set(run.id, run);
 		activeRuns.set(runKey(run), run);
 		if (later) {
-			timerOf.set(run.id, timers.at(/** @type {number} */ (scheduleAtMs), () => beginRun(run)));
+			timerOf.set(
+				run.id,
+				timers.at(/** @type {number} */ (scheduleAtMs), () => beginRun(run)),
+			);
 		} else {
 			beginRun(run);
 		}
@@ -569,7 +584,8 @@ export function createEngine(options) {
 		let campaign;
 		if (batchId !== null) {
 			campaign = campaignsById.get(batchId);
-			if (!campaign || campaign.account !== account.index) return errorReply(404, 'Campaign not found');
+			if (!campaign || campaign.account !== account.index)
+				return errorReply(404, 'Campaign not found');
 			if (campaign.agentId !== null && campaign.agentId !== agentId) {
 				return errorReply(400, 'Agent does not match the campaign');
 			}
@@ -671,7 +687,10 @@ export function createEngine(options) {
 			}
 		}
 		if (failAfter) return errorReply(500, 'Internal server error');
-		return { status: 200, body: { status: 'success', message: 'Scheduled call deleted successfully' } };
+		return {
+			status: 200,
+			body: { status: 'success', message: 'Scheduled call deleted successfully' },
+		};
 	}
 
 	/**
@@ -686,7 +705,8 @@ export function createEngine(options) {
 		const missing = requireFields(body, version === 'v1' ? ['name', 'agent_id'] : ['name']);
 		if (missing) return missing;
 		const agentId = version === 'v1' ? /** @type {string} */ (body.agent_id) : null;
-		if (agentId !== null && !account.agents.has(agentId)) return errorReply(404, 'Agent does not exist');
+		if (agentId !== null && !account.agents.has(agentId))
+			return errorReply(404, 'Agent does not exist');
 		/** @type {Campaign} */
 		const created = {
 			batchId: nextId(),
@@ -702,7 +722,11 @@ export function createEngine(options) {
 		if (failAfter) return errorReply(500, 'Internal server error');
 		return {
 			status: 200,
-			body: { status: 'success', message: 'Campaign created successfully', batch_id: created.batchId },
+			body: {
+				status: 'success',
+				message: 'Campaign created successfully',
+				batch_id: created.batchId,
+			},
 		};
 	}
 
@@ -747,7 +771,9 @@ export function createEngine(options) {
 
 	function showWebhooks() {
 		state.webhooks.sandbox = sandboxWebhook ? maskedConfig(sandboxWebhook) : null;
-		state.webhooks.agents = Object.fromEntries([...agentWebhooks].map(([id, config]) => [id, maskedConfig(config)]));
+		state.webhooks.agents = Object.fromEntries(
+			[...agentWebhooks].map(([id, config]) => [id, maskedConfig(config)]),
+		);
 	}
 
 	/**
@@ -819,26 +845,65 @@ export function createEngine(options) {
 	 */
 	function endCall(input) {
 		/** @param {string} message */
-		const bad = (message, status = 400) => /** @type {AdminError} */ ({ ok: false, status, message });
-		if (!isPlainObject(input)) return bad('Give { callId } or { number }, with hangupReason?, durationSeconds?, transcript?');
-		const allowed = ['callId', 'number', 'hangupReason', 'durationSeconds', 'transcript', 'from', 'tryCount', 'data', 'wait'];
+		const bad = (message, status = 400) =>
+			/** @type {AdminError} */ ({ ok: false, status, message });
+		if (!isPlainObject(input))
+			return bad(
+				'Give { callId } or { number }, with hangupReason?, durationSeconds?, transcript?',
+			);
+		const allowed = [
+			'callId',
+			'number',
+			'hangupReason',
+			'durationSeconds',
+			'transcript',
+			'from',
+			'tryCount',
+			'data',
+			'wait',
+		];
 		for (const key of Object.keys(input)) {
-			if (!allowed.includes(key)) return bad(`unknown field "${key}" (allowed: ${allowed.join(', ')})`);
+			if (!allowed.includes(key))
+				return bad(`unknown field "${key}" (allowed: ${allowed.join(', ')})`);
 		}
-		const { callId, number, hangupReason = 'CLIENT_INITIATED', durationSeconds, transcript, from, tryCount, data } = input;
+		const {
+			callId,
+			number,
+			hangupReason = 'CLIENT_INITIATED',
+			durationSeconds,
+			transcript,
+			from,
+			tryCount,
+			data,
+		} = input;
 		if (typeof hangupReason !== 'string' || hangupReason.trim() === '') {
-			return bad(`hangupReason must be a non-empty string, e.g. one of ${HANGUP_REASONS.join(', ')}`);
+			return bad(
+				`hangupReason must be a non-empty string, e.g. one of ${HANGUP_REASONS.join(', ')}`,
+			);
 		}
-		if (durationSeconds !== undefined && !(typeof durationSeconds === 'number' && Number.isFinite(durationSeconds) && durationSeconds >= 0)) {
+		if (
+			durationSeconds !== undefined &&
+			!(
+				typeof durationSeconds === 'number' &&
+				Number.isFinite(durationSeconds) &&
+				durationSeconds >= 0
+			)
+		) {
 			return bad('durationSeconds must be a number >= 0');
 		}
-		if (transcript !== undefined && typeof transcript !== 'string') return bad('transcript must be a string');
-		if (from !== undefined && !isPhoneNumber(from)) return bad('from must be a phone number with country code');
-		if (tryCount !== undefined && !(typeof tryCount === 'number' && Number.isInteger(tryCount) && tryCount >= -1)) {
+		if (transcript !== undefined && typeof transcript !== 'string')
+			return bad('transcript must be a string');
+		if (from !== undefined && !isPhoneNumber(from))
+			return bad('from must be a phone number with country code');
+		if (
+			tryCount !== undefined &&
+			!(typeof tryCount === 'number' && Number.isInteger(tryCount) && tryCount >= -1)
+		) {
 			return bad('tryCount must be an integer >= -1');
 		}
 		if (data !== undefined && !isPlainObject(data)) return bad('data must be an object');
-		if (input.wait !== undefined && typeof input.wait !== 'boolean') return bad('wait must be a boolean');
+		if (input.wait !== undefined && typeof input.wait !== 'boolean')
+			return bad('wait must be a boolean');
 
 		/** @type {Call | undefined} */
 		let call;
@@ -847,7 +912,9 @@ export function createEngine(options) {
 			if (!call) return bad(`Call not found: ${callId}`, 404);
 		} else if (typeof number === 'string' && isPhoneNumber(number)) {
 			const digits = normaliseNumber(number);
-			const open = state.calls.filter((c) => c.number === digits && (c.status === 'queued' || c.status === 'scheduled'));
+			const open = state.calls.filter(
+				(c) => c.number === digits && (c.status === 'queued' || c.status === 'scheduled'),
+			);
 			call = open.filter((c) => c.status === 'queued').at(-1) ?? open.at(-1);
 			if (!call) return bad(`No placed or scheduled call to ${number}`, 404);
 		} else {

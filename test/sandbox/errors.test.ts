@@ -47,22 +47,33 @@ describe('Errors and keys on every endpoint (spec §2.4, §5, §7)', () => {
 		['/call/outbound', 403, 'Missing X-API-KEY in headers'],
 		['/call/campaign', 403, 'Missing X-API-KEY in headers'],
 		['/v2/call/campaign', 403, 'Missing X-API-KEY in headers'],
-	])('§7 a present key that matches no account on %s gives %i %s', async (path, status, message) => {
-		const res = await call(sb.url, path, {}, { key: 'ck_unknown_key' });
-		expect(res.status).toBe(status);
-		expect(res.body).toEqual({ status: 'error', message });
-	});
+	])(
+		'§7 a present key that matches no account on %s gives %i %s',
+		async (path, status, message) => {
+			const res = await call(sb.url, path, {}, { key: 'ck_unknown_key' });
+			expect(res.status).toBe(status);
+			expect(res.body).toEqual({ status: 'error', message });
+		},
+	);
 
 	test('§5.1 the header name is case-insensitive (X-API-KEY, x-api-key)', async () => {
-		const res = await call(sb.url, '/v2/call/campaign', { name: 'A' }, {
-			key: null,
-			headers: { 'X-API-KEY': DEMO_API_KEY },
-		});
+		const res = await call(
+			sb.url,
+			'/v2/call/campaign',
+			{ name: 'A' },
+			{
+				key: null,
+				headers: { 'X-API-KEY': DEMO_API_KEY },
+			},
+		);
 		expect(res.status).toBe(200);
 	});
 
 	test.each(API_PATHS)('§7 malformed JSON on %s gives 400, never a crash', async (path) => {
-		const res = await call(sb.url, path, undefined, { raw: '{"to_number": "9198', contentType: 'application/json' });
+		const res = await call(sb.url, path, undefined, {
+			raw: '{"to_number": "9198',
+			contentType: 'application/json',
+		});
 		expect(res.status).toBe(400);
 		expect(res.body).toEqual({ status: 'error', message: 'Malformed JSON in request body' });
 		const health = await call(sb.url, '/__sandbox/health', undefined, { method: 'GET' });
@@ -75,29 +86,41 @@ describe('Errors and keys on every endpoint (spec §2.4, §5, §7)', () => {
 		['a number', '42'],
 		['null', 'null'],
 	])('§7 a JSON body that is %s (not an object) gives 400', async (_label, raw) => {
-		const res = await call(sb.url, '/call/outbound', undefined, { raw, contentType: 'application/json' });
+		const res = await call(sb.url, '/call/outbound', undefined, {
+			raw,
+			contentType: 'application/json',
+		});
 		expect(res.status).toBe(400);
 		expect(res.body).toEqual({ status: 'error', message: 'Request body must be a JSON object' });
 	});
 
 	test('§7 a malformed multipart body gives 400', async () => {
-		const res = await call(sb.url, '/call/delete-schedule-call?agent_id=agent_sales_01', undefined, {
-			raw: 'not multipart at all',
-			contentType: 'multipart/form-data; boundary=XYZ',
-		});
+		const res = await call(
+			sb.url,
+			'/call/delete-schedule-call?agent_id=agent_sales_01',
+			undefined,
+			{
+				raw: 'not multipart at all',
+				contentType: 'multipart/form-data; boundary=XYZ',
+			},
+		);
 		expect(res.status).toBe(400);
 		expect(res.body).toEqual({ status: 'error', message: 'Malformed multipart/form-data body' });
 	});
 
-	test.each([['/'], ['/workflow'], ['/workflow/assign/extra'], ['/call/outbound/v2'], ['/v1/call/outbound'], ['/call/delete-scheduled-call']])(
-		'§7 an unknown path (%s) gives 404 with an error body',
-		async (path) => {
-			const res = await call(sb.url, path, {});
-			expect(res.status).toBe(404);
-			expect(res.body.status).toBe('error');
-			expect(Object.keys(res.body).sort()).toEqual(['message', 'status']);
-		},
-	);
+	test.each([
+		['/'],
+		['/workflow'],
+		['/workflow/assign/extra'],
+		['/call/outbound/v2'],
+		['/v1/call/outbound'],
+		['/call/delete-scheduled-call'],
+	])('§7 an unknown path (%s) gives 404 with an error body', async (path) => {
+		const res = await call(sb.url, path, {});
+		expect(res.status).toBe(404);
+		expect(res.body.status).toBe('error');
+		expect(Object.keys(res.body).sort()).toEqual(['message', 'status']);
+	});
 
 	test.each([
 		['GET', '/workflow/assign'],
@@ -118,7 +141,10 @@ describe('Errors and keys on every endpoint (spec §2.4, §5, §7)', () => {
 	});
 
 	test('a body over 1 MiB gives 413', async () => {
-		const res = await call(sb.url, '/call/outbound', { to_number: '919811111111', agent_id: 'x'.repeat(1_100_000) });
+		const res = await call(sb.url, '/call/outbound', {
+			to_number: '919811111111',
+			agent_id: 'x'.repeat(1_100_000),
+		});
 		expect(res.status).toBe(413);
 		expect(res.body).toEqual({ status: 'error', message: 'Request body too large' });
 	});
@@ -126,7 +152,9 @@ describe('Errors and keys on every endpoint (spec §2.4, §5, §7)', () => {
 	test('a request that is not HTTP gets 400 and the sandbox keeps running', async () => {
 		const answer = await rawHttp(sb.url, 'HELLO THERE\r\n\r\n');
 		expect(answer).toMatch(/^HTTP\/1\.1 400/);
-		expect((await call(sb.url, '/__sandbox/health', undefined, { method: 'GET' })).status).toBe(200);
+		expect((await call(sb.url, '/__sandbox/health', undefined, { method: 'GET' })).status).toBe(
+			200,
+		);
 	});
 
 	test.each([
@@ -136,12 +164,15 @@ describe('Errors and keys on every endpoint (spec §2.4, §5, §7)', () => {
 		['outbound 404', '/call/outbound', { to_number: '919811111111', agent_id: 'nope' }],
 		['delete 400', '/call/delete-schedule-call', {}],
 		['campaign 400', '/call/campaign', {}],
-	])('§2.4 every error body is exactly { status: "error", message } (%s)', async (_label, path, body) => {
-		const res = await call(sb.url, path, body);
-		expect(res.status).toBeGreaterThanOrEqual(400);
-		expect(Object.keys(res.body).sort()).toEqual(['message', 'status']);
-		expect(res.body.status).toBe('error');
-		expect(typeof res.body.message).toBe('string');
-		expect(res.headers['content-type']).toMatch(/^application\/json/);
-	});
+	])(
+		'§2.4 every error body is exactly { status: "error", message } (%s)',
+		async (_label, path, body) => {
+			const res = await call(sb.url, path, body);
+			expect(res.status).toBeGreaterThanOrEqual(400);
+			expect(Object.keys(res.body).sort()).toEqual(['message', 'status']);
+			expect(res.body.status).toBe('error');
+			expect(typeof res.body.message).toBe('string');
+			expect(res.headers['content-type']).toMatch(/^application\/json/);
+		},
+	);
 });

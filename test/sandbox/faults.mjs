@@ -89,9 +89,18 @@ export function parseFaults(input) {
 		return fail('faults must be an object');
 	}
 	const f = /** @type {Record<string, unknown>} */ (input);
-	const allowed = ['endpoint', 'seed', 'latencyMs', 'jitterMs', 'rates', 'retryAfterSeconds', 'sequence'];
+	const allowed = [
+		'endpoint',
+		'seed',
+		'latencyMs',
+		'jitterMs',
+		'rates',
+		'retryAfterSeconds',
+		'sequence',
+	];
 	for (const key of Object.keys(f)) {
-		if (!allowed.includes(key)) return fail(`unknown fault option "${key}" (allowed: ${allowed.join(', ')})`);
+		if (!allowed.includes(key))
+			return fail(`unknown fault option "${key}" (allowed: ${allowed.join(', ')})`);
 	}
 	const endpoint = f.endpoint ?? 'all';
 	if (typeof endpoint !== 'string' || !FAULT_ENDPOINTS.includes(endpoint)) {
@@ -148,7 +157,15 @@ export function parseFaults(input) {
 }
 
 /** Rates are drawn in this fixed order, so a seed gives the same outcomes every time. */
-const RATE_ORDER = /** @type {const} */ (['500', '502', '503', '429', 'drop-before', 'drop-after', '500-after']);
+const RATE_ORDER = /** @type {const} */ ([
+	'500',
+	'502',
+	'503',
+	'429',
+	'drop-before',
+	'drop-after',
+	'500-after',
+]);
 
 export class FaultController {
 	/**

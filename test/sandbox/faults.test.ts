@@ -7,7 +7,8 @@ describe('Fault injection (POST/GET/DELETE /__sandbox/faults and setFaults)', ()
 	let sb: Sandbox;
 	const admin = (path: string, body?: unknown, method: 'GET' | 'POST' | 'DELETE' = 'POST') =>
 		call(sb.url, `/__sandbox${path}`, body, { method, key: null });
-	const outbound = () => call(sb.url, '/call/outbound', { to_number: freshNumber(), agent_id: 'agent_sales_01' });
+	const outbound = () =>
+		call(sb.url, '/call/outbound', { to_number: freshNumber(), agent_id: 'agent_sales_01' });
 	const campaign = () => call(sb.url, '/v2/call/campaign', { name: 'A' });
 	/** Status of a request, or "dropped" when the connection closed without an answer. */
 	const statusOf = (request: Promise<{ status: number }>) =>
@@ -25,7 +26,10 @@ describe('Fault injection (POST/GET/DELETE /__sandbox/faults and setFaults)', ()
 	beforeEach(() => sb.reset());
 
 	test('a scripted sequence is consumed one per request: 500, drop-after, ok, then normal', async () => {
-		const set = await admin('/faults', { endpoint: 'outbound', sequence: ['500', 'drop-after', 'ok'] });
+		const set = await admin('/faults', {
+			endpoint: 'outbound',
+			sequence: ['500', 'drop-after', 'ok'],
+		});
 		expect(set.status).toBe(200);
 		const results = [];
 		for (let i = 0; i < 4; i++) results.push(await statusOf(outbound()));
@@ -67,7 +71,9 @@ describe('Fault injection (POST/GET/DELETE /__sandbox/faults and setFaults)', ()
 	test('drop-before: the connection closes with no answer and nothing changes', async () => {
 		sb.setFaults({ endpoint: 'assign', sequence: ['drop-before'] });
 		const number = freshNumber();
-		await expect(call(sb.url, '/workflow/assign', { to_number: number, workflow_id: 'wf_welcome' })).rejects.toThrow();
+		await expect(
+			call(sb.url, '/workflow/assign', { to_number: number, workflow_id: 'wf_welcome' }),
+		).rejects.toThrow();
 		expect(sb.state.runs).toHaveLength(0);
 		expect(sb.state.contacts.some((c) => c.number === number.slice(1))).toBe(false);
 	});
@@ -92,7 +98,14 @@ describe('Fault injection (POST/GET/DELETE /__sandbox/faults and setFaults)', ()
 		sb.setFaults({ endpoint: 'outbound', rates: { '503': 1 } });
 		expect((await outbound()).status).toBe(503);
 		expect((await campaign()).status).toBe(200);
-		expect((await call(sb.url, '/workflow/assign', { to_number: freshNumber(), workflow_id: 'wf_welcome' })).status).toBe(200);
+		expect(
+			(
+				await call(sb.url, '/workflow/assign', {
+					to_number: freshNumber(),
+					workflow_id: 'wf_welcome',
+				})
+			).status,
+		).toBe(200);
 	});
 
 	test('endpoint "all" applies to every endpoint; a specific endpoint overrides it', async () => {
@@ -102,12 +115,18 @@ describe('Fault injection (POST/GET/DELETE /__sandbox/faults and setFaults)', ()
 		expect((await call(sb.url, '/workflow/assign', {})).status).toBe(502);
 		expect((await call(sb.url, '/call/delete-schedule-call?agent_id=a', {})).status).toBe(502);
 		expect((await campaign()).status).toBe(200);
-		expect((await call(sb.url, '/call/campaign', { name: 'A', agent_id: 'agent_sales_01' })).status).toBe(200);
+		expect(
+			(await call(sb.url, '/call/campaign', { name: 'A', agent_id: 'agent_sales_01' })).status,
+		).toBe(200);
 	});
 
 	test('seeded rates repeat: the same seed gives the same outcomes', async () => {
 		const run = async () => {
-			sb.setFaults({ endpoint: 'campaign', seed: 42, rates: { '500': 0.25, '503': 0.25, '429': 0.2 } });
+			sb.setFaults({
+				endpoint: 'campaign',
+				seed: 42,
+				rates: { '500': 0.25, '503': 0.25, '429': 0.2 },
+			});
 			const statuses = [];
 			for (let i = 0; i < 24; i++) statuses.push((await campaign()).status);
 			return statuses;
@@ -116,7 +135,11 @@ describe('Fault injection (POST/GET/DELETE /__sandbox/faults and setFaults)', ()
 		const second = await run();
 		expect(second).toEqual(first);
 		expect(new Set(first)).toEqual(new Set([200, 429, 500, 503]));
-		sb.setFaults({ endpoint: 'campaign', seed: 43, rates: { '500': 0.25, '503': 0.25, '429': 0.2 } });
+		sb.setFaults({
+			endpoint: 'campaign',
+			seed: 43,
+			rates: { '500': 0.25, '503': 0.25, '429': 0.2 },
+		});
 		const other = [];
 		for (let i = 0; i < 24; i++) other.push((await campaign()).status);
 		expect(other).not.toEqual(first);
@@ -124,7 +147,11 @@ describe('Fault injection (POST/GET/DELETE /__sandbox/faults and setFaults)', ()
 
 	test('a seed is chosen and reported when none is given', async () => {
 		const res = await admin('/faults', { rates: { '500': 0.5 } });
-		expect(res.body.faults).toMatchObject({ endpoint: 'all', seed: expect.any(Number), rates: { '500': 0.5 } });
+		expect(res.body.faults).toMatchObject({
+			endpoint: 'all',
+			seed: expect.any(Number),
+			rates: { '500': 0.5 },
+		});
 	});
 
 	test('latencyMs delays every answer', async () => {

@@ -75,7 +75,10 @@ export async function call(
 let counter = 0;
 export function freshNumber(): string {
 	counter += 1;
-	return `+9190000${String(Date.now() % 100000).padStart(5, '0')}${String(counter).padStart(3, '0')}`.slice(0, 16);
+	return `+9190000${String(Date.now() % 100000).padStart(5, '0')}${String(counter).padStart(3, '0')}`.slice(
+		0,
+		16,
+	);
 }
 
 export { FormData };

@@ -23,22 +23,30 @@ describe('POST /call/outbound (spec §2.6, §4.3, §7.3; public docs §§1-2)', 
 		['agent_id missing', { to_number: '+919811111111' }, 'agent_id'],
 		['agent_id null', { to_number: '+919811111111', agent_id: null }, 'agent_id'],
 		['both missing', {}, 'to_number'],
-	])('§2.6/§7.3 required fields (%s) -> 400 Missing required field: <field>', async (_label, body, field) => {
-		const res = await outbound(body);
-		expect(res.status).toBe(400);
-		expect(res.body).toEqual({ status: 'error', message: `Missing required field: ${field}` });
-		expect(sb.state.calls).toHaveLength(0);
-	});
-
-	test.each([['+12345'], ['1234567'], ['0919876543210'], ['+91 98765 43210'], ['91-9876543210'], ['+1234567890123456'], ['tel:+919876543210']])(
-		'§2.6/docs §1 to_number must match ^\\+?[1-9]\\d{7,14}$ (%s) -> 400',
-		async (number) => {
-			const res = await outbound({ to_number: number, agent_id: 'agent_sales_01' });
+	])(
+		'§2.6/§7.3 required fields (%s) -> 400 Missing required field: <field>',
+		async (_label, body, field) => {
+			const res = await outbound(body);
 			expect(res.status).toBe(400);
-			expect(res.body.status).toBe('error');
-			expect(res.body.message).toMatch(/^Invalid to_number/);
+			expect(res.body).toEqual({ status: 'error', message: `Missing required field: ${field}` });
+			expect(sb.state.calls).toHaveLength(0);
 		},
 	);
+
+	test.each([
+		['+12345'],
+		['1234567'],
+		['0919876543210'],
+		['+91 98765 43210'],
+		['91-9876543210'],
+		['+1234567890123456'],
+		['tel:+919876543210'],
+	])('§2.6/docs §1 to_number must match ^\\+?[1-9]\\d{7,14}$ (%s) -> 400', async (number) => {
+		const res = await outbound({ to_number: number, agent_id: 'agent_sales_01' });
+		expect(res.status).toBe(400);
+		expect(res.body.status).toBe('error');
+		expect(res.body.message).toMatch(/^Invalid to_number/);
+	});
 
 	test.each([['+12345678'], ['919876543210'], ['+123456789012345']])(
 		'§2.6 to_number with country code, + optional, 8 to 15 digits (%s) is accepted',
@@ -159,13 +167,16 @@ describe('POST /call/outbound (spec §2.6, §4.3, §7.3; public docs §§1-2)', 
 		['language', 'fr'],
 		['language', 'EN'],
 		['language', 1],
-	])('docs §2 optional field %s = %p outside its limits -> 400 naming the field', async (field, value) => {
-		const res = await outbound({ ...base(), [field]: value });
-		expect(res.status).toBe(400);
-		expect(res.body.status).toBe('error');
-		expect(res.body.message).toContain(field);
-		expect(sb.state.calls).toHaveLength(0);
-	});
+	])(
+		'docs §2 optional field %s = %p outside its limits -> 400 naming the field',
+		async (field, value) => {
+			const res = await outbound({ ...base(), [field]: value });
+			expect(res.status).toBe(400);
+			expect(res.body.status).toBe('error');
+			expect(res.body.message).toContain(field);
+			expect(sb.state.calls).toHaveLength(0);
+		},
+	);
 
 	test.each([
 		['number_of_retries', 0],
@@ -181,11 +192,14 @@ describe('POST /call/outbound (spec §2.6, §4.3, §7.3; public docs §§1-2)', 
 		['metadata', {}],
 		['metadata', { a: 'x', b: 2.5 }],
 		...['hi', 'en', 'kn', 'mr', 'ta', 'te', 'bn', 'gu', 'ml'].map((l) => ['language', l]),
-	] as Array<[string, unknown]>)('docs §2 optional field %s = %p within its limits is accepted', async (field, value) => {
-		const res = await outbound({ ...base(), [field]: value });
-		expect(res.status).toBe(200);
-		expect(sb.state.calls[0].options).toEqual({ [field]: value });
-	});
+	] as Array<[string, unknown]>)(
+		'docs §2 optional field %s = %p within its limits is accepted',
+		async (field, value) => {
+			const res = await outbound({ ...base(), [field]: value });
+			expect(res.status).toBe(200);
+			expect(sb.state.calls[0].options).toEqual({ [field]: value });
+		},
+	);
 
 	test('docs §2 optional fields sent as null count as omitted', async () => {
 		const res = await outbound({ ...base(), priority: null, language: null, schedule_at: null });

@@ -10,7 +10,13 @@ import { DataError, readDataFile } from './data.mjs';
 import { DEMO_DATA } from './demoData.mjs';
 import { DIALECTS, createEngine, errorReply, maskKey } from './engine.mjs';
 import { FAULT_ENDPOINTS, FaultController, parseFaults } from './faults.mjs';
-import { DEFAULT_WEBHOOK_TIMEOUT_MS, maskHeaderValues, maskedConfig, parseWebhookConfig, postJson } from './webhooks.mjs';
+import {
+	DEFAULT_WEBHOOK_TIMEOUT_MS,
+	maskHeaderValues,
+	maskedConfig,
+	parseWebhookConfig,
+	postJson,
+} from './webhooks.mjs';
 
 /**
  * @typedef {import('./engine.mjs').Route} Route
@@ -77,7 +83,8 @@ function maskedHeaders(headers) {
 	const copy = { ...headers };
 	const key = headers['x-api-key'];
 	if (typeof key === 'string') copy['x-api-key'] = maskKey(key);
-	if (typeof headers.authorization === 'string') copy.authorization = maskKey(headers.authorization);
+	if (typeof headers.authorization === 'string')
+		copy.authorization = maskKey(headers.authorization);
 	return copy;
 }
 
@@ -183,10 +190,15 @@ export async function startSandbox(options = {}) {
 		const run = (async () => {
 			/** @type {import('./webhooks.mjs').WebhookDelivery[]} */
 			const done = [];
-			for (const attempt of webhook.duplicate ? /** @type {const} */ ([1, 2]) : /** @type {const} */ ([1])) {
+			for (const attempt of webhook.duplicate
+				? /** @type {const} */ ([1, 2])
+				: /** @type {const} */ ([1])) {
 				if (closing.signal.aborted) break;
 				const time = new Date().toISOString();
-				const answer = await postJson(webhook, payload, { timeoutMs: webhookTimeoutMs, signal: closing.signal });
+				const answer = await postJson(webhook, payload, {
+					timeoutMs: webhookTimeoutMs,
+					signal: closing.signal,
+				});
 				const data = /** @type {Record<string, unknown>} */ (payload.data ?? {});
 				/** @type {import('./webhooks.mjs').WebhookDelivery} */
 				const delivery = {
@@ -367,7 +379,8 @@ export async function startSandbox(options = {}) {
 			});
 		}
 		const methods = ADMIN_ROUTES[path];
-		if (!methods) return send(res, 404, { status: 'error', message: `Not found: ${req.method} ${path}` });
+		if (!methods)
+			return send(res, 404, { status: 'error', message: `Not found: ${req.method} ${path}` });
 		const method = req.method ?? 'GET';
 		if (!methods.includes(method)) {
 			return send(
@@ -448,12 +461,18 @@ export async function startSandbox(options = {}) {
 				const result = endCall(body);
 				if (!result.ok) return bad(result.message, result.status);
 				if (/** @type {{ wait?: unknown }} */ (body).wait === false) {
-					return send(res, 202, { status: 'success', message: 'Call ended; posting call_ended', call: result.call });
+					return send(res, 202, {
+						status: 'success',
+						message: 'Call ended; posting call_ended',
+						call: result.call,
+					});
 				}
 				const { call, payload, webhook, deliveries } = await result.done;
 				return send(res, 200, {
 					status: 'success',
-					message: webhook ? 'Call ended; call_ended posted' : 'Call ended; no webhook is set, nothing was posted',
+					message: webhook
+						? 'Call ended; call_ended posted'
+						: 'Call ended; no webhook is set, nothing was posted',
 					call,
 					payload,
 					webhook,
@@ -465,7 +484,9 @@ export async function startSandbox(options = {}) {
 				if (endpoint !== null && !FAULT_ENDPOINTS.includes(endpoint)) {
 					return bad(`endpoint must be one of ${FAULT_ENDPOINTS.join(', ')}`);
 				}
-				faults.clear(/** @type {import('./faults.mjs').FaultEndpoint | undefined} */ (endpoint ?? undefined));
+				faults.clear(
+					/** @type {import('./faults.mjs').FaultEndpoint | undefined} */ (endpoint ?? undefined),
+				);
 				return send(res, 200, { status: 'success', faults: state.faults });
 			}
 			default:

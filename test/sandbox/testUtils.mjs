@@ -71,14 +71,26 @@ export function runCli(args, timeoutMs = 5000) {
 			const m = /listening on (http:\/\/\S+)/.exec(output);
 			if (m) {
 				clearTimeout(timer);
-				resolveRun({ url: m[1], startupMs: Date.now() - started, exitCode, output: () => output, stop });
+				resolveRun({
+					url: m[1],
+					startupMs: Date.now() - started,
+					exitCode,
+					output: () => output,
+					stop,
+				});
 			}
 		};
 		child.stdout.on('data', onData);
 		child.stderr.on('data', onData);
 		void exit.then(() => {
 			clearTimeout(timer);
-			resolveRun({ url: null, startupMs: Date.now() - started, exitCode, output: () => output, stop });
+			resolveRun({
+				url: null,
+				startupMs: Date.now() - started,
+				exitCode,
+				output: () => output,
+				stop,
+			});
 		});
 	});
 }
@@ -94,7 +106,9 @@ export function rawHttp(baseUrl, text, timeoutMs = 2000) {
 	const { hostname, port } = new URL(baseUrl);
 	return new Promise((resolveRaw, reject) => {
 		let received = '';
-		const socket = connect(Number(port), hostname.replace(/^\[|\]$/g, ''), () => socket.write(text));
+		const socket = connect(Number(port), hostname.replace(/^\[|\]$/g, ''), () =>
+			socket.write(text),
+		);
 		const timer = setTimeout(() => socket.destroy(), timeoutMs);
 		socket.on('data', (chunk) => {
 			received += chunk.toString();

@@ -21,30 +21,31 @@ describe('sandbox building blocks (pure functions)', () => {
 	});
 
 	test('isParseableDate accepts dates, refuses bare numbers and impossible days', () => {
-		expect(['2026-03-12', '2026-03-12T10:00', '2026-03-12 10:00:00+05:30', 'March 12, 2026'].map(isParseableDate)).toEqual([
-			true,
-			true,
-			true,
-			true,
-		]);
-		expect(['1', '2026', '2026-02-29', '2026-04-31', 'tomorrow', '2026-03-12T25:00'].map(isParseableDate)).toEqual([
-			false,
-			false,
-			false,
-			false,
-			false,
-			false,
-		]);
+		expect(
+			['2026-03-12', '2026-03-12T10:00', '2026-03-12 10:00:00+05:30', 'March 12, 2026'].map(
+				isParseableDate,
+			),
+		).toEqual([true, true, true, true]);
+		expect(
+			['1', '2026', '2026-02-29', '2026-04-31', 'tomorrow', '2026-03-12T25:00'].map(
+				isParseableDate,
+			),
+		).toEqual([false, false, false, false, false, false]);
 	});
 
 	test('checkValue on a number attribute refuses Infinity-like strings', () => {
-		expect(checkValue({ name: 'N', type: 'number' }, 'Infinity')).toEqual({ ok: false, reason: 'N needs a number' });
+		expect(checkValue({ name: 'N', type: 'number' }, 'Infinity')).toEqual({
+			ok: false,
+			reason: 'N needs a number',
+		});
 	});
 
 	test('a value saved through the API on an empty hand-typed attribute is no longer marked manual', () => {
 		const contact = { values: {}, manual: ['City'] };
 		const index = new Map([['city', { name: 'City', type: 'text' as const }]]);
-		expect(applyAttributes(contact, [{ key: 'city', value: 'Goa' }], index).updated).toEqual(['city']);
+		expect(applyAttributes(contact, [{ key: 'city', value: 'Goa' }], index).updated).toEqual([
+			'city',
+		]);
 		expect(contact).toEqual({ values: { City: 'Goa' }, manual: [] });
 	});
 
@@ -96,20 +97,36 @@ describe('sandbox building blocks (pure functions)', () => {
 			].join('\r\n'),
 		);
 		expect(multipartBoundary('multipart/form-data; boundary="b0"')).toBe('b0');
-		expect(parseMultipart(body, 'b0')).toEqual({ to_number: '+919876543210', note: 'line one\r\nline two' });
+		expect(parseMultipart(body, 'b0')).toEqual({
+			to_number: '+919876543210',
+			note: 'line one\r\nline two',
+		});
 		expect(parseMultipart(Buffer.from('--b0\r\nno headers end'), 'b0')).toBeNull();
 		expect(parseBody('multipart/form-data', body)).toMatchObject({ ok: false });
 	});
 
 	test('parseBody: empty is {}, urlencoded is an object, JSON is tried without a content type', () => {
-		expect(parseBody('application/json', Buffer.alloc(0))).toEqual({ ok: true, value: {}, kind: 'empty' });
-		expect(parseBody('application/x-www-form-urlencoded', Buffer.from('to_number=%2B91&x=1'))).toEqual({
+		expect(parseBody('application/json', Buffer.alloc(0))).toEqual({
+			ok: true,
+			value: {},
+			kind: 'empty',
+		});
+		expect(
+			parseBody('application/x-www-form-urlencoded', Buffer.from('to_number=%2B91&x=1')),
+		).toEqual({
 			ok: true,
 			value: { to_number: '+91', x: '1' },
 			kind: 'urlencoded',
 		});
-		expect(parseBody(undefined, Buffer.from('{"a":1}'))).toEqual({ ok: true, value: { a: 1 }, kind: 'json' });
-		expect(parseBody('application/json', Buffer.from('\ufeff{"a":1}'))).toMatchObject({ ok: true, value: { a: 1 } });
+		expect(parseBody(undefined, Buffer.from('{"a":1}'))).toEqual({
+			ok: true,
+			value: { a: 1 },
+			kind: 'json',
+		});
+		expect(parseBody('application/json', Buffer.from('\ufeff{"a":1}'))).toMatchObject({
+			ok: true,
+			value: { a: 1 },
+		});
 	});
 
 	test('the demo data set is valid and has the accounts the rules need', () => {
@@ -127,15 +144,65 @@ describe('sandbox building blocks (pure functions)', () => {
 	});
 
 	test.each([
-		['two accounts with one key', { accounts: [{ apiKey: 'k' }, { apiKey: 'k' }] }, /used by another account/],
-		['enum without options', { accounts: [{ apiKey: 'k', attributes: [{ name: 'P', type: 'enum' }] }] }, /options must be a non-empty array/],
-		['options on a text attribute', { accounts: [{ apiKey: 'k', attributes: [{ name: 'P', type: 'text', options: ['a'] }] }] }, /only allowed on an enum/],
-		['attribute names that match', { accounts: [{ apiKey: 'k', attributes: [{ name: 'First Name', type: 'text' }, { name: 'first_name', type: 'text' }] }] }, /matches another attribute/],
-		['workflow listed twice', { accounts: [{ apiKey: 'k', workflows: [{ id: 'w' }, { id: 'w' }] }] }, /listed twice/],
-		['available not a boolean', { accounts: [{ apiKey: 'k', workflows: [{ id: 'w', available: 'no' }] }] }, /available must be a boolean/],
-		['contact value for an unknown attribute', { accounts: [{ apiKey: 'k', contacts: [{ number: '919811111111', values: { Age: 3 } }] }] }, /"Age" is not an attribute/],
-		['manual for an unknown attribute', { accounts: [{ apiKey: 'k', contacts: [{ number: '919811111111', manual: ['Age'] }] }] }, /"Age" is not an attribute/],
-		['the same contact with and without +', { accounts: [{ apiKey: 'k', contacts: [{ number: '919811111111' }, { number: '+919811111111' }] }] }, /listed twice/],
+		[
+			'two accounts with one key',
+			{ accounts: [{ apiKey: 'k' }, { apiKey: 'k' }] },
+			/used by another account/,
+		],
+		[
+			'enum without options',
+			{ accounts: [{ apiKey: 'k', attributes: [{ name: 'P', type: 'enum' }] }] },
+			/options must be a non-empty array/,
+		],
+		[
+			'options on a text attribute',
+			{ accounts: [{ apiKey: 'k', attributes: [{ name: 'P', type: 'text', options: ['a'] }] }] },
+			/only allowed on an enum/,
+		],
+		[
+			'attribute names that match',
+			{
+				accounts: [
+					{
+						apiKey: 'k',
+						attributes: [
+							{ name: 'First Name', type: 'text' },
+							{ name: 'first_name', type: 'text' },
+						],
+					},
+				],
+			},
+			/matches another attribute/,
+		],
+		[
+			'workflow listed twice',
+			{ accounts: [{ apiKey: 'k', workflows: [{ id: 'w' }, { id: 'w' }] }] },
+			/listed twice/,
+		],
+		[
+			'available not a boolean',
+			{ accounts: [{ apiKey: 'k', workflows: [{ id: 'w', available: 'no' }] }] },
+			/available must be a boolean/,
+		],
+		[
+			'contact value for an unknown attribute',
+			{ accounts: [{ apiKey: 'k', contacts: [{ number: '919811111111', values: { Age: 3 } }] }] },
+			/"Age" is not an attribute/,
+		],
+		[
+			'manual for an unknown attribute',
+			{ accounts: [{ apiKey: 'k', contacts: [{ number: '919811111111', manual: ['Age'] }] }] },
+			/"Age" is not an attribute/,
+		],
+		[
+			'the same contact with and without +',
+			{
+				accounts: [
+					{ apiKey: 'k', contacts: [{ number: '919811111111' }, { number: '+919811111111' }] },
+				],
+			},
+			/listed twice/,
+		],
 		['not an object', [], /data must be an object/],
 	])('the data file is checked: %s', (_label, data, message) => {
 		expect(() => buildAccounts(data)).toThrow(DataError);

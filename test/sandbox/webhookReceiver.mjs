@@ -39,7 +39,13 @@ export async function startReceiver(options = {}) {
 			} catch {
 				body = undefined;
 			}
-			requests.push({ method: req.method ?? '', path: req.url ?? '/', headers: req.headers, raw, body });
+			requests.push({
+				method: req.method ?? '',
+				path: req.url ?? '/',
+				headers: req.headers,
+				raw,
+				body,
+			});
 			const answer = () => {
 				res.writeHead(status, { 'content-type': 'application/json' });
 				res.end(JSON.stringify({ received: true, status }));

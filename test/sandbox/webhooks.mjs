@@ -33,7 +33,12 @@ import { formatIst } from './validate.mjs';
 export const HANGUP_REASON_GROUPS = Object.freeze({
 	connected: Object.freeze(['CLIENT_INITIATED', 'PARTICIPANT_REMOVED', 'SESSION_TIMEOUT']),
 	voicemail: Object.freeze(['VOICEMAIL_DETECTED']),
-	notReached: Object.freeze(['USER_REJECTED', 'USER_UNAVAILABLE', 'USER_UNRESPONSIVE', 'INVALID_PHONE_NUMBER']),
+	notReached: Object.freeze([
+		'USER_REJECTED',
+		'USER_UNAVAILABLE',
+		'USER_UNRESPONSIVE',
+		'INVALID_PHONE_NUMBER',
+	]),
 	other: Object.freeze([
 		'UNKNOWN',
 		'OUTSIDE_TRIGGER_WINDOW',
@@ -74,7 +79,8 @@ export function parseWebhookConfig(input, where, extraKeys = []) {
 	if (!isObject(input)) return fail(' must be an object { url, headers?, duplicate? }');
 	const allowed = ['url', 'headers', 'duplicate', ...extraKeys];
 	for (const key of Object.keys(input)) {
-		if (!allowed.includes(key)) return fail(`: unknown field "${key}" (allowed: ${allowed.join(', ')})`);
+		if (!allowed.includes(key))
+			return fail(`: unknown field "${key}" (allowed: ${allowed.join(', ')})`);
 	}
 	if (typeof input.url !== 'string') return fail('.url must be an http(s) URL');
 	let url;
@@ -83,11 +89,13 @@ export function parseWebhookConfig(input, where, extraKeys = []) {
 	} catch {
 		return fail('.url must be an http(s) URL');
 	}
-	if (url.protocol !== 'http:' && url.protocol !== 'https:') return fail('.url must be an http(s) URL');
+	if (url.protocol !== 'http:' && url.protocol !== 'https:')
+		return fail('.url must be an http(s) URL');
 	/** @type {Record<string, string>} */
 	const headers = {};
 	if (input.headers !== undefined && input.headers !== null) {
-		if (!isObject(input.headers)) return fail('.headers must be an object of header name -> string value');
+		if (!isObject(input.headers))
+			return fail('.headers must be an object of header name -> string value');
 		for (const [name, value] of Object.entries(input.headers)) {
 			if (!HEADER_NAME_RE.test(name)) return fail(`.headers: "${name}" is not a valid header name`);
 			if (typeof value !== 'string' || /[\r\n]/.test(value)) {
@@ -112,7 +120,10 @@ export function maskedConfig(config) {
 /** @param {Record<string, string>} headers */
 export function maskHeaderValues(headers) {
 	return Object.fromEntries(
-		Object.entries(headers).map(([name, value]) => [name, value.length >= 8 ? `${value.slice(0, 2)}…${value.slice(-2)}` : '…']),
+		Object.entries(headers).map(([name, value]) => [
+			name,
+			value.length >= 8 ? `${value.slice(0, 2)}…${value.slice(-2)}` : '…',
+		]),
 	);
 }
 
@@ -184,7 +195,12 @@ export function postJson(config, payload, options = {}) {
 			settled = true;
 			clearTimeout(timer);
 			options.signal?.removeEventListener('abort', onAbort);
-			resolve({ status, error, response: response.slice(0, RESPONSE_PREVIEW), durationMs: Date.now() - started });
+			resolve({
+				status,
+				error,
+				response: response.slice(0, RESPONSE_PREVIEW),
+				durationMs: Date.now() - started,
+			});
 		};
 		const req = send(url, {
 			method: 'POST',
@@ -209,7 +225,9 @@ export function postJson(config, payload, options = {}) {
 			/** @type {Buffer[]} */
 			const chunks = [];
 			res.on('data', (chunk) => chunks.push(chunk));
-			res.on('end', () => finish(res.statusCode ?? null, null, Buffer.concat(chunks).toString('utf8')));
+			res.on('end', () =>
+				finish(res.statusCode ?? null, null, Buffer.concat(chunks).toString('utf8')),
+			);
 			res.on('error', (error) => finish(res.statusCode ?? null, null, String(error)));
 		});
 		req.on('error', (error) => finish(null, error.message));

@@ -75,7 +75,11 @@ describe('Webhooks: the sandbox posts call_ended (public docs §5)', () => {
 	const endCall = async (body: unknown) => (await admin('calls/end', body)) as EndAnswer;
 	const placeCall = async (extra: Record<string, unknown> = {}, agentId = AGENT) => {
 		const number = freshNumber();
-		const res = await call(sb.url, '/call/outbound', { to_number: number, agent_id: agentId, ...extra });
+		const res = await call(sb.url, '/call/outbound', {
+			to_number: number,
+			agent_id: agentId,
+			...extra,
+		});
 		expect(res.status).toBe(200);
 		return { id: res.body.call_id as string, number };
 	};
@@ -97,11 +101,22 @@ describe('Webhooks: the sandbox posts call_ended (public docs §5)', () => {
 
 	describe('configuration: POST/GET/DELETE /__sandbox/webhooks', () => {
 		test('sets a sandbox-wide webhook; the state shows it with header values masked', async () => {
-			const res = await admin('webhooks', { url: `${receiver.url}/hook`, headers: SECRET_HEADER, duplicate: true });
+			const res = await admin('webhooks', {
+				url: `${receiver.url}/hook`,
+				headers: SECRET_HEADER,
+				duplicate: true,
+			});
 			expect(res.status).toBe(200);
-			const expected = { url: `${receiver.url}/hook`, headers: { 'X-CallKaro-Secret': 'du…23' }, duplicate: true };
+			const expected = {
+				url: `${receiver.url}/hook`,
+				headers: { 'X-CallKaro-Secret': 'du…23' },
+				duplicate: true,
+			};
 			expect(res.body.webhooks).toEqual({ sandbox: expected, agents: {} });
-			expect((await admin('webhooks', undefined, 'GET')).body.webhooks).toEqual({ sandbox: expected, agents: {} });
+			expect((await admin('webhooks', undefined, 'GET')).body.webhooks).toEqual({
+				sandbox: expected,
+				agents: {},
+			});
 			expect(JSON.stringify(sb.state)).not.toContain('dummy-sandbox-secret-123');
 		});
 
@@ -123,13 +138,37 @@ describe('Webhooks: the sandbox posts call_ended (public docs §5)', () => {
 			['no url', {}, 'webhook.url must be an http(s) URL'],
 			['an ftp url', { url: 'ftp://example.com/x' }, 'webhook.url must be an http(s) URL'],
 			['not a url', { url: 'hook' }, 'webhook.url must be an http(s) URL'],
-			['headers not an object', { url: 'http://x.test/', headers: ['a'] }, 'webhook.headers must be an object'],
-			['a bad header name', { url: 'http://x.test/', headers: { 'X Bad': 'v' } }, '"X Bad" is not a valid header name'],
-			['a header value on two lines', { url: 'http://x.test/', headers: { 'X-A': 'a\nb' } }, 'must be a string on one line'],
-			['a non-string header value', { url: 'http://x.test/', headers: { 'X-A': 1 } }, 'must be a string on one line'],
-			['duplicate not a boolean', { url: 'http://x.test/', duplicate: 'yes' }, 'webhook.duplicate must be a boolean'],
+			[
+				'headers not an object',
+				{ url: 'http://x.test/', headers: ['a'] },
+				'webhook.headers must be an object',
+			],
+			[
+				'a bad header name',
+				{ url: 'http://x.test/', headers: { 'X Bad': 'v' } },
+				'"X Bad" is not a valid header name',
+			],
+			[
+				'a header value on two lines',
+				{ url: 'http://x.test/', headers: { 'X-A': 'a\nb' } },
+				'must be a string on one line',
+			],
+			[
+				'a non-string header value',
+				{ url: 'http://x.test/', headers: { 'X-A': 1 } },
+				'must be a string on one line',
+			],
+			[
+				'duplicate not a boolean',
+				{ url: 'http://x.test/', duplicate: 'yes' },
+				'webhook.duplicate must be a boolean',
+			],
 			['an unknown field', { url: 'http://x.test/', retries: 3 }, 'unknown field "retries"'],
-			['an empty agentId', { url: 'http://x.test/', agentId: '' }, 'agentId must be a non-empty string'],
+			[
+				'an empty agentId',
+				{ url: 'http://x.test/', agentId: '' },
+				'agentId must be a non-empty string',
+			],
 		])('400 for %s', async (_case, body, message) => {
 			const res = await admin('webhooks', body);
 			expect(res.status).toBe(400);
@@ -142,7 +181,10 @@ describe('Webhooks: the sandbox posts call_ended (public docs §5)', () => {
 		test('ends a placed call and posts call_ended with every documented field, the custom headers and the call metadata', async () => {
 			const campaign = await call(sb.url, '/v2/call/campaign', { name: 'Renewals' });
 			const batchId = campaign.body.batch_id as string;
-			const placed = await placeCall({ batch_id: batchId, metadata: { orderId: 'A-17', amount: 499 } });
+			const placed = await placeCall({
+				batch_id: batchId,
+				metadata: { orderId: 'A-17', amount: 499 },
+			});
 			await admin('webhooks', { url: `${receiver.url}/hook?src=sandbox`, headers: SECRET_HEADER });
 
 			const before = Date.now();
@@ -201,7 +243,13 @@ describe('Webhooks: the sandbox posts call_ended (public docs §5)', () => {
 				duplicate: false,
 			});
 			expect(res.body.deliveries).toEqual([
-				expect.objectContaining({ attempt: 1, status: 200, error: null, callId: placed.id, event: 'call_ended' }),
+				expect.objectContaining({
+					attempt: 1,
+					status: 200,
+					error: null,
+					callId: placed.id,
+					event: 'call_ended',
+				}),
 			]);
 			expect(deliveries()).toEqual(res.body.deliveries);
 			expect(deliveries()[0].headers).toEqual({ 'X-CallKaro-Secret': 'du…23' });
@@ -214,7 +262,9 @@ describe('Webhooks: the sandbox posts call_ended (public docs §5)', () => {
 		});
 
 		test.each(
-			Object.entries(HANGUP_REASON_GROUPS).flatMap(([group, reasons]) => reasons.map((reason) => [reason, group])),
+			Object.entries(HANGUP_REASON_GROUPS).flatMap(([group, reasons]) =>
+				reasons.map((reason) => [reason, group]),
+			),
 		)('%s (%s): defaults for duration, recording and transcript', async (reason, group) => {
 			const placed = await placeCall();
 			await admin('webhooks', { url: receiver.url });
@@ -266,9 +316,14 @@ describe('Webhooks: the sandbox posts call_ended (public docs §5)', () => {
 			await admin('webhooks', { url: receiver.url });
 			const res = await endCall({ number, hangupReason: 'USER_UNAVAILABLE' });
 			expect(res.status).toBe(200);
-			expect(res.body.payload.data).toMatchObject({ callSid: scheduled.body.call_id, name: 'outbound-scheduled' });
+			expect(res.body.payload.data).toMatchObject({
+				callSid: scheduled.body.call_id,
+				name: 'outbound-scheduled',
+			});
 			expect(sb.pendingTimers()).toBe(0);
-			const deleted = await call(sb.url, `/call/delete-schedule-call?agent_id=${AGENT}`, { to_number: number });
+			const deleted = await call(sb.url, `/call/delete-schedule-call?agent_id=${AGENT}`, {
+				to_number: number,
+			});
 			expect(deleted.body.message).toBe('No scheduled call found');
 		});
 
@@ -296,21 +351,26 @@ describe('Webhooks: the sandbox posts call_ended (public docs §5)', () => {
 			expect(deliveries()).toHaveLength(2);
 		});
 
-		test.each([[401], [404], [500]])('records the status %p the receiver answers', async (status) => {
-			receiver.setStatus(status);
-			const placed = await placeCall();
-			await admin('webhooks', { url: receiver.url });
-			const res = await endCall({ callId: placed.id });
-			expect(res.status).toBe(200);
-			expect(res.body.deliveries).toEqual([expect.objectContaining({ status, error: null })]);
-			expect(res.body.deliveries[0].response).toContain('"received":true');
-		});
+		test.each([[401], [404], [500]])(
+			'records the status %p the receiver answers',
+			async (status) => {
+				receiver.setStatus(status);
+				const placed = await placeCall();
+				await admin('webhooks', { url: receiver.url });
+				const res = await endCall({ callId: placed.id });
+				expect(res.status).toBe(200);
+				expect(res.body.deliveries).toEqual([expect.objectContaining({ status, error: null })]);
+				expect(res.body.deliveries[0].response).toContain('"received":true');
+			},
+		);
 
 		test('records no status and the error when nothing listens, or no answer comes in time', async () => {
 			const placed = await placeCall();
 			await admin('webhooks', { url: await unusedUrl() });
 			const refused = await endCall({ callId: placed.id });
-			expect(refused.body.deliveries).toEqual([expect.objectContaining({ status: null, error: expect.stringMatching(/ECONNREFUSED/) })]);
+			expect(refused.body.deliveries).toEqual([
+				expect.objectContaining({ status: null, error: expect.stringMatching(/ECONNREFUSED/) }),
+			]);
 
 			receiver.setDelay(3000);
 			const slow = await placeCall();
@@ -326,7 +386,11 @@ describe('Webhooks: the sandbox posts call_ended (public docs §5)', () => {
 			const placed = await placeCall();
 			const res = await endCall({ callId: placed.id });
 			expect(res.status).toBe(200);
-			expect(res.body).toMatchObject({ message: 'Call ended; no webhook is set, nothing was posted', webhook: null, deliveries: [] });
+			expect(res.body).toMatchObject({
+				message: 'Call ended; no webhook is set, nothing was posted',
+				webhook: null,
+				deliveries: [],
+			});
 			expect(sb.state.calls[0].status).toBe('ended');
 		});
 
@@ -346,9 +410,24 @@ describe('Webhooks: the sandbox posts call_ended (public docs §5)', () => {
 			['no selector', {}, 400, 'Give { callId } or { number }'],
 			['a bad number', { number: '12' }, 400, 'Give { callId } or { number }'],
 			['an unknown callId', { callId: 'nope' }, 404, 'Call not found: nope'],
-			['an unknown number', { number: '+919999999999' }, 404, 'No placed or scheduled call to +919999999999'],
-			['an empty hangupReason', { callId: 'x', hangupReason: ' ' }, 400, 'hangupReason must be a non-empty string'],
-			['a negative duration', { callId: 'x', durationSeconds: -1 }, 400, 'durationSeconds must be a number >= 0'],
+			[
+				'an unknown number',
+				{ number: '+919999999999' },
+				404,
+				'No placed or scheduled call to +919999999999',
+			],
+			[
+				'an empty hangupReason',
+				{ callId: 'x', hangupReason: ' ' },
+				400,
+				'hangupReason must be a non-empty string',
+			],
+			[
+				'a negative duration',
+				{ callId: 'x', durationSeconds: -1 },
+				400,
+				'durationSeconds must be a number >= 0',
+			],
 			['a text transcript', { callId: 'x', transcript: 5 }, 400, 'transcript must be a string'],
 			['a bad from', { callId: 'x', from: 'me' }, 400, 'from must be a phone number'],
 			['a bad tryCount', { callId: 'x', tryCount: -2 }, 400, 'tryCount must be an integer >= -1'],
@@ -393,7 +472,9 @@ describe('Webhooks: the sandbox posts call_ended (public docs §5)', () => {
 			await admin('webhooks', { url: receiver.url });
 			await call(sb.url, `/call/delete-schedule-call?agent_id=${AGENT}`, { to_number: number });
 			await sb.webhooksIdle();
-			expect(deliveries()).toEqual([expect.objectContaining({ status: 200, callId: scheduled.body.call_id })]);
+			expect(deliveries()).toEqual([
+				expect.objectContaining({ status: 200, callId: scheduled.body.call_id }),
+			]);
 			expect(deliveries()[0].payload.data).toMatchObject({
 				name: 'outbound-scheduled',
 				hangup_reason: 'DELETED_SCH_CALL_ONE',
@@ -414,7 +495,10 @@ describe('Webhooks: the sandbox posts call_ended (public docs §5)', () => {
 			const data = demoData();
 			data.accounts[0].webhook = { url: `${receiver.url}/account` };
 			data.accounts[0].agents = [
-				{ id: AGENT, webhook: { url: `${receiver.url}/agent`, headers: SECRET_HEADER, duplicate: true } },
+				{
+					id: AGENT,
+					webhook: { url: `${receiver.url}/agent`, headers: SECRET_HEADER, duplicate: true },
+				},
 				{ id: OTHER_AGENT },
 			];
 			sb.load(data);
@@ -430,10 +514,17 @@ describe('Webhooks: the sandbox posts call_ended (public docs §5)', () => {
 		});
 
 		test.each([
-			['an account webhook without url', (d: ReturnType<typeof demoData>) => (d.accounts[0].webhook = {} as never), 'accounts[0].webhook.url must be an http(s) URL'],
+			[
+				'an account webhook without url',
+				(d: ReturnType<typeof demoData>) => (d.accounts[0].webhook = {} as never),
+				'accounts[0].webhook.url must be an http(s) URL',
+			],
 			[
 				'an agent webhook with a bad header',
-				(d: ReturnType<typeof demoData>) => (d.accounts[0].agents = [{ id: 'a', webhook: { url: 'http://x.test/', headers: { 'a b': 'c' } } }]),
+				(d: ReturnType<typeof demoData>) =>
+					(d.accounts[0].agents = [
+						{ id: 'a', webhook: { url: 'http://x.test/', headers: { 'a b': 'c' } } },
+					]),
 				'accounts[0].agents[0].webhook.headers: "a b" is not a valid header name',
 			],
 		])('the data file is checked: %s', (_case, change, message) => {
@@ -444,10 +535,15 @@ describe('Webhooks: the sandbox posts call_ended (public docs §5)', () => {
 		});
 
 		test('reset removes the webhooks set through the admin API and the delivery log, but keeps the one given at start', async () => {
-			const started = await startSandbox({ webhook: { url: `${receiver.url}/start`, headers: SECRET_HEADER } });
+			const started = await startSandbox({
+				webhook: { url: `${receiver.url}/start`, headers: SECRET_HEADER },
+			});
 			try {
 				started.setWebhook({ url: `${receiver.url}/admin` });
-				const placed = await call(started.url, '/call/outbound', { to_number: freshNumber(), agent_id: AGENT });
+				const placed = await call(started.url, '/call/outbound', {
+					to_number: freshNumber(),
+					agent_id: AGENT,
+				});
 				await started.endCall({ callId: placed.body.call_id as string });
 				expect(started.state.webhookDeliveries).toHaveLength(1);
 				started.reset();
@@ -457,8 +553,14 @@ describe('Webhooks: the sandbox posts call_ended (public docs §5)', () => {
 					headers: { 'X-CallKaro-Secret': 'du…23' },
 					duplicate: false,
 				});
-				const again = await call(started.url, '/call/outbound', { to_number: freshNumber(), agent_id: AGENT });
-				const result = await started.endCall({ callId: again.body.call_id as string, hangupReason: 'USER_REJECTED' });
+				const again = await call(started.url, '/call/outbound', {
+					to_number: freshNumber(),
+					agent_id: AGENT,
+				});
+				const result = await started.endCall({
+					callId: again.body.call_id as string,
+					hangupReason: 'USER_REJECTED',
+				});
 				expect(result.deliveries.map((d) => d.status)).toEqual([200]);
 				expect(receiver.requests.map((r) => r.path)).toEqual(['/admin', '/start']);
 			} finally {
@@ -467,7 +569,9 @@ describe('Webhooks: the sandbox posts call_ended (public docs §5)', () => {
 		});
 
 		test('startSandbox refuses a bad webhook option; the JS API throws on bad input', async () => {
-			await expect(startSandbox({ webhook: { url: 'nope' } })).rejects.toThrow('webhook.url must be an http(s) URL');
+			await expect(startSandbox({ webhook: { url: 'nope' } })).rejects.toThrow(
+				'webhook.url must be an http(s) URL',
+			);
 			expect(() => sb.setWebhook({ url: 'nope' })).toThrow('webhook.url must be an http(s) URL');
 			await expect(sb.endCall({ callId: 'nope' })).rejects.toThrow('Call not found: nope');
 		});
@@ -498,7 +602,10 @@ describe('Webhooks: the sandbox posts call_ended (public docs §5)', () => {
 
 		test.each([
 			[['--webhook-url', 'ftp://x'], 'webhook.url must be an http(s) URL'],
-			[['--webhook-url', 'http://x.test/', '--webhook-header', 'novalue'], '--webhook-header needs NAME:VALUE'],
+			[
+				['--webhook-url', 'http://x.test/', '--webhook-header', 'novalue'],
+				'--webhook-header needs NAME:VALUE',
+			],
 			[['--webhook-duplicate'], '--webhook-header and --webhook-duplicate need --webhook-url'],
 		])('refuses %p', (argv, message) => {
 			expect(() => parseArgs(argv)).toThrow(message);
@@ -515,11 +622,22 @@ describe('Webhooks: the sandbox posts call_ended (public docs §5)', () => {
 			]);
 			try {
 				const base = cli.url as string;
-				const placed = await call(base, '/call/outbound', { to_number: freshNumber(), agent_id: AGENT });
-				const res = await call(base, '/__sandbox/calls/end', { callId: placed.body.call_id }, { key: null });
+				const placed = await call(base, '/call/outbound', {
+					to_number: freshNumber(),
+					agent_id: AGENT,
+				});
+				const res = await call(
+					base,
+					'/__sandbox/calls/end',
+					{ callId: placed.body.call_id },
+					{ key: null },
+				);
 				expect(res.status).toBe(200);
 				expect(receiver.requests).toHaveLength(1);
-				expect(receiver.requests[0]).toMatchObject({ path: '/cli', headers: { 'x-callkaro-secret': 'from-cli' } });
+				expect(receiver.requests[0]).toMatchObject({
+					path: '/cli',
+					headers: { 'x-callkaro-secret': 'from-cli' },
+				});
 				// Printed at start, after the first line (read once the requests went through).
 				expect(cli.output()).toContain(`webhook: ${receiver.url}/cli (headers: X-CallKaro-Secret)`);
 			} finally {

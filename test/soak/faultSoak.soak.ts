@@ -30,15 +30,26 @@ beforeAll(async () => {
 afterAll(async () => await sandbox.close());
 
 function phoneNumbers(count: number, prefix: string): IDataObject[] {
-	return Array.from({ length: count }, (_, index) => ({ phone: `+91${prefix}${String(index).padStart(6, '0')}` }));
+	return Array.from({ length: count }, (_, index) => ({
+		phone: `+91${prefix}${String(index).padStart(6, '0')}`,
+	}));
 }
 
-async function runBulk(type: string, parameters: IDataObject, items: IDataObject[]): Promise<RunResult> {
+async function runBulk(
+	type: string,
+	parameters: IDataObject,
+	items: IDataObject[],
+): Promise<RunResult> {
 	return await runWorkflow({
 		nodes: [
-			node('CallKaro', type, { ...parameters, phoneNumber: '={{ $json.phone }}', options: { concurrency: CONCURRENCY } }, {
-				onError: 'continueErrorOutput',
-			}),
+			node(
+				'CallKaro',
+				type,
+				{ ...parameters, phoneNumber: '={{ $json.phone }}', options: { concurrency: CONCURRENCY } },
+				{
+					onError: 'continueErrorOutput',
+				},
+			),
 		],
 		items,
 		credentials: { callKaroApi: { apiKey: DEMO_API_KEY, baseUrl: sandbox.url } },
@@ -67,7 +78,10 @@ test(`${ASSIGN_ITEMS} Assign items: each once on the right output, and no number
 
 	expect([...pairedIndexes].sort((a, b) => a - b)).toEqual(items.map((_, index) => index));
 
-	const runsPerNumber = countBy(sandbox.state.runs as Array<{ number: string }>, (run) => run.number);
+	const runsPerNumber = countBy(
+		sandbox.state.runs as Array<{ number: string }>,
+		(run) => run.number,
+	);
 	expect([...runsPerNumber.values()].every((count) => count === 1)).toBe(true);
 	// Every number had no run before, so Already Running can only be a run an earlier attempt started.
 	expect(alreadyRunning.every((item) => item.json.startedByEarlierAttempt === true)).toBe(true);
@@ -95,7 +109,10 @@ test(`${OUTBOUND_ITEMS} Outbound items: no call placed twice, and every unknown 
 
 	expect([...pairedIndexes].sort((a, b) => a - b)).toEqual(items.map((_, index) => index));
 
-	const callsPerNumber = countBy(sandbox.state.calls as Array<{ toNumber: string }>, (call) => call.toNumber);
+	const callsPerNumber = countBy(
+		sandbox.state.calls as Array<{ toNumber: string }>,
+		(call) => call.toNumber,
+	);
 	expect([...callsPerNumber.values()].every((count) => count === 1)).toBe(true);
 	for (const item of placed) expect(callsPerNumber.get(String(item.json.toNumber))).toBe(1);
 
@@ -111,7 +128,9 @@ test(`${OUTBOUND_ITEMS} Outbound items: no call placed twice, and every unknown 
 		items: items.length,
 		placed: placed.length,
 		failed: failedNumbers.length,
-		'failed, outcome unknown': failed.filter((item) => (item.json.details as IDataObject).outcomeUnknown).length,
+		'failed, outcome unknown': failed.filter(
+			(item) => (item.json.details as IDataObject).outcomeUnknown,
+		).length,
 		'failed, but the sandbox placed the call': placedDespiteFailure.length,
 		'calls in the sandbox': sandbox.state.calls.length,
 		'requests seen by the sandbox': sandbox.state.requestCount - requestsBefore,

@@ -64,7 +64,11 @@ describe('validateAttributeRows', () => {
 		],
 		['a missing key', [{ value: 'x' }], 'row 1 has no key'],
 		['a row that is not an object', ['city=Pune'], 'row 1 is "city=Pune"'],
-		['a nested object', [{ key: 'address', value: { city: 'Pune' } }], 'has a value for "address" that is an object'],
+		[
+			'a nested object',
+			[{ key: 'address', value: { city: 'Pune' } }],
+			'has a value for "address" that is an object',
+		],
 		['a list', [{ key: 'tags', value: ['a'] }], 'has a value for "tags" that is a list'],
 		['null', [{ key: 'city', value: null }], 'has a value for "city" that is null'],
 		['a missing value', [{ key: 'city' }], 'has a value for "city" that is empty'],
@@ -98,9 +102,13 @@ describe('validateAttributeRows', () => {
 	});
 
 	test('does not echo a long value, and masks phone numbers in values', () => {
-		const long = inputErrorOf(() => validateAttributeRows([{ key: 'note', value: 'y'.repeat(1001) }]));
+		const long = inputErrorOf(() =>
+			validateAttributeRows([{ key: 'note', value: 'y'.repeat(1001) }]),
+		);
 		expect(long.message).not.toContain('yyyy');
-		const nested = inputErrorOf(() => validateAttributeRows([{ key: 'phones', value: ['+919876543210'] }]));
+		const nested = inputErrorOf(() =>
+			validateAttributeRows([{ key: 'phones', value: ['+919876543210'] }]),
+		);
 		expect(nested.message).not.toContain('9876543210');
 	});
 });
@@ -122,11 +130,19 @@ describe('attributeRowsFromObject', () => {
 
 	test.each([
 		['invalid JSON', '{city: Pune}', 'is not valid JSON: "{city: Pune}"'],
-		['invalid JSON with a phone number', '{"phone": +919876543210', 'is not valid JSON: "{"phone": +91******3210"'],
+		[
+			'invalid JSON with a phone number',
+			'{"phone": +919876543210',
+			'is not valid JSON: "{"phone": +91******3210"',
+		],
 		['a JSON list', '[1, 2]', 'must be an object of keys and values, but is a list'],
 		['JSON text of a string', '"Pune"', 'must be an object of keys and values, but is "Pune"'],
 		['null', null, 'must be an object of keys and values, but is null'],
-		['a nested object', { address: { city: 'Pune' } }, 'has a value for "address" that is an object'],
+		[
+			'a nested object',
+			{ address: { city: 'Pune' } },
+			'has a value for "address" that is an object',
+		],
 		['a nested list in JSON text', '{"tags": ["a"]}', 'has a value for "tags" that is a list'],
 		['a null value', { city: null }, 'has a value for "city" that is null'],
 		[

@@ -63,7 +63,8 @@ describe('outcome groups (public docs §5)', () => {
 
 	it('covers exactly the 13 documented reasons, each in a known group', () => {
 		expect(Object.keys(HANGUP_REASON_OUTCOMES)).toHaveLength(13);
-		for (const outcome of Object.values(HANGUP_REASON_OUTCOMES)) expect(CALL_OUTCOMES).toContain(outcome);
+		for (const outcome of Object.values(HANGUP_REASON_OUTCOMES))
+			expect(CALL_OUTCOMES).toContain(outcome);
 	});
 
 	test.each([
@@ -87,11 +88,19 @@ describe('istTimeToIso', () => {
 		['with milliseconds', '2026-11-21 15:04:05.123', '2026-11-21T15:04:05.123+05:30'],
 		['surrounding spaces', ' 2026-11-21 15:04:05 ', '2026-11-21T15:04:05.000+05:30'],
 		['midnight IST (previous day in UTC)', '2026-11-21 00:00:00', '2026-11-21T00:00:00.000+05:30'],
-		['early morning IST (previous day in UTC)', '2026-11-21 02:30:00', '2026-11-21T02:30:00.000+05:30'],
+		[
+			'early morning IST (previous day in UTC)',
+			'2026-11-21 02:30:00',
+			'2026-11-21T02:30:00.000+05:30',
+		],
 		['the last second of a year', '2026-12-31 23:59:59', '2026-12-31T23:59:59.000+05:30'],
 		['New Year just after midnight IST', '2027-01-01 00:10:00', '2027-01-01T00:10:00.000+05:30'],
 		['a leap day', '2028-02-29 12:00:00', '2028-02-29T12:00:00.000+05:30'],
-		['with Z: the instant is kept, shown in IST', '2026-11-20T21:00:00Z', '2026-11-21T02:30:00.000+05:30'],
+		[
+			'with Z: the instant is kept, shown in IST',
+			'2026-11-20T21:00:00Z',
+			'2026-11-21T02:30:00.000+05:30',
+		],
 		['with an offset', '2026-11-21T10:34:05+01:00', '2026-11-21T15:04:05.000+05:30'],
 	])('%s', (_case, input, expected) => {
 		expect(istTimeToIso(input)).toBe(expected);
@@ -163,7 +172,11 @@ describe('normaliseCallEnded', () => {
 		['empty to', { to: '' }, { to: null }],
 		['trimmed agent', { agent: ' agent_sales_01 ' }, { agentId: 'agent_sales_01' }],
 		['object agent', { agent: { id: 'x' } }, { agentId: null }],
-		['metadata as JSON text', { call_metadata: '{"orderId":"A-17"}' }, { metadata: { orderId: 'A-17' } }],
+		[
+			'metadata as JSON text',
+			{ call_metadata: '{"orderId":"A-17"}' },
+			{ metadata: { orderId: 'A-17' } },
+		],
 		['metadata as other text', { call_metadata: 'orderId=A-17' }, { metadata: {} }],
 		['metadata as an array', { call_metadata: ['a'] }, { metadata: {} }],
 		['metadata null', { call_metadata: null }, { metadata: {} }],
@@ -179,8 +192,16 @@ describe('normaliseCallEnded', () => {
 		['agent_id', { agent: undefined, agent_id: 'agent_x' }, { agentId: 'agent_x' }],
 		['batch_id', { batchId: undefined, batch_id: 'b_x' }, { batchId: 'b_x' }],
 		['metadata', { call_metadata: undefined, metadata: { k: 1 } }, { metadata: { k: 1 } }],
-		['hangupReason', { hangup_reason: undefined, hangupReason: 'USER_REJECTED' }, { outcome: 'notReached' }],
-		['the documented name wins', { callSid: 'documented', call_sid: 'other' }, { callId: 'documented' }],
+		[
+			'hangupReason',
+			{ hangup_reason: undefined, hangupReason: 'USER_REJECTED' },
+			{ outcome: 'notReached' },
+		],
+		[
+			'the documented name wins',
+			{ callSid: 'documented', call_sid: 'other' },
+			{ callId: 'documented' },
+		],
 	])('reads the alias %s', (_case, overrides, expected) => {
 		expect(normaliseCallEnded(fullData(overrides))).toMatchObject(expected);
 	});
@@ -195,13 +216,18 @@ describe('readWebhookEvent', () => {
 	});
 
 	it('tolerates extra envelope fields and an event name with spaces', () => {
-		expect(readWebhookEvent({ event: ' call_ended ', data: {}, sentAt: 'x' }).kind).toBe('callEnded');
+		expect(readWebhookEvent({ event: ' call_ended ', data: {}, sentAt: 'x' }).kind).toBe(
+			'callEnded',
+		);
 	});
 
 	test.each([['call_started'], ['CALL_ENDED'], ['transcript_ready'], ['']])(
 		'%p is another event',
 		(name) => {
-			expect(readWebhookEvent({ event: name, data: {} })).toEqual({ kind: 'otherEvent', event: name.trim() });
+			expect(readWebhookEvent({ event: name, data: {} })).toEqual({
+				kind: 'otherEvent',
+				event: name.trim(),
+			});
 		},
 	);
 
@@ -225,19 +251,38 @@ describe('filters', () => {
 
 	it('passes with no filters', () => {
 		expect(filterMismatch(call, {})).toBeNull();
-		expect(filterMismatch(call, { agentIds: [], callTypes: [], outcomes: [], batchId: '  ' })).toBeNull();
+		expect(
+			filterMismatch(call, { agentIds: [], callTypes: [], outcomes: [], batchId: '  ' }),
+		).toBeNull();
 	});
 
 	test.each([
 		['agent listed', { agentIds: ['other', 'agent_sales_01'] }, null],
 		['agent not listed', { agentIds: ['other'] }, 'agent agent_sales_01 is not in Agent IDs'],
 		['call type listed', { callTypes: ['outbound-api', 'inbound'] }, null],
-		['call type not listed', { callTypes: ['inbound'] }, 'call type outbound-api is not in Call Types'],
+		[
+			'call type not listed',
+			{ callTypes: ['inbound'] },
+			'call type outbound-api is not in Call Types',
+		],
 		['outcome listed', { outcomes: ['connected'] }, null],
-		['outcome not listed', { outcomes: ['voicemail', 'notReached'] }, 'outcome connected is not in Outcomes'],
+		[
+			'outcome not listed',
+			{ outcomes: ['voicemail', 'notReached'] },
+			'outcome connected is not in Outcomes',
+		],
 		['same campaign', { batchId: ' batch_01 ' }, null],
 		['other campaign', { batchId: 'batch_02' }, 'campaign batch_01 is not batch_02'],
-		['all match', { agentIds: ['agent_sales_01'], callTypes: ['outbound-api'], outcomes: ['connected'], batchId: 'batch_01' }, null],
+		[
+			'all match',
+			{
+				agentIds: ['agent_sales_01'],
+				callTypes: ['outbound-api'],
+				outcomes: ['connected'],
+				batchId: 'batch_01',
+			},
+			null,
+		],
 	])('%s', (_case, filters, expected) => {
 		expect(filterMismatch(call, filters)).toBe(expected);
 	});
@@ -245,7 +290,9 @@ describe('filters', () => {
 	it('drops a call without the filtered field', () => {
 		const bare = normaliseCallEnded({ hangup_reason: 'USER_REJECTED' });
 		expect(filterMismatch(bare, { agentIds: ['a'] })).toBe('agent (none) is not in Agent IDs');
-		expect(filterMismatch(bare, { callTypes: ['inbound'] })).toBe('call type (none) is not in Call Types');
+		expect(filterMismatch(bare, { callTypes: ['inbound'] })).toBe(
+			'call type (none) is not in Call Types',
+		);
 		expect(filterMismatch(bare, { batchId: 'b' })).toBe('campaign (none) is not b');
 		expect(filterMismatch(bare, { outcomes: ['notReached'] })).toBeNull();
 	});

@@ -36,7 +36,9 @@ async function failureOf(promise: Promise<unknown>): Promise<CallKaroApiError> {
 }
 
 function runsOf(number: string) {
-	return sandbox.state.runs.filter((run: { number: string }) => `+${run.number.replace(/^\+/, '')}` === number);
+	return sandbox.state.runs.filter(
+		(run: { number: string }) => `+${run.number.replace(/^\+/, '')}` === number,
+	);
 }
 
 beforeAll(async () => {
@@ -48,18 +50,32 @@ beforeEach(() => sandbox.reset());
 describe('assign over HTTP', () => {
 	test('a 500 is retried and the run starts once', async () => {
 		sandbox.setFaults({ endpoint: 'assign', sequence: ['500', 'ok'] });
-		const result = await clientFor(sandbox.url).assignWorkflow({ to_number: NUMBER, workflow_id: 'wf_welcome' });
+		const result = await clientFor(sandbox.url).assignWorkflow({
+			to_number: NUMBER,
+			workflow_id: 'wf_welcome',
+		});
 
-		expect(result).toMatchObject({ outcome: 'started', attempts: 2, startedByEarlierAttempt: false });
+		expect(result).toMatchObject({
+			outcome: 'started',
+			attempts: 2,
+			startedByEarlierAttempt: false,
+		});
 		expect(waits).toHaveLength(1);
 		expect(runsOf(NUMBER)).toHaveLength(1);
 	});
 
 	test('an answer lost after the run started is retried, and the 409 is reported as started by that attempt', async () => {
 		sandbox.setFaults({ endpoint: 'assign', sequence: ['drop-after'] });
-		const result = await clientFor(sandbox.url).assignWorkflow({ to_number: NUMBER, workflow_id: 'wf_welcome' });
+		const result = await clientFor(sandbox.url).assignWorkflow({
+			to_number: NUMBER,
+			workflow_id: 'wf_welcome',
+		});
 
-		expect(result).toMatchObject({ outcome: 'already-running', startedByEarlierAttempt: true, attempts: 2 });
+		expect(result).toMatchObject({
+			outcome: 'already-running',
+			startedByEarlierAttempt: true,
+			attempts: 2,
+		});
 		expect(runsOf(NUMBER)).toHaveLength(1);
 	});
 });
@@ -67,7 +83,9 @@ describe('assign over HTTP', () => {
 describe('outbound over HTTP', () => {
 	test('an answer lost after the call was placed is not retried, and the outcome is reported unknown', async () => {
 		sandbox.setFaults({ endpoint: 'outbound', sequence: ['drop-after'] });
-		const error = await failureOf(clientFor(sandbox.url).outboundCall({ to_number: NUMBER, agent_id: AGENT }));
+		const error = await failureOf(
+			clientFor(sandbox.url).outboundCall({ to_number: NUMBER, agent_id: AGENT }),
+		);
 
 		expect(error).toMatchObject({ kind: 'network', attempts: 1, outcomeUnknown: true });
 		expect(sandbox.state.calls).toHaveLength(1);
@@ -75,15 +93,25 @@ describe('outbound over HTTP', () => {
 
 	test('a 500 is not retried: the call may have been placed', async () => {
 		sandbox.setFaults({ endpoint: 'outbound', sequence: ['500'] });
-		const error = await failureOf(clientFor(sandbox.url).outboundCall({ to_number: NUMBER, agent_id: AGENT }));
+		const error = await failureOf(
+			clientFor(sandbox.url).outboundCall({ to_number: NUMBER, agent_id: AGENT }),
+		);
 
-		expect(error).toMatchObject({ kind: 'service-failure', httpStatus: 500, attempts: 1, outcomeUnknown: true });
+		expect(error).toMatchObject({
+			kind: 'service-failure',
+			httpStatus: 500,
+			attempts: 1,
+			outcomeUnknown: true,
+		});
 		expect(error.message).not.toContain('9812345678');
 	});
 
 	test('a 429 waits for Retry-After and then places the call once', async () => {
 		sandbox.setFaults({ endpoint: 'outbound', sequence: ['429'], retryAfterSeconds: 2 });
-		const result = await clientFor(sandbox.url).outboundCall({ to_number: NUMBER, agent_id: AGENT });
+		const result = await clientFor(sandbox.url).outboundCall({
+			to_number: NUMBER,
+			agent_id: AGENT,
+		});
 
 		expect(result.callId).toEqual(expect.any(String));
 		expect(waits[0]).toBeGreaterThanOrEqual(2000);
@@ -95,7 +123,9 @@ describe('outbound over HTTP', () => {
 		const url = closed.url;
 		await closed.close();
 
-		const error = await failureOf(clientFor(url).outboundCall({ to_number: NUMBER, agent_id: AGENT }));
+		const error = await failureOf(
+			clientFor(url).outboundCall({ to_number: NUMBER, agent_id: AGENT }),
+		);
 
 		expect(error).toMatchObject({ kind: 'network', attempts: 4, outcomeUnknown: false });
 		expect(waits).toHaveLength(3);
@@ -103,19 +133,36 @@ describe('outbound over HTTP', () => {
 });
 
 describe('delete over HTTP', () => {
-	test.each(['json', 'form'] as const)('removes the scheduled call with a %s body', async (bodyFormat) => {
-		const client = clientFor(sandbox.url);
-		await client.outboundCall({ to_number: NUMBER, agent_id: AGENT, schedule_at: '2099-01-01T10:00:00' });
+	test.each(['json', 'form'] as const)(
+		'removes the scheduled call with a %s body',
+		async (bodyFormat) => {
+			const client = clientFor(sandbox.url);
+			await client.outboundCall({
+				to_number: NUMBER,
+				agent_id: AGENT,
+				schedule_at: '2099-01-01T10:00:00',
+			});
 
-		const result = await client.deleteScheduledCall({ agentId: AGENT, toNumber: NUMBER, bodyFormat });
+			const result = await client.deleteScheduledCall({
+				agentId: AGENT,
+				toNumber: NUMBER,
+				bodyFormat,
+			});
 
-		expect(result.message).toBe('Scheduled call deleted successfully');
-		expect(sandbox.state.scheduledCalls).toEqual([expect.objectContaining({ status: 'deleted', toNumber: NUMBER })]);
-	});
+			expect(result.message).toBe('Scheduled call deleted successfully');
+			expect(sandbox.state.scheduledCalls).toEqual([
+				expect.objectContaining({ status: 'deleted', toNumber: NUMBER }),
+			]);
+		},
+	);
 
 	test('a 503 is retried, since deleting twice is harmless', async () => {
 		sandbox.setFaults({ endpoint: 'delete', sequence: ['503'] });
-		const result = await clientFor(sandbox.url).deleteScheduledCall({ agentId: AGENT, toNumber: NUMBER, bodyFormat: 'json' });
+		const result = await clientFor(sandbox.url).deleteScheduledCall({
+			agentId: AGENT,
+			toNumber: NUMBER,
+			bodyFormat: 'json',
+		});
 
 		expect(result.attempts).toBe(2);
 	});

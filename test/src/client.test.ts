@@ -72,7 +72,9 @@ describe('assignWorkflow', () => {
 			attempts: 1,
 			body,
 		});
-		expect(transport.requests).toEqual([{ method: 'POST', path: '/workflow/assign', body: ASSIGN }]);
+		expect(transport.requests).toEqual([
+			{ method: 'POST', path: '/workflow/assign', body: ASSIGN },
+		]);
 		expect(sleeps).toEqual([]);
 	});
 
@@ -111,7 +113,10 @@ describe('assignWorkflow', () => {
 	});
 
 	test('a lost answer, then success', async () => {
-		const { client, sleeps } = setup([hangUp(), reply(200, { status: 'done', message: 'ok', run_id: 'run_2' })]);
+		const { client, sleeps } = setup([
+			hangUp(),
+			reply(200, { status: 'done', message: 'ok', run_id: 'run_2' }),
+		]);
 		await expect(client.assignWorkflow(ASSIGN)).resolves.toMatchObject({
 			outcome: 'started',
 			runId: 'run_2',
@@ -121,7 +126,12 @@ describe('assignWorkflow', () => {
 	});
 
 	test('500 four times -> service-failure after 4 attempts, with growing backoff', async () => {
-		const { client, transport, sleeps } = setup([SERVER_ERROR, SERVER_ERROR, SERVER_ERROR, SERVER_ERROR]);
+		const { client, transport, sleeps } = setup([
+			SERVER_ERROR,
+			SERVER_ERROR,
+			SERVER_ERROR,
+			SERVER_ERROR,
+		]);
 		const error = await apiErrorOf(client.assignWorkflow(ASSIGN));
 		expect(error).toMatchObject({
 			kind: 'service-failure',
@@ -139,7 +149,11 @@ describe('assignWorkflow', () => {
 
 describe('outboundCall', () => {
 	test.each<[string, Record<string, string>, string | undefined]>([
-		['docs dialect', { status: 'done', message: 'Call queued successfully', call_sid: 'CA123' }, 'CA123'],
+		[
+			'docs dialect',
+			{ status: 'done', message: 'Call queued successfully', call_sid: 'CA123' },
+			'CA123',
+		],
 		['spec dialect', { status: 'success', message: 'Call created', call_id: 'call_9' }, 'call_9'],
 		['both: call_sid wins', { call_sid: 'CA123', call_id: 'call_9' }, 'CA123'],
 		['neither', {}, undefined],
@@ -152,7 +166,9 @@ describe('outboundCall', () => {
 			attempts: 1,
 			body,
 		});
-		expect(transport.requests).toEqual([{ method: 'POST', path: '/call/outbound', body: OUTBOUND }]);
+		expect(transport.requests).toEqual([
+			{ method: 'POST', path: '/call/outbound', body: OUTBOUND },
+		]);
 	});
 
 	test('any 2xx is success', async () => {
@@ -162,12 +178,19 @@ describe('outboundCall', () => {
 
 	test.each<[string, ScriptStep[], number[]]>([
 		['429 with Retry-After 2', [reply(429, {}, { 'retry-after': '2' })], [2000]],
-		['429 with an HTTP-date Retry-After', [reply(429, {}, { 'retry-after': 'Sun, 22 Nov 2026 04:00:05 GMT' })], [5000]],
+		[
+			'429 with an HTTP-date Retry-After',
+			[reply(429, {}, { 'retry-after': 'Sun, 22 Nov 2026 04:00:05 GMT' })],
+			[5000],
+		],
 		['429 without Retry-After', [reply(429, {})], [250]],
 		['refused twice', [refused(), refused()], [250, 500]],
 	])('%s, then success', async (_case, before, sleepsExpected) => {
 		const { client, transport, sleeps } = setup([...before, reply(200, { call_sid: 'CA1' })]);
-		await expect(client.outboundCall(OUTBOUND)).resolves.toMatchObject({ callId: 'CA1', attempts: before.length + 1 });
+		await expect(client.outboundCall(OUTBOUND)).resolves.toMatchObject({
+			callId: 'CA1',
+			attempts: before.length + 1,
+		});
 		expect(sleeps).toEqual(sleepsExpected);
 		expect(transport.requests.every((request) => request.body === OUTBOUND)).toBe(true);
 	});
@@ -187,10 +210,17 @@ describe('deleteScheduledCall', () => {
 			body,
 		});
 		expect(transport.requests).toEqual([
-			{ method: 'POST', path: '/call/delete-schedule-call', query: { agent_id: 'agent_1' }, ...sent },
+			{
+				method: 'POST',
+				path: '/call/delete-schedule-call',
+				query: { agent_id: 'agent_1' },
+				...sent,
+			},
 		]);
 		const [request] = transport.requests;
-		expect(deleteRequestSchema.safeParse({ ...request.query, ...request.body, ...request.form }).success).toBe(true);
+		expect(
+			deleteRequestSchema.safeParse({ ...request.query, ...request.body, ...request.form }).success,
+		).toBe(true);
 	});
 
 	test.each<[string, ScriptStep[]]>([
@@ -198,7 +228,10 @@ describe('deleteScheduledCall', () => {
 		['a lost answer', [hangUp()]],
 		['refused, then 500', [refused(), SERVER_ERROR]],
 	])('%s, then success', async (_case, before) => {
-		const { client, transport } = setup([...before, reply(200, { status: 'success', message: 'deleted' })]);
+		const { client, transport } = setup([
+			...before,
+			reply(200, { status: 'success', message: 'deleted' }),
+		]);
 		await expect(client.deleteScheduledCall(DELETE)).resolves.toMatchObject({
 			deleted: true,
 			attempts: before.length + 1,
@@ -212,7 +245,11 @@ describe('createCampaign', () => {
 		['v1', { path: '/call/campaign', request: { name: 'Diwali', agent_id: 'agent_1' } }],
 		['v2', CAMPAIGN],
 	])('%s', async (_case, prepared) => {
-		const body = { status: 'success', message: 'Campaign created successfully', batch_id: 'batch_1' };
+		const body = {
+			status: 'success',
+			message: 'Campaign created successfully',
+			batch_id: 'batch_1',
+		};
 		const { client, transport } = setup([reply(200, body)]);
 		await expect(client.createCampaign(prepared)).resolves.toEqual({
 			batchId: 'batch_1',
@@ -221,7 +258,9 @@ describe('createCampaign', () => {
 			attempts: 1,
 			body,
 		});
-		expect(transport.requests).toEqual([{ method: 'POST', path: prepared.path, body: prepared.request }]);
+		expect(transport.requests).toEqual([
+			{ method: 'POST', path: prepared.path, body: prepared.request },
+		]);
 	});
 });
 
@@ -312,7 +351,11 @@ describe('failures', () => {
 			'401 on assign',
 			assign,
 			[reply(401, { status: 'error', message: 'Missing API key' })],
-			{ kind: 'auth', httpStatus: 401, message: 'The API key was missing or not accepted (HTTP 401): Missing API key' },
+			{
+				kind: 'auth',
+				httpStatus: 401,
+				message: 'The API key was missing or not accepted (HTTP 401): Missing API key',
+			},
 		],
 		[
 			'403 on delete',
@@ -329,7 +372,12 @@ describe('failures', () => {
 			'404 on assign',
 			assign,
 			[reply(404, { status: 'error', message: 'Workflow not found' })],
-			{ kind: 'not-found', attempts: 1, outcomeUnknown: false, message: 'Not found (HTTP 404): Workflow not found' },
+			{
+				kind: 'not-found',
+				attempts: 1,
+				outcomeUnknown: false,
+				message: 'Not found (HTTP 404): Workflow not found',
+			},
 		],
 		[
 			'400 with a phone number in the message',
@@ -338,7 +386,8 @@ describe('failures', () => {
 			{
 				kind: 'bad-request',
 				serviceMessage: 'Number +91******3210 is on the DND list',
-				message: 'CallKaro rejected the request (HTTP 400): Number +91******3210 is on the DND list',
+				message:
+					'CallKaro rejected the request (HTTP 400): Number +91******3210 is on the DND list',
 				body: { status: 'error', message: 'Number +919876543210 is on the DND list' },
 			},
 		],
@@ -346,7 +395,11 @@ describe('failures', () => {
 			'409 on outbound',
 			outbound,
 			[reply(409, { message: 'Busy' })],
-			{ kind: 'already-running', attempts: 1, message: 'CallKaro reported a conflict (HTTP 409): Busy' },
+			{
+				kind: 'already-running',
+				attempts: 1,
+				message: 'CallKaro reported a conflict (HTTP 409): Busy',
+			},
 		],
 		[
 			'418 is not retried',

@@ -1,4 +1,10 @@
-import { CallKaroApiError, CallKaroInputError, classifyStatus, invalidInput, parseRetryAfter } from '../../src/errors';
+import {
+	CallKaroApiError,
+	CallKaroInputError,
+	classifyStatus,
+	invalidInput,
+	parseRetryAfter,
+} from '../../src/errors';
 
 describe('classifyStatus', () => {
 	test.each([
@@ -44,7 +50,11 @@ describe('parseRetryAfter', () => {
 
 describe('error classes', () => {
 	test('invalidInput names the field in quotes, then the problem and the fix', () => {
-		const error = invalidInput('Priority', 'must be a whole number, but is 1.5', 'Change the value');
+		const error = invalidInput(
+			'Priority',
+			'must be a whole number, but is 1.5',
+			'Change the value',
+		);
 		expect(error).toBeInstanceOf(CallKaroInputError);
 		expect(error.field).toBe('Priority');
 		expect(error.message).toBe('"Priority" must be a whole number, but is 1.5. Change the value.');

@@ -47,7 +47,11 @@ describe('createPacedTransport', () => {
 	});
 
 	test("a 429's Retry-After holds back every request that starts after it", async () => {
-		const tooMany = reply(429, { status: 'error', message: 'Too many requests' }, { 'retry-after': '2' });
+		const tooMany = reply(
+			429,
+			{ status: 'error', message: 'Too many requests' },
+			{ 'retry-after': '2' },
+		);
 		const { transport, startedAt } = recordingTransport(new Map([[1, tooMany]]));
 		const paced = createPacedTransport(transport, { maxRequestsPerSecond: 0, sleep });
 
@@ -59,9 +63,17 @@ describe('createPacedTransport', () => {
 	});
 
 	test('a Retry-After longer than the node waits holds the others back no longer than that', async () => {
-		const tooMany = reply(429, { status: 'error', message: 'Too many requests' }, { 'retry-after': '3600' });
+		const tooMany = reply(
+			429,
+			{ status: 'error', message: 'Too many requests' },
+			{ 'retry-after': '3600' },
+		);
 		const { transport, startedAt } = recordingTransport(new Map([[1, tooMany]]));
-		const paced = createPacedTransport(transport, { maxRequestsPerSecond: 0, sleep, maxPauseMs: 30_000 });
+		const paced = createPacedTransport(transport, {
+			maxRequestsPerSecond: 0,
+			sleep,
+			maxPauseMs: 30_000,
+		});
 
 		await paced.send(request);
 		const next = paced.send(request);

@@ -22,7 +22,10 @@ describe('normalizePhoneNumber', () => {
 		['trunk 0, default 44', '020 7946 0958', '44', '+442079460958'],
 		['blank default is no default', '+919123456789', ' ', '+919123456789'],
 	])('%s: %p (default %p) -> %s', (_case, raw, defaultCountryCode, e164) => {
-		expect(normalizePhoneNumber(raw, { defaultCountryCode })).toEqual({ e164, masked: maskPhoneNumber(e164) });
+		expect(normalizePhoneNumber(raw, { defaultCountryCode })).toEqual({
+			e164,
+			masked: maskPhoneNumber(e164),
+		});
 	});
 
 	test.each([
@@ -49,18 +52,23 @@ describe('normalizePhoneNumber', () => {
 	});
 
 	test('names the field it was given, with the value masked', () => {
-		const error = inputErrorOf(() => normalizePhoneNumber('9123456789', { field: 'Caller Number' }));
+		const error = inputErrorOf(() =>
+			normalizePhoneNumber('9123456789', { field: 'Caller Number' }),
+		);
 		expect(error.field).toBe('Caller Number');
 		expect(error.message).toBe(
 			'"Caller Number" has no country code: "91****6789". Start the number with + and the country code, e.g. +919876543210, or set a default country code.',
 		);
 	});
 
-	test.each(['abc', '+0', '1234', '9 1'])('rejects the default country code %p', (defaultCountryCode) => {
-		const error = inputErrorOf(() => normalizePhoneNumber('9123456789', { defaultCountryCode }));
-		expect(error.field).toBe('Default Country Code');
-		expect(error.message).toContain(`"${defaultCountryCode}"`);
-	});
+	test.each(['abc', '+0', '1234', '9 1'])(
+		'rejects the default country code %p',
+		(defaultCountryCode) => {
+			const error = inputErrorOf(() => normalizePhoneNumber('9123456789', { defaultCountryCode }));
+			expect(error.field).toBe('Default Country Code');
+			expect(error.message).toContain(`"${defaultCountryCode}"`);
+		},
+	);
 });
 
 describe('maskPhoneNumber', () => {

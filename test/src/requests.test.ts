@@ -100,7 +100,9 @@ describe('prepareDelete', () => {
 			'"Default Country Code" must be 1 to 3 digits',
 		],
 	])('rejects a bad %s', (field, override, message) => {
-		const error = inputErrorOf(() => prepareDelete({ agentId: 'agent_1', phoneNumber: '+919876543210', ...override }));
+		const error = inputErrorOf(() =>
+			prepareDelete({ agentId: 'agent_1', phoneNumber: '+919876543210', ...override }),
+		);
 		expect(error.field).toBe(field);
 		expect(error.message).toContain(message);
 	});
@@ -149,15 +151,31 @@ describe('prepareOutbound', () => {
 	});
 
 	test.each<[string, OutboundOptions, Record<string, unknown>]>([
-		['empty texts are left out', { batchId: ' ', minTriggerTime: '', language: '', gapBetweenRetries: ' ' }, {}],
+		[
+			'empty texts are left out',
+			{ batchId: ' ', minTriggerTime: '', language: '', gapBetweenRetries: ' ' },
+			{},
+		],
 		['metadata as JSON text', { metadata: '{" key ": "v"}' }, { metadata: { key: 'v' } }],
 		['empty metadata', { metadata: {} }, { metadata: {} }],
 		['one gap as text', { gapBetweenRetries: ' 45 ' }, { gap_between_retries: 45 }],
 		['one gap as a number', { gapBetweenRetries: 0 }, { gap_between_retries: 0 }],
 		['gaps as a list', { gapBetweenRetries: [10, 20, 30] }, { gap_between_retries: [10, 20, 30] }],
-		['limits of the ranges', { numberOfRetries: 10, priority: 100 }, { number_of_retries: 10, priority: 100 }],
-		['zero retries', { numberOfRetries: 0, carryOver: false }, { number_of_retries: 0, carry_over: false }],
-		['metadata rows', { metadataRows: [{ key: ' name ', value: 'Asha' }] }, { metadata: { name: 'Asha' } }],
+		[
+			'limits of the ranges',
+			{ numberOfRetries: 10, priority: 100 },
+			{ number_of_retries: 10, priority: 100 },
+		],
+		[
+			'zero retries',
+			{ numberOfRetries: 0, carryOver: false },
+			{ number_of_retries: 0, carry_over: false },
+		],
+		[
+			'metadata rows',
+			{ metadataRows: [{ key: ' name ', value: 'Asha' }] },
+			{ metadata: { name: 'Asha' } },
+		],
 		[
 			'metadata object and rows together',
 			{ metadata: { constructor: 'x' }, metadataRows: [{ key: 'total', value: 12 }] },
@@ -169,18 +187,38 @@ describe('prepareOutbound', () => {
 			{ min_trigger_time: '00:00', max_trigger_time: '23:59' },
 		],
 	])('%s', (_case, options, fields) => {
-		expect(prepare(options).request).toEqual({ to_number: '+919876543210', agent_id: 'agent_1', ...fields });
+		expect(prepare(options).request).toEqual({
+			to_number: '+919876543210',
+			agent_id: 'agent_1',
+			...fields,
+		});
 	});
 
 	test.each<[string, OutboundOptions, string]>([
 		['Campaign ID', { batchId: 42 as unknown as string }, '"Campaign ID" must be text, but is 42'],
-		['Metadata', { metadata: { address: { city: 'Pune' } } }, '"Metadata" has a value for "address" that is an object'],
+		[
+			'Metadata',
+			{ metadata: { address: { city: 'Pune' } } },
+			'"Metadata" has a value for "address" that is an object',
+		],
 		['Metadata', { metadata: { vip: true } }, '"Metadata" has a value for "vip" that is true'],
 		['Metadata', { metadata: { ' ': 'x' } }, '"Metadata" has an entry without a key'],
-		['Metadata', { metadata: '[1]' }, '"Metadata" must be an object of keys and values, but is a list'],
+		[
+			'Metadata',
+			{ metadata: '[1]' },
+			'"Metadata" must be an object of keys and values, but is a list',
+		],
 		['Metadata', { metadata: '{oops' }, '"Metadata" is not valid JSON'],
-		['Metadata', { metadataRows: [{ key: '', value: 'x' }] }, '"Metadata" has an entry without a key'],
-		['Metadata', { metadataRows: [{ key: 'a', value: null }] }, '"Metadata" has a value for "a" that is null'],
+		[
+			'Metadata',
+			{ metadataRows: [{ key: '', value: 'x' }] },
+			'"Metadata" has an entry without a key',
+		],
+		[
+			'Metadata',
+			{ metadataRows: [{ key: 'a', value: null }] },
+			'"Metadata" has a value for "a" that is null',
+		],
 		[
 			'Metadata',
 			{ metadata: { name: 'A' }, metadataRows: [{ key: 'name ', value: 'B' }] },
@@ -202,7 +240,11 @@ describe('prepareOutbound', () => {
 			'"Latest Call Time" must be a time of day as HH:MM (24-hour), such as 09:30, but is "24:00"',
 		],
 		['Latest Call Time', { maxTriggerTime: '18:30:00' }, 'but is "18:30:00"'],
-		['Carry Over', { carryOver: 'yes' as unknown as boolean }, '"Carry Over" must be true or false, but is "yes"'],
+		[
+			'Carry Over',
+			{ carryOver: 'yes' as unknown as boolean },
+			'"Carry Over" must be true or false, but is "yes"',
+		],
 		[
 			'Number of Retries',
 			{ numberOfRetries: 11 },
@@ -218,9 +260,17 @@ describe('prepareOutbound', () => {
 		['Gap Between Retries', { gapBetweenRetries: '30,,60' }, 'but is "30,,60"'],
 		['Gap Between Retries', { gapBetweenRetries: -5 }, 'but is -5'],
 		['Gap Between Retries', { gapBetweenRetries: [] }, 'but is a list'],
-		['Priority', { priority: 101 }, '"Priority" must be a whole number from -100 to 100, but is 101'],
+		[
+			'Priority',
+			{ priority: 101 },
+			'"Priority" must be a whole number from -100 to 100, but is 101',
+		],
 		['Priority', { priority: -101 }, 'but is -101'],
-		['Language', { language: 'fr' }, '"Language" must be one of hi, en, kn, mr, ta, te, bn, gu, ml, but is "fr"'],
+		[
+			'Language',
+			{ language: 'fr' },
+			'"Language" must be one of hi, en, kn, mr, ta, te, bn, gu, ml, but is "fr"',
+		],
 	])('rejects a bad %s: %p', (field, options, message) => {
 		const error = inputErrorOf(() => prepare(options));
 		expect(error.field).toBe(field);

@@ -9,7 +9,10 @@ const status = (code: number, retryAfterMs?: number): AttemptOutcome => ({
 	status: code,
 	retryAfterMs,
 });
-const network = (kind: 'not-sent' | 'no-answer' | 'aborted'): AttemptOutcome => ({ type: 'network', kind });
+const network = (kind: 'not-sent' | 'no-answer' | 'aborted'): AttemptOutcome => ({
+	type: 'network',
+	kind,
+});
 
 const retryWithBackoff = (attempt: number): RetryDecision => ({
 	retry: true,
@@ -67,7 +70,11 @@ describe('decideRetry', () => {
 	test.each<[string, AttemptOutcome, RetryDecision]>([
 		['Retry-After longer than the backoff wins', status(429, 2000), { retry: true, delayMs: 2000 }],
 		['backoff longer than Retry-After wins', status(429, 100), { retry: true, delayMs: 250 }],
-		['Retry-After equal to the cap is honoured', status(503, 30_000), { retry: true, delayMs: 30_000 }],
+		[
+			'Retry-After equal to the cap is honoured',
+			status(503, 30_000),
+			{ retry: true, delayMs: 30_000 },
+		],
 		['Retry-After beyond the cap gives up', status(429, 30_001), stop(false)],
 		['Retry-After beyond the cap on a 503 gives up', status(503, 60_000), stop(true)],
 	])('%s', (_case, outcome, decision) => {

@@ -4,7 +4,11 @@ import { toIstSchedule } from '../../src/schedule';
 import { inputErrorOf } from './helpers';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
-const AT_0930_IST = { scheduleAt: '2026-11-22T09:30:00', utc: '2026-11-22T04:00:00.000Z', isPast: false };
+const AT_0930_IST = {
+	scheduleAt: '2026-11-22T09:30:00',
+	utc: '2026-11-22T04:00:00.000Z',
+	isPast: false,
+};
 
 describe('toIstSchedule', () => {
 	test.each([
@@ -19,10 +23,26 @@ describe('toIstSchedule', () => {
 		['offset-less, America/New_York in winter', '2026-11-21 23:00', 'America/New_York'],
 		['offset-less, Europe/London in winter', '2026-11-22T04:00:00.000', 'Europe/London'],
 		['surrounding whitespace', ' 2026-11-22T09:30:00+05:30 ', 'UTC'],
-		['luxon DateTime in IST', DateTime.fromISO('2026-11-22T09:30', { zone: 'Asia/Kolkata' }), 'UTC'],
-		['luxon DateTime in Los Angeles', DateTime.fromISO('2026-11-21T20:00', { zone: 'America/Los_Angeles' }), 'UTC'],
-		['luxon DateTime in Tokyo', DateTime.fromISO('2026-11-22T13:00', { zone: 'Asia/Tokyo' }), 'Asia/Kolkata'],
-		['DateTime from another luxon copy', { isValid: true, toMillis: () => Date.UTC(2026, 10, 22, 4) }, 'UTC'],
+		[
+			'luxon DateTime in IST',
+			DateTime.fromISO('2026-11-22T09:30', { zone: 'Asia/Kolkata' }),
+			'UTC',
+		],
+		[
+			'luxon DateTime in Los Angeles',
+			DateTime.fromISO('2026-11-21T20:00', { zone: 'America/Los_Angeles' }),
+			'UTC',
+		],
+		[
+			'luxon DateTime in Tokyo',
+			DateTime.fromISO('2026-11-22T13:00', { zone: 'Asia/Tokyo' }),
+			'Asia/Kolkata',
+		],
+		[
+			'DateTime from another luxon copy',
+			{ isValid: true, toMillis: () => Date.UTC(2026, 10, 22, 4) },
+			'UTC',
+		],
 		['object with toJSDate', { toJSDate: () => new Date('2026-11-22T04:00:00Z') }, 'UTC'],
 		['JS Date', new Date('2026-11-22T04:00:00Z'), 'America/New_York'],
 		['epoch milliseconds', Date.UTC(2026, 10, 22, 4), 'Europe/London'],
@@ -38,7 +58,13 @@ describe('toIstSchedule', () => {
 			'2026-07-01T21:30:00',
 			'2026-07-01T16:00:00.000Z',
 		],
-		['London, last day of GMT', '2026-03-28T12:00', 'Europe/London', '2026-03-28T17:30:00', '2026-03-28T12:00:00.000Z'],
+		[
+			'London, last day of GMT',
+			'2026-03-28T12:00',
+			'Europe/London',
+			'2026-03-28T17:30:00',
+			'2026-03-28T12:00:00.000Z',
+		],
 		[
 			'London, first day of BST',
 			'2026-03-30T12:00',
@@ -53,8 +79,20 @@ describe('toIstSchedule', () => {
 			'2026-10-25T07:00:00',
 			'2026-10-25T01:30:00.000Z',
 		],
-		['date only is midnight in IST', '2026-11-22', 'Asia/Kolkata', '2026-11-22T00:00:00', '2026-11-21T18:30:00.000Z'],
-		['date only is midnight in UTC', '2026-11-22', 'UTC', '2026-11-22T05:30:00', '2026-11-22T00:00:00.000Z'],
+		[
+			'date only is midnight in IST',
+			'2026-11-22',
+			'Asia/Kolkata',
+			'2026-11-22T00:00:00',
+			'2026-11-21T18:30:00.000Z',
+		],
+		[
+			'date only is midnight in UTC',
+			'2026-11-22',
+			'UTC',
+			'2026-11-22T05:30:00',
+			'2026-11-22T00:00:00.000Z',
+		],
 		[
 			'a UTC evening is the next day in IST',
 			'2026-11-22T20:00:00Z',
@@ -76,7 +114,13 @@ describe('toIstSchedule', () => {
 			'2026-11-22T09:30:45',
 			'2026-11-22T04:00:45.999Z',
 		],
-		['microseconds', '2026-11-22T04:00:00.123456Z', 'UTC', '2026-11-22T09:30:00', '2026-11-22T04:00:00.123Z'],
+		[
+			'microseconds',
+			'2026-11-22T04:00:00.123456Z',
+			'UTC',
+			'2026-11-22T09:30:00',
+			'2026-11-22T04:00:00.123Z',
+		],
 	])('%s: %p in %s', (_case, value, zone, scheduleAt, utc) => {
 		expect(toIstSchedule(value, { zone, now: NOW })).toEqual({ scheduleAt, utc, isPast: false });
 	});
@@ -128,7 +172,9 @@ describe('toIstSchedule', () => {
 		['exactly now', '2026-11-22T04:00:00Z', false],
 		['after now', '2026-11-22T04:00:01Z', false],
 	])('isPast: %s', (_case, value, isPast) => {
-		expect(toIstSchedule(value, { zone: 'UTC', now: new Date('2026-11-22T04:00:00Z') }).isPast).toBe(isPast);
+		expect(
+			toIstSchedule(value, { zone: 'UTC', now: new Date('2026-11-22T04:00:00Z') }).isPast,
+		).toBe(isPast);
 	});
 
 	test('isPast defaults to the current time', () => {

@@ -16,13 +16,18 @@ export class ScriptedTransport implements Transport {
 	async send(request: TransportRequest): Promise<TransportResponse> {
 		this.requests.push(request);
 		const step = this.steps.shift();
-		if (step === undefined) throw new Error(`The script has no answer for request ${this.requests.length}`);
+		if (step === undefined)
+			throw new Error(`The script has no answer for request ${this.requests.length}`);
 		if (step instanceof TransportError) throw step;
 		return step;
 	}
 }
 
-export function reply(status: number, body: unknown, headers: Record<string, string> = {}): TransportResponse {
+export function reply(
+	status: number,
+	body: unknown,
+	headers: Record<string, string> = {},
+): TransportResponse {
 	return { status, headers, body };
 }
 

@@ -12,7 +12,11 @@ describe('networkFailureKind', () => {
 		['EHOSTUNREACH', errorWithCode('EHOSTUNREACH'), 'not-sent'],
 		['ENETUNREACH', errorWithCode('ENETUNREACH'), 'not-sent'],
 		['undici connect timeout', errorWithCode('UND_ERR_CONNECT_TIMEOUT'), 'not-sent'],
-		['code on the cause (fetch)', new TypeError('fetch failed', { cause: errorWithCode('ECONNREFUSED') }), 'not-sent'],
+		[
+			'code on the cause (fetch)',
+			new TypeError('fetch failed', { cause: errorWithCode('ECONNREFUSED') }),
+			'not-sent',
+		],
 		['ECONNRESET', errorWithCode('ECONNRESET'), 'no-answer'],
 		['ETIMEDOUT', errorWithCode('ETIMEDOUT'), 'no-answer'],
 		['axios timeout', errorWithCode('ECONNABORTED'), 'no-answer'],
@@ -32,5 +36,10 @@ describe('networkFailureKind', () => {
 test('TransportError keeps its kind, message and cause', () => {
 	const cause = errorWithCode('ECONNRESET');
 	const error = new TransportError('no-answer', 'socket hang up', { cause });
-	expect(error).toMatchObject({ name: 'TransportError', kind: 'no-answer', message: 'socket hang up', cause });
+	expect(error).toMatchObject({
+		name: 'TransportError',
+		kind: 'no-answer',
+		message: 'socket hang up',
+		cause,
+	});
 });

@@ -25,12 +25,17 @@ function failure(error: Error): never {
  * The core's transport over undici, for tests and benchmarks outside n8n: the same core that
  * runs under n8n's helper in the nodes. Redirects are not followed (undici's default).
  */
-export function createUndiciTransport(options: { baseUrl: string; apiKey: string; connections?: number }): Transport {
+export function createUndiciTransport(options: {
+	baseUrl: string;
+	apiKey: string;
+	connections?: number;
+}): Transport {
 	const dispatcher = new Agent({ connections: options.connections ?? 50 });
 	return {
 		async send(transportRequest: TransportRequest): Promise<TransportResponse> {
 			const url = new URL(`${options.baseUrl}${transportRequest.path}`);
-			for (const [name, value] of Object.entries(transportRequest.query ?? {})) url.searchParams.set(name, value);
+			for (const [name, value] of Object.entries(transportRequest.query ?? {}))
+				url.searchParams.set(name, value);
 			const { form, body } = transportRequest;
 			const response = await request(url, {
 				method: transportRequest.method,

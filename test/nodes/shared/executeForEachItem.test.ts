@@ -18,10 +18,17 @@ describe('bulk runs of a CallKaro node', () => {
 	const sandbox = useSandbox();
 
 	test('at Concurrency 5, output items keep input order and pairing', async () => {
-		const phones = Array.from({ length: 12 }, (_, index) => `+9170001${String(index).padStart(5, '0')}`);
+		const phones = Array.from(
+			{ length: 12 },
+			(_, index) => `+9170001${String(index).padStart(5, '0')}`,
+		);
 		const result = await runNode(sandbox(), {
 			type: OUTBOUND_CALL,
-			parameters: { agentId: AGENT, phoneNumber: '={{ $json.phone }}', options: { concurrency: 5 } },
+			parameters: {
+				agentId: AGENT,
+				phoneNumber: '={{ $json.phone }}',
+				options: { concurrency: 5 },
+			},
 			items: phones.map((phone) => ({ phone })),
 		});
 
@@ -52,11 +59,22 @@ describe('bulk runs of a CallKaro node', () => {
 	test("a 429's Retry-After pauses every worker, not only the one that got it", async () => {
 		// 50 ms per answer: without a shared pause the other two workers would send about 36
 		// requests during the second the first one waits.
-		sandbox().setFaults({ endpoint: 'outbound', sequence: ['429'], retryAfterSeconds: 1, latencyMs: 50 });
+		sandbox().setFaults({
+			endpoint: 'outbound',
+			sequence: ['429'],
+			retryAfterSeconds: 1,
+			latencyMs: 50,
+		});
 		const result = await runNode(sandbox(), {
 			type: OUTBOUND_CALL,
-			parameters: { agentId: AGENT, phoneNumber: '={{ $json.phone }}', options: { concurrency: 3 } },
-			items: Array.from({ length: 12 }, (_, index) => ({ phone: `+91700030000${String(index).padStart(2, '0')}` })),
+			parameters: {
+				agentId: AGENT,
+				phoneNumber: '={{ $json.phone }}',
+				options: { concurrency: 3 },
+			},
+			items: Array.from({ length: 12 }, (_, index) => ({
+				phone: `+91700030000${String(index).padStart(2, '0')}`,
+			})),
 		});
 
 		const requests = apiRequests(sandbox());
@@ -65,7 +83,9 @@ describe('bulk runs of a CallKaro node', () => {
 		const pausedFrom = Date.parse(tooMany!.time) + tooMany!.durationMs;
 		// Requests sent before the 429 was read may still arrive just after it; none arrive later
 		// until the second has passed.
-		const duringPause = arrivals(requests).filter((time) => time > pausedFrom + 100 && time < pausedFrom + 900);
+		const duringPause = arrivals(requests).filter(
+			(time) => time > pausedFrom + 100 && time < pausedFrom + 900,
+		);
 		expect(duringPause).toEqual([]);
 		expect(result.json(NODE_NAME)).toHaveLength(12);
 		expect(sandbox().state.calls).toHaveLength(12);
@@ -97,7 +117,8 @@ describe('bulk runs of a CallKaro node', () => {
 				status: 'duplicate',
 				duplicateOfItem: 0,
 				toNumber: '+919800000001',
-				message: 'Not placed: item 0 of this run already calls +91******0001 with this agent at the same time',
+				message:
+					'Not placed: item 0 of this run already calls +91******0001 with this agent at the same time',
 			});
 			expect(apiRequests(sandbox(), '/call/outbound')).toHaveLength(3);
 		});
@@ -137,7 +158,9 @@ describe('cancelling a bulk run', () => {
 						options: { concurrency: 2 },
 					}),
 				],
-				items: Array.from({ length: 100 }, (_, index) => ({ phone: `+9170004${String(index).padStart(5, '0')}` })),
+				items: Array.from({ length: 100 }, (_, index) => ({
+					phone: `+9170004${String(index).padStart(5, '0')}`,
+				})),
 				credentials: { callKaroApi: { apiKey: DEMO_API_KEY, baseUrl: sandbox.url } },
 				nodeTypes: callKaroNodeTypes(),
 				onStarted: (cancelExecution) => {
