@@ -101,6 +101,7 @@ export function prepareAssignWorkflow(
 				startedByEarlierAttempt: result.startedByEarlierAttempt,
 				attempts: result.attempts,
 				attributes: attributesJson(result.attributes),
+				body: result.body as IDataObject,
 			},
 		};
 	};

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { CallKaroClient } from '../../src/client';
 import { prepareDelete } from '../../src/requests';
@@ -36,6 +36,8 @@ export function prepareDeleteScheduledCall(
 				agentId: prepared.agentId,
 				toNumber: prepared.toNumber,
 				message: result.message,
+				attempts: result.attempts,
+				body: result.body as IDataObject,
 			},
 		};
 	};

@@ -90,6 +90,18 @@ describe('CallKaro Assign Workflow', () => {
 					invalid: [{ key: 'Visit Date', reason: 'Visit Date needs a date' }],
 					counts: { updated: 4, keptExisting: 0, ignored: 1, invalid: 1 },
 				},
+				body: {
+					status: 'done',
+					message: 'Workflow run started',
+					run_id: run.id,
+					enrollment_id: run.enrollmentId,
+					attributes: {
+						updated: ['First Name', 'lead_score', 'Plan', 'Opted In'],
+						kept_existing: [],
+						ignored: ['Shoe Size'],
+						invalid: [{ key: 'Visit Date', reason: 'Visit Date needs a date' }],
+					},
+				},
 			});
 
 			// what CallKaro received and did
@@ -253,6 +265,16 @@ describe('CallKaro Assign Workflow', () => {
 							ignored: ['Colour'],
 							invalid: [],
 							counts: { updated: 1, keptExisting: 0, ignored: 1, invalid: 0 },
+						},
+						body: {
+							status: 'error',
+							message: 'This number is already running in this workflow',
+							attributes: {
+								updated: ['City'],
+								kept_existing: [],
+								ignored: ['Colour'],
+								invalid: [],
+							},
 						},
 					},
 					pairedItem: { item: 0 },

@@ -88,6 +88,8 @@ describe('CallKaro Delete Scheduled Call', () => {
 							agentId: AGENT,
 							toNumber: phone,
 							message: 'Scheduled call deleted successfully',
+							attempts: 1,
+							body: { status: 'success', message: 'Scheduled call deleted successfully' },
 						},
 						pairedItem: { item: 0 },
 					},
@@ -129,6 +131,8 @@ describe('CallKaro Delete Scheduled Call', () => {
 					agentId: AGENT,
 					toNumber: phone,
 					message: 'Scheduled call deleted successfully',
+					attempts: 1,
+					body: { status: 'success', message: 'Scheduled call deleted successfully' },
 				},
 			]);
 			expect(callStatus(sandbox(), callId)).toBe('deleted');
@@ -160,6 +164,8 @@ describe('CallKaro Delete Scheduled Call', () => {
 			expect(result.json(NODE_NAME)[0]).toMatchObject({
 				deleted: true,
 				message: 'No scheduled call found',
+				attempts: 1,
+				body: { status: 'success', message: 'No scheduled call found' },
 			});
 		});
 	});
@@ -233,6 +239,8 @@ describe('CallKaro Delete Scheduled Call', () => {
 						agentId: AGENT,
 						toNumber: phones[0],
 						message: 'No scheduled call found',
+						attempts: 1,
+						body: { status: 'success', message: 'No scheduled call found' },
 					},
 					{ error: message },
 					{
@@ -240,6 +248,8 @@ describe('CallKaro Delete Scheduled Call', () => {
 						agentId: AGENT,
 						toNumber: phones[2],
 						message: 'No scheduled call found',
+						attempts: 1,
+						body: { status: 'success', message: 'No scheduled call found' },
 					},
 				]);
 				expect([...sentNumbers(sandbox())].sort()).toEqual([phones[0], phones[2]]);
@@ -456,6 +466,8 @@ describe('CallKaro Delete Scheduled Call', () => {
 							agentId: AGENT,
 							toNumber: phones[index],
 							message: 'Scheduled call deleted successfully',
+							attempts: 1,
+							body: { status: 'success', message: 'Scheduled call deleted successfully' },
 						});
 						expect(callStatus(sandbox(), callIds[index])).toBe('deleted');
 					}
@@ -519,6 +531,8 @@ describe('CallKaro Delete Scheduled Call', () => {
 					agentId: AGENT,
 					toNumber: phone,
 					message: 'Scheduled call deleted successfully',
+					attempts: 1,
+					body: { status: 'success', message: 'Scheduled call deleted successfully' },
 				});
 				expect(failedItemJson(output[1])).toEqual({
 					error: 'Not found (HTTP 404): No scheduled call found',
@@ -568,6 +582,8 @@ describe('CallKaro Delete Scheduled Call', () => {
 			expect(result.json(NODE_NAME)[0]).toMatchObject({
 				deleted: true,
 				message: 'Scheduled call deleted successfully',
+				attempts: 2,
+				body: { status: 'success', message: 'Scheduled call deleted successfully' },
 			});
 			expect(apiRequests(sandbox(), DELETE_PATH).map((request) => request.status)).toEqual([
 				503, 200,
@@ -588,7 +604,14 @@ describe('CallKaro Delete Scheduled Call', () => {
 			});
 
 			expect(result.json(NODE_NAME)).toEqual([
-				{ deleted: true, agentId: AGENT, toNumber: phone, message: 'No scheduled call found' },
+				{
+					deleted: true,
+					agentId: AGENT,
+					toNumber: phone,
+					message: 'No scheduled call found',
+					attempts: 2,
+					body: { status: 'success', message: 'No scheduled call found' },
+				},
 			]);
 			expect(
 				apiRequests(sandbox(), DELETE_PATH).map((request) => [request.fault, request.status]),
@@ -658,6 +681,8 @@ describe('CallKaro Delete Scheduled Call', () => {
 				agentId: AGENT,
 				toNumber: phone,
 				message: 'Scheduled call deleted successfully',
+				attempts: 1,
+				body: { status: 'success', message: 'Scheduled call deleted successfully' },
 			},
 		]);
 		expect(callStatus(sandbox(), callId)).toBe('deleted');
