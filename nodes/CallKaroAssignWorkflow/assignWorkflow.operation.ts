@@ -1,16 +1,173 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { attributeRowsFromObject, validateAttributeRows } from '../../src/attributes';
 import type { AttributeSummary } from '../../src/attributes';
 import type { CallKaroClient } from '../../src/client';
 import { prepareAssign } from '../../src/requests';
 import type { AttributeRow } from '../../src/schemas';
+import {
+	concurrencyOption,
+	defaultCountryCodeOption,
+	maxRequestsPerSecondOption,
+	phoneNumberProperty,
+	timeZoneOption,
+} from '../shared/descriptions';
+import type { ActionOperation } from '../shared/executeForEachItem';
 import { scheduleZone } from '../shared/schedule';
 import type { ItemResult } from '../shared/runItems';
 
-/** Output 0 "Started", output 1 "Already Running". */
-export const ASSIGN_OUTPUTS = 2;
+export const description: INodeProperties[] = [
+	phoneNumberProperty,
+	{
+		displayName: 'Workflow ID',
+		name: 'workflowId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 6650f0c2a1b2c3d4e5f60718',
+		description:
+			'ID of a CallKaro workflow with at least one step, from the workflow page of the dashboard',
+	},
+	{
+		displayName: 'Attributes to Save',
+		name: 'attributeSource',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'None', value: 'none' },
+			{ name: 'Using Fields Below', value: 'rows', description: 'One row per CRM attribute' },
+			{
+				name: 'Using JSON',
+				value: 'json',
+				description: 'One JSON object whose keys are CRM attribute names, e.g. a whole CRM record',
+			},
+		],
+		default: 'none',
+		description:
+			'CRM attributes saved on the contact before the run starts. Only attributes that already exist in CallKaro are saved.',
+	},
+	{
+		displayName: 'Attributes',
+		name: 'attributes',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Attribute',
+		default: {},
+		displayOptions: { show: { attributeSource: ['rows'] } },
+		options: [
+			{
+				name: 'attribute',
+				displayName: 'Attribute',
+				values: [
+					{
+						displayName: 'Attribute Name',
+						name: 'key',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. First Name',
+						description:
+							'Name of the CRM attribute. Case, spaces, underscores and hyphens are ignored.',
+					},
+					{
+						displayName: 'Value',
+						name: 'value',
+						type: 'string',
+						default: '',
+						description: 'At most 1000 characters',
+					},
+					{
+						displayName: 'Replace Existing Value',
+						name: 'replace',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to overwrite a value the contact already has. A value typed in by hand in CallKaro is never overwritten.',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Attributes (JSON)',
+		name: 'attributesJson',
+		type: 'json',
+		default: '{\n  "First Name": "Asha"\n}',
+		displayOptions: { show: { attributeSource: ['json'] } },
+		description:
+			'Keys are CRM attribute names; values are text, numbers or booleans (at most 50 keys)',
+	},
+	{
+		displayName: 'Replace Existing Values',
+		name: 'replaceExisting',
+		type: 'boolean',
+		default: false,
+		displayOptions: { show: { attributeSource: ['json'] } },
+		description:
+			'Whether to overwrite values the contact already has. A value typed in by hand in CallKaro is never overwritten.',
+	},
+	{
+		displayName: 'Start Run',
+		name: 'schedule',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'Now', value: 'now' },
+			{ name: 'At a Set Time', value: 'at' },
+		],
+		default: 'now',
+		description: 'When CallKaro starts this workflow for the number',
+	},
+	{
+		displayName: 'Schedule Time',
+		name: 'scheduleAt',
+		type: 'dateTime',
+		required: true,
+		default: '',
+		displayOptions: { show: { schedule: ['at'] } },
+		description:
+			'When the run starts. Any date works, e.g. {{ $now.plus({ hours: 2 }) }}; it is sent as Indian time (IST). A time in the past starts the run now.',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			concurrencyOption,
+			defaultCountryCodeOption,
+			maxRequestsPerSecondOption,
+			{
+				displayName: 'On Attribute Problems',
+				name: 'onAttributeProblems',
+				type: 'options',
+				options: [
+					{
+						name: 'Report in Output',
+						value: 'report',
+						description: 'List ignored and invalid attributes in the output',
+					},
+					{
+						name: 'Fail the Item',
+						value: 'fail',
+						description: 'Treat any ignored or invalid attribute as an error of the item',
+					},
+				],
+				default: 'report',
+				description:
+					'What to do when CallKaro ignores an attribute (unknown name) or refuses its value. The run still starts either way.',
+			},
+			timeZoneOption,
+		],
+	},
+];
+
+/** Output 0 "Started", output 1 "Already Running" (the number is already in the workflow). */
+export const outputs: ActionOperation['outputs'] = {
+	outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
+	outputNames: ['Started', 'Already Running'],
+};
 
 interface AssignOptions {
 	defaultCountryCode?: string;
@@ -50,7 +207,7 @@ function describeAttributeProblems({ ignored, invalid }: AttributeSummary): stri
 }
 
 /** Reads and checks one item now; the returned function sends it. */
-export function prepareAssignWorkflow(
+export function prepare(
 	context: IExecuteFunctions,
 	client: CallKaroClient,
 	itemIndex: number,

@@ -1,11 +1,67 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { CallKaroClient } from '../../src/client';
 import { prepareCampaign } from '../../src/requests';
+import {
+	agentIdProperty,
+	concurrencyOption,
+	maxRequestsPerSecondOption,
+} from '../shared/descriptions';
+import type { ActionOperation } from '../shared/executeForEachItem';
 import type { ItemResult } from '../shared/runItems';
 
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Campaign Name',
+		name: 'name',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. November renewals',
+		description:
+			'Shown in the CallKaro dashboard. Put the batch ID from the output into Outbound Call > Additional Fields > Campaign ID.',
+	},
+	{
+		displayName: 'Campaign Type',
+		name: 'campaignType',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Single Agent (V1)',
+				value: 'v1',
+				description: 'Every call of the campaign uses one agent',
+			},
+			{
+				name: 'Multi Agent (V2)',
+				value: 'v2',
+				description: 'Each call names its own agent',
+			},
+		],
+		default: 'v1',
+		description:
+			'Single Agent: every call uses the Agent ID below. Multi Agent: each Outbound Call that joins the campaign sets its own Agent ID.',
+	},
+	{
+		...agentIdProperty,
+		description: 'The agent that makes every call of the campaign',
+		displayOptions: { show: { campaignType: ['v1'] } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [concurrencyOption, maxRequestsPerSecondOption],
+	},
+];
+
+export const outputs: ActionOperation['outputs'] = { outputs: [NodeConnectionTypes.Main] };
+
 /** Reads and checks one item now; the returned function sends it. */
-export function prepareCreateCampaign(
+export function prepare(
 	context: IExecuteFunctions,
 	client: CallKaroClient,
 	itemIndex: number,

@@ -6,16 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import {
-	agentIdProperty,
-	callKaroCredentials,
-	concurrencyOption,
-	defaultCountryCodeOption,
-	maxRequestsPerSecondOption,
-	phoneNumberProperty,
-} from '../shared/descriptions';
+import { callKaroCredentials } from '../shared/descriptions';
 import { executeForEachItem } from '../shared/executeForEachItem';
-import { prepareDeleteScheduledCall } from './deleteScheduledCall.operation';
+import * as deleteScheduledCall from './deleteScheduledCall.operation';
 
 export class CallKaroDeleteScheduledCall implements INodeType {
 	description: INodeTypeDescription = {
@@ -31,48 +24,13 @@ export class CallKaroDeleteScheduledCall implements INodeType {
 			'https://github.com/callkaro/n8n-nodes-callkaro#callkaro-delete-scheduled-call',
 		defaults: { name: 'CallKaro Delete Scheduled Call' },
 		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
+		...deleteScheduledCall.outputs,
 		usableAsTool: true,
 		credentials: callKaroCredentials,
-		properties: [
-			{
-				...phoneNumberProperty,
-				description: `The number the call was scheduled to. ${phoneNumberProperty.description}`,
-			},
-			agentIdProperty,
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [
-					{
-						displayName: 'Body Format',
-						name: 'bodyFormat',
-						type: 'options',
-						options: [
-							{ name: 'JSON', value: 'json' },
-							{
-								name: 'Form Data',
-								value: 'form',
-								description: 'Multipart form data, as some older integrations send',
-							},
-						],
-						default: 'json',
-						description: 'How the phone number is sent. CallKaro accepts both.',
-					},
-					concurrencyOption,
-					defaultCountryCodeOption,
-					maxRequestsPerSecondOption,
-				],
-			},
-		],
+		properties: [...deleteScheduledCall.description],
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await executeForEachItem(this, 1, (client, itemIndex) =>
-			prepareDeleteScheduledCall(this, client, itemIndex),
-		);
+		return await executeForEachItem(this, deleteScheduledCall);
 	}
 }

@@ -1,8 +1,54 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { CallKaroClient } from '../../src/client';
 import { prepareDelete } from '../../src/requests';
+import {
+	agentIdProperty,
+	concurrencyOption,
+	defaultCountryCodeOption,
+	maxRequestsPerSecondOption,
+	phoneNumberProperty,
+} from '../shared/descriptions';
+import type { ActionOperation } from '../shared/executeForEachItem';
 import type { ItemResult } from '../shared/runItems';
+
+export const description: INodeProperties[] = [
+	{
+		...phoneNumberProperty,
+		description: `The number the call was scheduled to. ${phoneNumberProperty.description}`,
+	},
+	agentIdProperty,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Body Format',
+				name: 'bodyFormat',
+				type: 'options',
+				options: [
+					{ name: 'JSON', value: 'json' },
+					{
+						name: 'Form Data',
+						value: 'form',
+						description: 'Multipart form data, as some older integrations send',
+					},
+				],
+				default: 'json',
+				description: 'How the phone number is sent. CallKaro accepts both.',
+			},
+			concurrencyOption,
+			defaultCountryCodeOption,
+			maxRequestsPerSecondOption,
+		],
+	},
+];
+
+export const outputs: ActionOperation['outputs'] = { outputs: [NodeConnectionTypes.Main] };
 
 interface DeleteOptions {
 	bodyFormat?: 'json' | 'form';
@@ -10,7 +56,7 @@ interface DeleteOptions {
 }
 
 /** Reads and checks one item now; the returned function sends it. */
-export function prepareDeleteScheduledCall(
+export function prepare(
 	context: IExecuteFunctions,
 	client: CallKaroClient,
 	itemIndex: number,

@@ -1,33 +1,178 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { CallKaroClient } from '../../src/client';
 import { prepareOutbound } from '../../src/requests';
+import type { OutboundOptions } from '../../src/requests';
+import {
+	agentIdProperty,
+	concurrencyOption,
+	defaultCountryCodeOption,
+	maxRequestsPerSecondOption,
+	phoneNumberProperty,
+	timeZoneOption,
+} from '../shared/descriptions';
+import type { ActionOperation, RunMemory } from '../shared/executeForEachItem';
 import { scheduleZone } from '../shared/schedule';
 import type { ItemResult } from '../shared/runItems';
 
-interface AdditionalFields {
-	batchId?: string;
-	carryOver?: boolean | string;
-	gapBetweenRetries?: string;
-	language?: string;
-	maxTriggerTime?: string;
-	metadata?: { entry?: Array<{ key: string; value: unknown }> };
-	minTriggerTime?: string;
-	numberOfRetries?: number | string;
-	priority?: number | string;
+const LANGUAGES = [
+	{ name: 'Bengali', value: 'bn' },
+	{ name: 'English', value: 'en' },
+	{ name: 'Gujarati', value: 'gu' },
+	{ name: 'Hindi', value: 'hi' },
+	{ name: 'Kannada', value: 'kn' },
+	{ name: 'Malayalam', value: 'ml' },
+	{ name: 'Marathi', value: 'mr' },
+	{ name: 'Tamil', value: 'ta' },
+	{ name: 'Telugu', value: 'te' },
+];
+
+export const description: INodeProperties[] = [
+	{
+		...phoneNumberProperty,
+		description: `The number to call. ${phoneNumberProperty.description}`,
+	},
+	agentIdProperty,
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Campaign ID',
+				name: 'batchId',
+				type: 'string',
+				default: '',
+				description:
+					'The batch_id of the campaign this call belongs to, from the campaign endpoints',
+			},
+			{
+				displayName: 'Carry Over',
+				name: 'carryOver',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether a call not placed by the end of the trigger window moves to the next day',
+			},
+			{
+				displayName: 'Earliest Call Time',
+				name: 'minTriggerTime',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 09:30',
+				description: 'Earliest time of day (HH:MM, 24 h) at which CallKaro may start the call',
+			},
+			{
+				displayName: 'Gap Between Retries',
+				name: 'gapBetweenRetries',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 30 or 30, 60',
+				description:
+					'Minutes between redials: one gap for every retry, or a comma-separated gap per retry',
+			},
+			{
+				displayName: 'Language',
+				name: 'language',
+				type: 'options',
+				options: LANGUAGES,
+				default: 'en',
+				description: 'Language of the call',
+			},
+			{
+				displayName: 'Latest Call Time',
+				name: 'maxTriggerTime',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 19:00',
+				description: 'Latest time of day (HH:MM, 24 h) at which CallKaro may start the call',
+			},
+			{
+				displayName: 'Metadata',
+				name: 'metadata',
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true },
+				placeholder: 'Add Metadata',
+				default: {},
+				description: "Values the agent's prompt reads as {{metadata.key}}",
+				options: [
+					{
+						name: 'entry',
+						displayName: 'Entry',
+						values: [
+							{ displayName: 'Key', name: 'key', type: 'string', default: '' },
+							{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+						],
+					},
+				],
+			},
+			{
+				displayName: 'Number of Retries',
+				name: 'numberOfRetries',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 10 },
+				default: 0,
+				description: 'How often CallKaro redials when the call does not connect (0 to 10)',
+			},
+			{
+				displayName: 'Priority',
+				name: 'priority',
+				type: 'number',
+				typeOptions: { minValue: -100, maxValue: 100 },
+				default: 0,
+				description: 'From -100 to 100; higher is placed earlier in the queue',
+			},
+			{
+				displayName: 'Schedule Time',
+				name: 'scheduleAt',
+				type: 'dateTime',
+				default: '',
+				description:
+					'Place the call later. Any date works; it is sent as Indian time (IST), which the public docs imply for this field.',
+			},
+			timeZoneOption,
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Allow Duplicate Calls',
+				name: 'allowDuplicateCalls',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to place every call even when an earlier item of this run calls the same number with the same agent at the same time. Off: only the first is placed, and the others are reported with status "duplicate".',
+			},
+			concurrencyOption,
+			defaultCountryCodeOption,
+			maxRequestsPerSecondOption,
+		],
+	},
+];
+
+export const outputs: ActionOperation['outputs'] = { outputs: [NodeConnectionTypes.Main] };
+
+/** Every additional field goes to the core as it is, except those the node reads itself. */
+type AdditionalFields = Omit<OutboundOptions, 'metadata' | 'metadataRows' | 'schedule'> & {
+	metadata?: { entry?: OutboundOptions['metadataRows'] };
 	scheduleAt?: unknown;
 	timeZone?: string;
-}
-
-/** The first item of this run that calls each agent, number and time. */
-export type CallsInThisRun = Map<string, number>;
+};
 
 /** Reads and checks one item now; the returned function sends it. */
-export function prepareOutboundCall(
+export function prepare(
 	context: IExecuteFunctions,
 	client: CallKaroClient,
 	itemIndex: number,
-	callsInThisRun: CallsInThisRun,
+	run: RunMemory,
 ): () => Promise<ItemResult> {
 	const { metadata, scheduleAt, timeZone, ...fields } = context.getNodeParameter(
 		'additionalFields',
@@ -61,8 +206,8 @@ export function prepareOutboundCall(
 	// A run that repeats a row would call the person twice, and no idempotency key exists. Items
 	// are prepared in input order, so the first of a repeated call is the one placed.
 	const callKey = `${call.agentId}|${call.toNumber}|${call.scheduleAt ?? 'now'}`;
-	const firstItem = callsInThisRun.get(callKey);
-	if (firstItem === undefined) callsInThisRun.set(callKey, itemIndex);
+	const firstItem = run.firstItemWithKey.get(callKey);
+	if (firstItem === undefined) run.firstItemWithKey.set(callKey, itemIndex);
 	else if (!options.allowDuplicateCalls) {
 		const duplicate: ItemResult = {
 			output: 0,

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-/** The zone a schedule time without an offset is read in: the option, else the workflow's. */
+/** The zone a schedule time without an offset is read in: the first zone given, else the workflow's. */
 export function scheduleZone(
 	context: IExecuteFunctions,
-	timeZoneOption: string | undefined,
+	...timeZoneOptions: Array<string | undefined>
 ): string {
-	return timeZoneOption?.trim() || context.getTimezone();
+	return timeZoneOptions.find((zone) => zone?.trim())?.trim() ?? context.getTimezone();
 }
