@@ -133,7 +133,16 @@ export const description: INodeProperties[] = [
 				description:
 					'Place the call later. Any date works; it is sent as Indian time (IST), which the public docs imply for this field.',
 			},
-			timeZoneOption,
+			{
+				// Time Zone moved to Options, as in Assign; n8n drops a saved value whose field is
+				// gone, so this one stays for workflows saved before.
+				displayName: 'Time Zone (Deprecated)',
+				name: 'timeZone',
+				type: 'string',
+				default: '',
+				description:
+					'Use Options > Time Zone instead, which wins when both are set. Kept so that workflows saved before still read it.',
+			},
 		],
 	},
 	{
@@ -154,6 +163,7 @@ export const description: INodeProperties[] = [
 			concurrencyOption,
 			defaultCountryCodeOption,
 			maxRequestsPerSecondOption,
+			timeZoneOption,
 		],
 	},
 ];
@@ -164,6 +174,7 @@ export const outputs: ActionOperation['outputs'] = { outputs: [NodeConnectionTyp
 type AdditionalFields = Omit<OutboundOptions, 'metadata' | 'metadataRows' | 'schedule'> & {
 	metadata?: { entry?: OutboundOptions['metadataRows'] };
 	scheduleAt?: unknown;
+	/** Time Zone's place before it moved to Options. */
 	timeZone?: string;
 };
 
@@ -174,14 +185,16 @@ export function prepare(
 	itemIndex: number,
 	run: RunMemory,
 ): () => Promise<ItemResult> {
-	const { metadata, scheduleAt, timeZone, ...fields } = context.getNodeParameter(
-		'additionalFields',
-		itemIndex,
-		{},
-	) as AdditionalFields;
+	const {
+		metadata,
+		scheduleAt,
+		timeZone: oldPlaceTimeZone,
+		...fields
+	} = context.getNodeParameter('additionalFields', itemIndex, {}) as AdditionalFields;
 	const options = context.getNodeParameter('options', itemIndex, {}) as {
 		allowDuplicateCalls?: boolean;
 		defaultCountryCode?: string;
+		timeZone?: string;
 	};
 	const prepared = prepareOutbound({
 		agentId: context.getNodeParameter('agentId', itemIndex),
@@ -191,7 +204,7 @@ export function prepare(
 			...fields,
 			metadataRows: metadata?.entry,
 			schedule: scheduleAt
-				? { value: scheduleAt, zone: scheduleZone(context, timeZone) }
+				? { value: scheduleAt, zone: scheduleZone(context, options.timeZone, oldPlaceTimeZone) }
 				: undefined,
 		},
 	});

@@ -687,7 +687,6 @@ async function editorChecks() {
 				'Metadata',
 				'Number of Retries',
 				'Schedule Time',
-				'Time Zone',
 			]) {
 				expect(opts.includes(o), `"${o}" not offered (got ${opts.join(', ')})`);
 			}
@@ -703,6 +702,10 @@ async function editorChecks() {
 			);
 			await shot('14-outbound-with-fields');
 			const options = await collectionOptions('Add Option');
+			expect(
+				options.some((o) => o.trim() === 'Time Zone'),
+				`"Time Zone" not under Options (got ${options.join(', ')})`,
+			);
 			await shot('15-outbound-options');
 			await page.keyboard.press('Escape');
 			return `fields: ${opts.join(', ')}; options: ${options.join(', ')}`;

@@ -265,6 +265,31 @@ describe('CallKaro Outbound Call', () => {
 		});
 	});
 
+	it("reads Time Zone under Options as Assign does, and still reads a saved workflow's Additional Fields → Time Zone", async () => {
+		const phones = freshNumbers(3);
+		const rows = [
+			{ zone: 'Europe/London', oldPlace: '' },
+			{ zone: 'Asia/Tokyo', oldPlace: 'America/New_York' }, // Options wins
+			{ zone: '', oldPlace: 'America/New_York' }, // a workflow saved before the move
+		].map((row, index) => ({ ...row, phone: phones[index], agentId: AGENT }));
+
+		const result = await placeCall(
+			sandbox(),
+			fromItems({
+				additionalFields: { scheduleAt: '2030-01-02T10:00:00', timeZone: '={{ $json.oldPlace }}' },
+				options: { timeZone: '={{ $json.zone }}' },
+			}),
+			{ items: rows },
+		);
+
+		expect(result.status).toBe('success');
+		expect(outboundRequests(sandbox()).map(({ body }) => body.schedule_at)).toEqual([
+			'2030-01-02T15:30:00',
+			'2030-01-02T06:30:00',
+			'2030-01-02T20:30:00',
+		]);
+	});
+
 	describe('bad input fails the item before anything is sent', () => {
 		const HINT = 'Change the value, or remove the option. [item 1]';
 		// [what, Additional Fields (reading the item), the bad item's values, message]. Every item
