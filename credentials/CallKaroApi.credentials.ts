@@ -1,15 +1,62 @@
 import type {
 	IAuthenticate,
+	IAuthenticateRuleResponseCode,
+	IAuthenticateRuleResponseSuccessBody,
 	ICredentialTestRequest,
 	ICredentialType,
 	Icon,
 	INodeProperties,
 } from 'n8n-workflow';
 
-/** Statuses with which CallKaro refuses a key (spec §7), and statuses it never gives this request. */
-const KEY_REFUSED_STATUSES = [401, 403];
-const NOT_CALLKARO_STATUSES = [
-	200, 201, 202, 204, 301, 302, 303, 307, 308, 404, 405, 500, 502, 503, 504,
+import { assertKeyMayBeSentTo } from '../src/baseUrl';
+import {
+	CREDENTIAL_TEST_PASSING_STATUS,
+	KEY_REFUSED_MESSAGE,
+	KEY_REFUSED_SERVICE_MESSAGES,
+	KEY_REFUSED_STATUSES,
+	NOT_CALLKARO_SHAPE_MESSAGE,
+	NOT_JSON_MESSAGE,
+	notCallKaroStatusMessage,
+} from '../src/credentialTest';
+
+/** Every final HTTP status but the one an accepted key gets. */
+const FAILING_STATUSES = Array.from({ length: 400 }, (_, index) => 200 + index).filter(
+	(status) => status !== CREDENTIAL_TEST_PASSING_STATUS,
+);
+
+const statusRules: IAuthenticateRuleResponseCode[] = FAILING_STATUSES.map((value) => ({
+	type: 'responseCode',
+	properties: {
+		value,
+		message: KEY_REFUSED_STATUSES.includes(value)
+			? KEY_REFUSED_MESSAGE
+			: notCallKaroStatusMessage(value),
+	},
+}));
+
+// n8n checks these on an answer that did not fail by status: each fails the test when the value
+// at `key` equals `value`. lodash's get reads `constructor.name` of a text (not JSON) body too.
+const bodyRules: IAuthenticateRuleResponseSuccessBody[] = [
+	{
+		type: 'responseSuccessBody',
+		properties: { key: 'constructor.name', value: 'String', message: NOT_JSON_MESSAGE },
+	},
+	{
+		type: 'responseSuccessBody',
+		properties: { key: 'constructor.name', value: 'Buffer', message: NOT_JSON_MESSAGE },
+	},
+	{
+		type: 'responseSuccessBody',
+		properties: { key: 'status', value: undefined, message: NOT_CALLKARO_SHAPE_MESSAGE },
+	},
+	{
+		type: 'responseSuccessBody',
+		properties: { key: 'message', value: undefined, message: NOT_CALLKARO_SHAPE_MESSAGE },
+	},
+	...KEY_REFUSED_SERVICE_MESSAGES.map((value) => ({
+		type: 'responseSuccessBody' as const,
+		properties: { key: 'message', value, message: KEY_REFUSED_MESSAGE },
+	})),
 ];
 
 export class CallKaroApi implements ICredentialType {
@@ -43,39 +90,30 @@ export class CallKaroApi implements ICredentialType {
 	];
 
 	// A function rather than a '={{$credentials.apiKey}}' template: n8n would evaluate that
-	// expression for every request, which dominates the cost of a bulk run.
-	authenticate: IAuthenticate = async (credentials, requestOptions) => ({
-		...requestOptions,
-		headers: { ...requestOptions.headers, 'X-API-KEY': String(credentials.apiKey) },
-	});
+	// expression for every request, which dominates the cost of a bulk run. It is also the one
+	// place the key is added, so it refuses to add it to plain http to another host.
+	authenticate: IAuthenticate = async (credentials, requestOptions) => {
+		assertKeyMayBeSentTo(requestOptions.baseURL ?? requestOptions.url);
+		return {
+			...requestOptions,
+			headers: { ...requestOptions.headers, 'X-API-KEY': String(credentials.apiKey) },
+		};
+	};
 
 	// No read-only endpoint exists, so the test asks to delete a scheduled call without an agent:
-	// CallKaro checks the key first, then answers 400 "Missing agent_id" before it could delete
-	// anything. Only that 400 passes: the listed statuses fail with their rule's message.
+	// CallKaro checks the key first, then answers 400 {status: "error", message: "Missing agent_id
+	// in request query"} before it could delete anything. n8n 2.x fails every other status through
+	// `except`; n8n 1.x reads that option as "ignore every status", so the body rules judge alone.
 	test: ICredentialTestRequest = {
 		request: {
-			// Like the nodes, never send the key over plain http except to this machine: any other
-			// http Base URL is swapped for a host that cannot resolve, so the test fails unsent.
-			baseURL:
-				'={{ /^(https:\\/\\/|http:\\/\\/(localhost|127\\.\\d+\\.\\d+\\.\\d+|\\[::1\\])(:\\d+)?(\\/|$))/.test($credentials.baseUrl.trim()) ? $credentials.baseUrl.trim().replace(/\\/+$/, "") : "https://base-url-must-use-https.invalid" }}',
+			baseURL: '={{ $credentials.baseUrl.trim().replace(/\\/+$/, "") }}',
 			url: '/call/delete-schedule-call',
 			method: 'POST',
 			body: {},
-			ignoreHttpStatusErrors: {
-				ignore: true,
-				except: [...KEY_REFUSED_STATUSES, ...NOT_CALLKARO_STATUSES],
-			},
+			ignoreHttpStatusErrors: { ignore: true, except: FAILING_STATUSES },
 			disableFollowRedirect: true,
 		},
-		rules: [
-			...KEY_REFUSED_STATUSES.map((value) => ({
-				type: 'responseCode' as const,
-				properties: { value, message: 'CallKaro did not accept this API key' },
-			})),
-			...NOT_CALLKARO_STATUSES.map((value) => ({
-				type: 'responseCode' as const,
-				properties: { value, message: `No CallKaro API answered at this Base URL (HTTP ${value})` },
-			})),
-		],
+		// n8n's type allows one kind of rule per list, but its tester reads both kinds from one list.
+		rules: [...statusRules, ...bodyRules] as IAuthenticateRuleResponseCode[],
 	};
 }

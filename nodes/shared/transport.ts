@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { checkBaseUrl } from '../../src/baseUrl';
+import { redactSecret } from '../../src/redact';
 import { networkFailureKind, TransportError } from '../../src/transport';
 import type { Transport, TransportRequest, TransportResponse } from '../../src/transport';
 
@@ -43,13 +44,15 @@ function parseBody(body: unknown): unknown {
 /**
  * The core's transport over n8n's own HTTP helper, so the credential's authenticate adds
  * X-API-KEY. Statuses never throw (the core decides), and redirects are refused so the key
- * cannot be carried to another host.
+ * cannot be carried to another host. An answer that quotes the key (an echo in an error message,
+ * say) has it removed here, before any part of it can reach an output.
  */
 export async function createCallKaroTransport(context: IExecuteFunctions): Promise<Transport> {
 	const credentials = await context.getCredentials<{ apiKey: string; baseUrl: string }>(
 		CREDENTIAL_TYPE,
 	);
 	const baseUrl = checkBaseUrl(credentials.baseUrl);
+	const apiKey = String(credentials.apiKey);
 	const abortSignal = context.getExecutionCancelSignal();
 	// Handing n8n the credential read above saves a database read and a decryption per request.
 	const reference = context.getNode().credentials?.[CREDENTIAL_TYPE];
@@ -84,11 +87,12 @@ export async function createCallKaroTransport(context: IExecuteFunctions): Promi
 					(response: IN8nHttpFullResponse) => ({
 						status: response.statusCode,
 						headers: lowerCaseHeaders(response.headers),
-						body: parseBody(response.body),
+						body: redactSecret(parseBody(response.body), apiKey),
 					}),
 					(error: Error) => {
 						const kind = abortSignal?.aborted ? 'aborted' : networkFailureKind(error);
-						throw new TransportError(kind, error.message, { cause: error });
+						const message = redactSecret(error.message, apiKey) as string;
+						throw new TransportError(kind, message, { cause: error });
 					},
 				);
 		},

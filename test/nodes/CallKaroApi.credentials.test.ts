@@ -1,16 +1,35 @@
 // The "Test" button of the CallKaro API credential (its declarative test, run through n8n-core's
-// RoutingNode like n8n's CredentialsTester) against the local CallKaro sandbox.
+// RoutingNode like n8n's CredentialsTester) against the local CallKaro sandbox and servers that
+// are not CallKaro.
+import { CallKaroApi } from '../../credentials/CallKaroApi.credentials';
 import { testCredential } from '../engine/credentialTest';
 import { startEchoServer } from '../engine/echoServer.mjs';
+import type { EchoResponse } from '../engine/echoServer.mjs';
 import { DEMO_API_KEY, OTHER_API_KEY, startSandbox } from '../sandbox/sandbox.mjs';
+import {
+	KEY_REFUSED_MESSAGE,
+	NOT_CALLKARO_SHAPE_MESSAGE,
+	NOT_JSON_MESSAGE,
+	notCallKaroStatusMessage,
+} from '../../src/credentialTest';
 import { WRONG_API_KEY, apiRequests, useSandbox } from './fixtures';
 
 const OK = { status: 'OK', message: 'Connection successful!' };
-const KEY_REFUSED = { status: 'Error', message: 'CallKaro did not accept this API key' };
-const noApi = (status: number) => ({
-	status: 'Error',
-	message: `No CallKaro API answered at this Base URL (HTTP ${status})`,
-});
+const KEY_REFUSED = { status: 'Error', message: KEY_REFUSED_MESSAGE };
+const failure = (message: string) => ({ status: 'Error', message });
+
+/**
+ * The credential as n8n 1.x runs its test: that line reads `ignoreHttpStatusErrors: { ignore,
+ * except }` as plain `true`, so no status fails and the body rules judge alone.
+ */
+function asN8nV1Reads(): CallKaroApi {
+	const credential = new CallKaroApi();
+	credential.test = {
+		...credential.test,
+		request: { ...credential.test.request, ignoreHttpStatusErrors: true },
+	};
+	return credential;
+}
 
 describe('CallKaro API credential test', () => {
 	const sandbox = useSandbox();
@@ -31,9 +50,12 @@ describe('CallKaro API credential test', () => {
 		expect(request.headers['x-api-key']).toMatch(/^ck_.…\d\d$/);
 	});
 
-	it('accepts a Base URL with a trailing slash', async () => {
+	it.each([
+		['a trailing slash', (url: string) => `${url}/`],
+		['localhost in upper case', (url: string) => url.replace('127.0.0.1', 'LOCALHOST')],
+	])('accepts a Base URL with %s', async (_, baseUrl) => {
 		await expect(
-			testCredential({ apiKey: DEMO_API_KEY, baseUrl: `${sandbox().url}/` }),
+			testCredential({ apiKey: DEMO_API_KEY, baseUrl: baseUrl(sandbox().url) }),
 		).resolves.toEqual(OK);
 		expect(apiRequests(sandbox())[0].path).toBe('/call/delete-schedule-call');
 	});
@@ -46,7 +68,7 @@ describe('CallKaro API credential test', () => {
 		expect(apiRequests(sandbox())[0].status).toBe(403);
 	});
 
-	it('never sends the key over plain http to a host that is not named as this machine', async () => {
+	it('says that https is required, and never sends the key over http to another host', async () => {
 		// 0.0.0.0 reaches the sandbox on this machine, but only localhost/127.x/[::1] may use http.
 		const { port } = new URL(sandbox().url);
 		const result = await testCredential({
@@ -54,28 +76,65 @@ describe('CallKaro API credential test', () => {
 			baseUrl: `http://0.0.0.0:${port}`,
 		});
 
-		expect(result).toEqual({ status: 'Error', message: 'ENOTFOUND' });
+		expect(result).toEqual(
+			failure(
+				`"Base URL" must start with https:// (got http://0.0.0.0:${port}), because the API key travels with every request. Plain http is allowed only for a local sandbox on this machine (localhost, 127.0.0.1).`,
+			),
+		);
 		expect(apiRequests(sandbox())).toEqual([]);
 	});
 
 	it('fails when nothing listens at the Base URL', async () => {
 		const gone = await startSandbox({ port: 0 });
 		await gone.close();
-		await expect(testCredential({ apiKey: DEMO_API_KEY, baseUrl: gone.url })).resolves.toEqual({
-			status: 'Error',
-			message: 'ECONNREFUSED',
-		});
+		await expect(testCredential({ apiKey: DEMO_API_KEY, baseUrl: gone.url })).resolves.toEqual(
+			failure('ECONNREFUSED'),
+		);
 	});
 
-	it('fails when a server that is not CallKaro answers at the Base URL', async () => {
-		const other = await startEchoServer();
-		try {
-			await expect(testCredential({ apiKey: DEMO_API_KEY, baseUrl: other.url })).resolves.toEqual(
-				noApi(200),
+	describe('a server that is not CallKaro', () => {
+		const other = (() => {
+			let server: Awaited<ReturnType<typeof startEchoServer>> | undefined;
+			beforeAll(async () => {
+				server = await startEchoServer();
+			});
+			afterAll(async () => await server?.close());
+			return () => server as Awaited<ReturnType<typeof startEchoServer>>;
+		})();
+
+		it.each<[string, EchoResponse, string]>([
+			[
+				'400 with an HTML page',
+				{
+					status: 400,
+					text: '<html><body>Bad Request</body></html>',
+					headers: { 'content-type': 'text/html' },
+				},
+				NOT_JSON_MESSAGE,
+			],
+			[
+				'422 with some other JSON',
+				{ status: 422, json: { detail: [{ loc: ['body', 'to_number'], msg: 'field required' }] } },
+				notCallKaroStatusMessage(422),
+			],
+			[
+				'400 with some other JSON',
+				{ status: 400, json: { error: 'bad request' } },
+				NOT_CALLKARO_SHAPE_MESSAGE,
+			],
+			['200 with JSON', { status: 200, json: { ok: true } }, notCallKaroStatusMessage(200)],
+			['400 with an empty body', { status: 400 }, NOT_JSON_MESSAGE],
+			[
+				'a redirect',
+				{ status: 302, headers: { location: 'https://example.com/' } },
+				notCallKaroStatusMessage(302),
+			],
+		])('fails when it answers %s', async (_, answer, message) => {
+			other().setResponder(() => answer);
+			await expect(testCredential({ apiKey: DEMO_API_KEY, baseUrl: other().url })).resolves.toEqual(
+				failure(message),
 			);
-		} finally {
-			await other.close();
-		}
+		});
 	});
 
 	it.each([
@@ -84,6 +143,37 @@ describe('CallKaro API credential test', () => {
 	])('fails for %s as Base URL, which answers 404', async (_, path) => {
 		await expect(
 			testCredential({ apiKey: DEMO_API_KEY, baseUrl: `${sandbox().url}${path}` }),
-		).resolves.toEqual(noApi(404));
+		).resolves.toEqual(failure(notCallKaroStatusMessage(404)));
+	});
+
+	describe('as n8n 1.x reads it (every status ignored, the body judges)', () => {
+		const testV1 = async (apiKey: string, baseUrl: string) =>
+			await testCredential({ apiKey, baseUrl }, 'callKaroApi', [asN8nV1Reads()]);
+
+		it('accepts the right key and refuses a wrong one', async () => {
+			await expect(testV1(DEMO_API_KEY, sandbox().url)).resolves.toEqual(OK);
+			await expect(testV1(WRONG_API_KEY, sandbox().url)).resolves.toEqual(KEY_REFUSED);
+		});
+
+		it.each<[string, EchoResponse, string]>([
+			[
+				'400 with an HTML page',
+				{ status: 400, text: '<html></html>', headers: { 'content-type': 'text/html' } },
+				NOT_JSON_MESSAGE,
+			],
+			[
+				'422 with some other JSON',
+				{ status: 422, json: { detail: 'x' } },
+				NOT_CALLKARO_SHAPE_MESSAGE,
+			],
+			['200 with JSON', { status: 200, json: { ok: true } }, NOT_CALLKARO_SHAPE_MESSAGE],
+		])('fails for a server that answers %s', async (_, answer, message) => {
+			const other = await startEchoServer({ responder: () => answer });
+			try {
+				await expect(testV1(DEMO_API_KEY, other.url)).resolves.toEqual(failure(message));
+			} finally {
+				await other.close();
+			}
+		});
 	});
 });

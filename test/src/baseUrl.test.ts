@@ -1,4 +1,4 @@
-import { checkBaseUrl } from '../../src/baseUrl';
+import { assertKeyMayBeSentTo, checkBaseUrl } from '../../src/baseUrl';
 import { inputErrorOf } from './helpers';
 
 describe('checkBaseUrl', () => {
@@ -9,6 +9,7 @@ describe('checkBaseUrl', () => {
 		['http://127.0.0.1:4010', 'http://127.0.0.1:4010'],
 		['http://127.1.2.3:4010/', 'http://127.1.2.3:4010'],
 		['http://localhost:4010', 'http://localhost:4010'],
+		['http://LOCALHOST:4010', 'http://localhost:4010'],
 		['http://[::1]:4010', 'http://[::1]:4010'],
 	])('accepts %j as %j', (value, expected) => {
 		expect(checkBaseUrl(value)).toBe(expected);
@@ -26,4 +27,24 @@ describe('checkBaseUrl', () => {
 	])('refuses %s', (_, value) => {
 		expect(inputErrorOf(() => checkBaseUrl(value)).message).toMatch(/^"Base URL" /);
 	});
+});
+
+describe('assertKeyMayBeSentTo', () => {
+	test.each([
+		'https://api.callkaro.ai/call/outbound',
+		'http://LOCALHOST:4010/call/outbound',
+		'http://127.0.0.1:4010',
+		'http://[::1]:4010',
+	])('lets the key go to %s', (url) => {
+		expect(() => assertKeyMayBeSentTo(url)).not.toThrow();
+	});
+
+	test.each(['http://0.0.0.0:4010', 'http://api.callkaro.ai/call/outbound', 'ftp://x.example'])(
+		'says that %s must use https',
+		(url) => {
+			expect(inputErrorOf(() => assertKeyMayBeSentTo(url)).message).toMatch(
+				/^"Base URL" must start with https:\/\/ \(got .*\), because the API key travels with every request\./,
+			);
+		},
+	);
 });
