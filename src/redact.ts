@@ -11,7 +11,7 @@ const MIN_SECRET_LENGTH = 4;
 export function redactSecret(value: unknown, secret: string): unknown {
 	if (secret.length < MIN_SECRET_LENGTH) return value;
 	const redact = (current: unknown): unknown => {
-		if (typeof current === 'string') return current.replaceAll(secret, REDACTED_KEY);
+		if (typeof current === 'string') return current.split(secret).join(REDACTED_KEY);
 		if (Array.isArray(current)) return current.map(redact);
 		if (typeof current === 'object' && current !== null) {
 			return Object.fromEntries(
