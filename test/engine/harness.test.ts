@@ -445,7 +445,8 @@ describe('engine harness (WorkflowExecute + test node + echo server)', () => {
 			server.setResponder(() => ({ status: 404, text: 'Not Found' }));
 			await expect(testCredential({ apiKey: API_KEY, baseUrl: server.url })).resolves.toEqual({
 				status: 'Error',
-				message: 'No CallKaro API answered at this Base URL (HTTP 404)',
+				message:
+					'No CallKaro API answered at this Base URL: it answered HTTP 404, where CallKaro answers 400 or, for a refused key, 401 or 403',
 			});
 		});
 	});

@@ -674,7 +674,7 @@ describe('CallKaro Assign Workflow', () => {
 
 	describe('a credential the node cannot use (Base URL not https)', () => {
 		const BASE_URL_ERROR =
-			'"Base URL" must start with https:// (got http://api.callkaro.ai). Plain http is allowed only for a local sandbox on localhost.';
+			'"Base URL" must start with https:// (got http://api.callkaro.ai), because the API key travels with every request. Plain http is allowed only for a local sandbox on this machine (localhost, 127.0.0.1).';
 
 		it('fails every item under the error output, instead of passing the items on as Started', async () => {
 			const items = freshNumbers(2).map((phone) => ({ phone, workflowId: 'wf_welcome' }));

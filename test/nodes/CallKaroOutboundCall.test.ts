@@ -697,11 +697,11 @@ describe('CallKaro Outbound Call', () => {
 		expect(result.json(NODE_NAME)).toEqual([
 			{
 				error:
-					'"Base URL" must start with https:// (got ftp://127.0.0.1). Plain http is allowed only for a local sandbox on localhost. [item 0]',
+					'"Base URL" must start with https:// (got ftp://127.0.0.1), because the API key travels with every request. Plain http is allowed only for a local sandbox on this machine (localhost, 127.0.0.1). [item 0]',
 			},
 			{
 				error:
-					'"Base URL" must start with https:// (got ftp://127.0.0.1). Plain http is allowed only for a local sandbox on localhost. [item 1]',
+					'"Base URL" must start with https:// (got ftp://127.0.0.1), because the API key travels with every request. Plain http is allowed only for a local sandbox on this machine (localhost, 127.0.0.1). [item 1]',
 			},
 		]);
 		expect(sandbox().state.calls).toEqual([]);
