@@ -233,6 +233,8 @@ export function filterMismatch(call: CallEnded, filters: CallFilters): string | 
 }
 
 export const RECENT_CALL_IDS_LIMIT = 1000;
+/** How many triggers (workflow and node) one process keeps call IDs for. */
+export const RECENT_CALL_TRIGGERS_LIMIT = 1000;
 
 /**
  * Remembers a call ID among the most recent ones (oldest dropped beyond `limit`).

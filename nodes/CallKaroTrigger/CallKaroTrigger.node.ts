@@ -5,10 +5,10 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { RECENT_CALL_IDS_LIMIT } from '../../src/callEnded';
-import { handleCallEndedWebhook } from './callEnded.webhook';
+import { handleCallEndedWebhook, secretSetting } from './callEnded.webhook';
 
 const WHERE_TO_PASTE =
 	"In the CallKaro dashboard, paste it into the account's webhook settings (calls of every agent) or into an agent's webhook settings (that agent's calls only).";
@@ -33,6 +33,8 @@ export class CallKaroTrigger implements INodeType {
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
 				path: 'webhook',
+				// Without it n8n answers a started workflow with the text "firstEntryJson".
+				responseData: '',
 			},
 		],
 		triggerPanel: {
@@ -166,7 +168,7 @@ export class CallKaroTrigger implements INodeType {
 						name: 'keepRepeats',
 						type: 'boolean',
 						default: false,
-						description: `Whether to start the workflow again when CallKaro delivers the same call (same callSid) again. Off: a repeat gets a 200 answer and starts nothing. The last ${RECENT_CALL_IDS_LIMIT} call IDs are remembered while the workflow is active.`,
+						description: `Whether to start the workflow again when CallKaro delivers the same call (same callSid) again. Off: a repeat gets a 200 answer and starts nothing. The last ${RECENT_CALL_IDS_LIMIT} call IDs of the workflow are remembered by the n8n process that receives its webhooks.`,
 					},
 				],
 			},
@@ -174,10 +176,17 @@ export class CallKaroTrigger implements INodeType {
 	};
 
 	// CallKaro has no API to register, look up or remove webhooks: the user pastes the URL into
-	// its dashboard. So there is nothing to check, create or delete on its side.
+	// its dashboard. So there is nothing to check, create or delete on its side; activation only
+	// refuses a shared-secret setting that could never let a delivery in.
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
+				const secret = secretSetting(this);
+				if (secret.kind === 'wrong') {
+					throw new NodeOperationError(this.getNode(), secret.message, {
+						description: secret.hint,
+					});
+				}
 				return true;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {

@@ -1,13 +1,15 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import {
+	RECENT_CALL_IDS_LIMIT,
+	RECENT_CALL_TRIGGERS_LIMIT,
 	filterMismatch,
 	readWebhookEvent,
 	rememberCallId,
 	secretMatches,
 	splitList,
 } from '../../src/callEnded';
+import { RecentCallIdsByKey } from '../../src/recentCallIds';
 
 interface Filters {
 	agentIds?: string;
@@ -45,22 +47,35 @@ function ignore(message: string): IWebhookResponseData {
 	return { webhookResponse: { status: 'ignored', message } };
 }
 
-function expectedSecret(context: IWebhookFunctions): { headerName: string; value: string } | null {
-	if (context.getNodeParameter('verifySecret', false) !== true) return null;
-	const headerName = String(context.getNodeParameter('headerName', '')).trim();
-	const value = String(context.getNodeParameter('secretHeaderValue', ''));
+interface ParameterReader {
+	getNodeParameter(name: string, fallback: unknown): unknown;
+}
+
+type SecretSetting =
+	| { kind: 'off' }
+	| { kind: 'on'; headerName: string; value: string }
+	| { kind: 'wrong'; message: string; hint: string };
+
+/** The shared-secret setting, or what is wrong with it (checked at activation and per delivery). */
+export function secretSetting(node: ParameterReader): SecretSetting {
+	if (node.getNodeParameter('verifySecret', false) !== true) return { kind: 'off' };
+	const headerName = String(node.getNodeParameter('headerName', '')).trim();
+	const value = String(node.getNodeParameter('secretHeaderValue', ''));
 	if (!HEADER_NAME.test(headerName)) {
-		throw new NodeOperationError(context.getNode(), `"${headerName}" is not a valid header name`, {
-			description: 'Use letters, digits and dashes, e.g. X-CallKaro-Secret',
-		});
+		return {
+			kind: 'wrong',
+			message: `Secret Header Name "${headerName}" is not a valid header name`,
+			hint: 'Use letters, digits and dashes, e.g. X-CallKaro-Secret',
+		};
 	}
 	if (value === '') {
-		throw new NodeOperationError(context.getNode(), 'The secret header value is empty', {
-			description:
-				'Enter the value set as a custom header of the webhook in the CallKaro dashboard, or turn off "Verify Shared Secret"',
-		});
+		return {
+			kind: 'wrong',
+			message: 'Secret Header Value is empty',
+			hint: 'Enter the value set as a custom header of the webhook in the CallKaro dashboard, or turn off "Verify Shared Secret"',
+		};
 	}
-	return { headerName, value };
+	return { kind: 'on', headerName, value };
 }
 
 /**
@@ -86,10 +101,37 @@ function receivedHeader(context: IWebhookFunctions, name: string): string | unde
 	return Array.isArray(value) ? value.join(', ') : value;
 }
 
+// Recent call IDs per trigger, in the process that receives the webhooks. n8n does not reliably
+// save static data changed in webhook() (2.x skips the save once a workflow has stored data, and
+// concurrent deliveries overwrite each other), so this memory is what makes repeats exact within
+// one process; static data adds what n8n did persist (e.g. from before a restart).
+const recentCallIds = new RecentCallIdsByKey(RECENT_CALL_TRIGGERS_LIMIT, RECENT_CALL_IDS_LIMIT);
+
+/**
+ * Remembers the call and tells whether it was delivered before. The check and the update happen
+ * in one synchronous step, so concurrent deliveries to one process cannot both pass.
+ */
+function rememberDelivery(context: IWebhookFunctions, callId: string): boolean {
+	// Test events (Test URL) are never repeats, so a builder can send the same one again.
+	if (context.getMode() === 'manual') return false;
+	const key = `${context.getWorkflow().id ?? ''} ${context.getNode().id}`;
+	const seenHere = recentCallIds.forKey(key).checkAndAdd(callId);
+	const stored = context.getWorkflowStaticData('node') as RememberedCalls;
+	const next = rememberCallId(stored.recentCallIds, callId);
+	if (!next.repeat) stored.recentCallIds = next.recent;
+	return seenHere || next.repeat;
+}
+
 /** The CallKaro Trigger's webhook: checks, filters and de-duplicates one delivery. */
 export function handleCallEndedWebhook(context: IWebhookFunctions): IWebhookResponseData {
-	const secret = expectedSecret(context);
-	if (secret && !secretMatches(receivedHeader(context, secret.headerName), secret.value)) {
+	const secret = secretSetting(context);
+	if (secret.kind === 'wrong') {
+		return refuse(context, 500, `The CallKaro Trigger is set up wrongly: ${secret.message}`);
+	}
+	if (
+		secret.kind === 'on' &&
+		!secretMatches(receivedHeader(context, secret.headerName), secret.value)
+	) {
 		return refuse(context, 401, 'The shared secret header is missing or wrong');
 	}
 
@@ -114,14 +156,11 @@ export function handleCallEndedWebhook(context: IWebhookFunctions): IWebhookResp
 
 	let isRepeat = false;
 	if (call.callId !== null) {
+		isRepeat = rememberDelivery(context, call.callId);
 		const options = context.getNodeParameter('options', {}) as Options;
-		const remembered = context.getWorkflowStaticData('node') as RememberedCalls;
-		const next = rememberCallId(remembered.recentCallIds, call.callId);
-		isRepeat = next.repeat;
 		if (isRepeat && options.keepRepeats !== true) {
 			return ignore(`Call ${callName} was delivered before; repeat ignored`);
 		}
-		remembered.recentCallIds = next.recent;
 	}
 
 	const json = { ...call, isRepeat, event: event.event, data: event.data } as IDataObject;

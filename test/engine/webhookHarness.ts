@@ -8,8 +8,9 @@
 //   and the result is handled like cli webhook-helpers `executeWebhook` for responseMode
 //   'onReceived': `noWebhookResponse` (the node answered), no `workflowData` (answer
 //   `webhookResponse` or "Webhook call received", no execution), or an execution started through
-//   n8n-core's WorkflowExecute with the trigger's output on the stack, answered at once with
-//   "Workflow was started";
+//   n8n-core's WorkflowExecute with the trigger's output on the stack, answered at once as the
+//   webhook description's `responseData` says (n8n's default 'firstEntryJson' is sent as that
+//   text; an empty one gives "Workflow was started");
 // - static data is saved (JSON, as in the database) when it changed, in the response callback,
 //   like cli LiveWebhooks.
 // Not mirrored: express itself (a plain node:http server stands in, see webhookHttp.mjs), the
@@ -43,7 +44,7 @@ import {
 import { TestCredentialsHelper, createAdditionalData } from './engineSupport';
 import { TestNodeTypes, chain } from './harness';
 import type { NodeTypeMap } from './harness';
-import { sendJson, startHttpServer } from './webhookHttp.mjs';
+import { sendJson, sendText, startHttpServer, yieldToOtherRequests } from './webhookHttp.mjs';
 
 /** A pass-through node to connect after the trigger, so a test sees data flow on. */
 export const PASS_THROUGH_TYPE = 'test.passThrough';
@@ -87,6 +88,7 @@ export interface TriggerServer {
 	productionUrl: string;
 	/** The base the harness listens on. */
 	baseUrl: string;
+	workflowId: string;
 	/** Executions started so far, in start order (finished ones after `settled()`). */
 	executions: WebhookExecution[];
 	calls: WebhookCall[];
@@ -114,11 +116,20 @@ export interface TriggerServerOptions {
 	triggerNodeName?: string;
 	/** Static data the workflow starts with (as stored). */
 	staticData?: IDataObject;
+	/**
+	 * 'every change' (default): static data changed by webhook() is saved, like n8n 1.x.
+	 * 'while none is stored': it is saved only while the workflow has no stored static data yet,
+	 * which is what n8n 2.41.1 was measured to do (WorkflowRunner resets the changed flag).
+	 */
+	staticDataSaving?: 'every change' | 'while none is stored';
+	/** 'webhook' (default): the Production URL of an active workflow; 'manual': the Test URL. */
+	mode?: Extract<WorkflowExecuteMode, 'webhook' | 'manual'>;
+	/** Default: a new ID per server. Reuse one to serve the same workflow again (a restart). */
+	workflowId?: string;
 	settings?: IWorkflowSettings;
 }
 
-const WORKFLOW_ID = 'webhook-test-workflow';
-const MODE: WorkflowExecuteMode = 'webhook';
+let servedWorkflows = 0;
 
 interface HttpRequestLike {
 	method?: string;
@@ -142,6 +153,10 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 	const triggerName = options.triggerNodeName ?? nodes[0].name;
 	const connections = options.connections ?? chain(...nodes.map((entry) => entry.name));
 	const settings: IWorkflowSettings = { executionOrder: 'v1', ...options.settings };
+	servedWorkflows += 1;
+	const WORKFLOW_ID = options.workflowId ?? `webhook-test-workflow-${servedWorkflows}`;
+	const staticDataSaving = options.staticDataSaving ?? 'every change';
+	const MODE = options.mode ?? 'webhook';
 	const workflowData: IWorkflowBase = {
 		id: WORKFLOW_ID,
 		name: 'Webhook test',
@@ -175,7 +190,8 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 
 	/** Like cli WorkflowStaticDataService.saveStaticData. */
 	const saveStaticData = (workflow: Workflow) => {
-		if (workflow.staticData.__dataChanged === true) {
+		const lost = staticDataSaving === 'while none is stored' && stored !== '{}';
+		if (workflow.staticData.__dataChanged === true && !lost) {
 			stored = JSON.stringify(workflow.staticData);
 			workflow.staticData.__dataChanged = false;
 		}
@@ -248,6 +264,8 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 			'',
 		);
 		const workflow = loadWorkflow();
+		// n8n reads the workflow from its database: other requests run meanwhile.
+		await yieldToOtherRequests();
 		executionCounter += 1;
 		const executionId = `webhook-execution-${executionCounter}`;
 		const additionalData = additionalDataFor(executionId);
@@ -337,17 +355,24 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 		);
 		pending.add(done);
 		void done.finally(() => pending.delete(done));
-		// 'onReceived': answered once the execution started; static data saved in the response callback.
+		// 'onReceived': answered once the execution started (n8n first stores it in its database,
+		// while other requests run); static data saved in the response callback.
+		await yieldToOtherRequests();
 		saveStaticData(workflow);
-		if (!res.headersSent) {
-			sendJson(
-				rawResponse,
-				200,
-				result.webhookResponse !== undefined
-					? result.webhookResponse
-					: { message: 'Workflow was started' },
-			);
-		}
+		if (!res.headersSent) answerStarted(rawResponse, webhookData, result);
+	}
+
+	/** Like cli evaluateResponseOptions + extractWebhookOnReceivedResponse + createStaticResponse. */
+	function answerStarted(
+		rawResponse: Parameters<typeof sendJson>[0],
+		webhookData: IWebhookData,
+		result: IWebhookResponseData,
+	): void {
+		const responseData = webhookData.webhookDescription.responseData ?? 'firstEntryJson';
+		if (responseData === 'noData') return sendText(rawResponse, 200, '');
+		// A string is sent as it is (express sends it as text/html).
+		if (responseData) return sendText(rawResponse, 200, String(responseData));
+		sendJson(rawResponse, 200, result.webhookResponse ?? { message: 'Workflow was started' });
 	}
 
 	const server = await startHttpServer(
@@ -360,6 +385,7 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 	return {
 		productionUrl: `${baseUrl}/webhook/${webhook.path}`,
 		baseUrl,
+		workflowId: WORKFLOW_ID,
 		executions,
 		calls,
 		storedStaticData: () => JSON.parse(stored) as IDataObject,

@@ -38,6 +38,24 @@ export function sendJson(res, status, body) {
 }
 
 /**
+ * Lets requests that arrived meanwhile run (as they do while n8n awaits its database).
+ * @returns {Promise<void>}
+ */
+export function yieldToOtherRequests() {
+	return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * @param {import('node:http').ServerResponse} res
+ * @param {number} status
+ * @param {string} text
+ */
+export function sendText(res, status, text) {
+	res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
+	res.end(text);
+}
+
+/**
  * Starts listening on 127.0.0.1 (an ephemeral port).
  * @param {Handler} handler
  * @returns {Promise<{ url: string, close: () => Promise<void> }>}

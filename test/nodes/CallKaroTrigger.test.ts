@@ -8,7 +8,7 @@ import { request } from 'undici';
 
 import { CallKaroTrigger } from '../../nodes/CallKaroTrigger/CallKaroTrigger.node';
 import { PASS_THROUGH_TYPE, startTriggerServer } from '../engine/webhookHarness';
-import type { TriggerServer } from '../engine/webhookHarness';
+import type { TriggerServer, TriggerServerOptions } from '../engine/webhookHarness';
 import { call, freshNumber } from '../sandbox/helpers';
 import { startSandbox } from '../sandbox/sandbox.mjs';
 
@@ -49,8 +49,8 @@ function callEnded(data: IDataObject = {}): { event: string; data: IDataObject }
 	};
 }
 
-function nodeTypes() {
-	const trigger = new CallKaroTrigger();
+function nodeTypes(Trigger: typeof CallKaroTrigger = CallKaroTrigger) {
+	const trigger = new Trigger();
 	// Like n8n's loader: the type name is prefixed with the package name.
 	trigger.description.name = TRIGGER_TYPE;
 	return { [TRIGGER_TYPE]: trigger };
@@ -101,11 +101,32 @@ describe('CallKaro Trigger', () => {
 	async function serve(
 		parameters: INodeParameters = {},
 		staticData?: IDataObject,
+		options: Partial<TriggerServerOptions> = {},
 	): Promise<TriggerServer> {
 		const server = await startTriggerServer({
 			nodes: [triggerNode(parameters), nextNode],
 			nodeTypes: nodeTypes(),
 			staticData,
+			...options,
+		});
+		servers.push(server);
+		return server;
+	}
+	/** The same workflow served by a new n8n process: the node's modules are loaded afresh. */
+	async function serveInNewProcess(options: Partial<TriggerServerOptions>): Promise<TriggerServer> {
+		let fresh: typeof CallKaroTrigger = CallKaroTrigger;
+		jest.isolateModules(() => {
+			({ CallKaroTrigger: fresh } =
+				// eslint-disable-next-line @typescript-eslint/no-require-imports
+				require('../../nodes/CallKaroTrigger/CallKaroTrigger.node') as {
+					CallKaroTrigger: typeof CallKaroTrigger;
+				});
+		});
+		expect(fresh).not.toBe(CallKaroTrigger);
+		const server = await startTriggerServer({
+			nodes: [triggerNode({}), nextNode],
+			nodeTypes: nodeTypes(fresh),
+			...options,
 		});
 		servers.push(server);
 		return server;
@@ -137,7 +158,13 @@ describe('CallKaro Trigger', () => {
 				inputs: [],
 				outputs: ['main'],
 				webhooks: [
-					{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+					{
+						name: 'default',
+						httpMethod: 'POST',
+						responseMode: 'onReceived',
+						path: 'webhook',
+						responseData: '',
+					},
 				],
 			});
 			expect(description.usableAsTool).toBeUndefined();
@@ -423,22 +450,40 @@ describe('CallKaro Trigger', () => {
 			).toBe(401);
 		});
 
-		it('an empty configured secret fails the request (500) with an error, instead of letting everything in', async () => {
-			const server = await serve({ ...secured, secretHeaderValue: '' });
-			const answer = await deliver(server, callEnded(), { 'X-CallKaro-Secret': '' });
-			expect(answer.status).toBe(500);
-			expect(server.executions).toEqual([
-				expect.objectContaining({
-					status: 'error',
-					error: expect.objectContaining({ message: 'The secret header value is empty' }),
-				}),
-			]);
-		});
+		test.each([
+			[
+				'an empty Secret Header Value',
+				{ secretHeaderValue: '' },
+				{ 'X-CallKaro-Secret': '' },
+				'Secret Header Value is empty',
+			],
+			[
+				'an invalid Secret Header Name',
+				{ headerName: 'X Secret' },
+				{},
+				'Secret Header Name "X Secret" is not a valid header name',
+			],
+		])(
+			'%s: activation is refused, and each delivery gets 500 with the reason and starts nothing',
+			async (_case, setting, headers, message) => {
+				const server = await serve({ ...secured, ...setting });
+				await expect(server.activate()).rejects.toThrow(message);
+				const answer = await deliver(server, callEnded(), headers);
+				expect(answer).toEqual({
+					status: 500,
+					body: {
+						status: 'error',
+						message: `The CallKaro Trigger is set up wrongly: ${message}`,
+					},
+				});
+				expect(server.executions).toHaveLength(0);
+				expect(server.storedStaticData()).toEqual({});
+			},
+		);
 
-		it('refuses an invalid header name setting', async () => {
-			const server = await serve({ ...secured, headerName: 'X Secret' });
-			expect((await deliver(server, callEnded())).status).toBe(500);
-			expect(server.executions[0].error?.message).toBe('"X Secret" is not a valid header name');
+		it('activates with a valid setting', async () => {
+			const server = await serve(secured);
+			expect((await server.activate()).exists).toBe(true);
 		});
 
 		it('is off by default: no header needed', async () => {
@@ -467,12 +512,30 @@ describe('CallKaro Trigger', () => {
 			});
 		});
 
-		it('remembers across a restart of the workflow (static data from the database)', async () => {
+		it('after a restart, remembers what n8n saved in static data', async () => {
 			const first = await serve();
 			await deliver(first, callEnded());
-			const second = await serve({}, first.storedStaticData());
-			await deliver(second, callEnded());
-			expect(second.executions).toHaveLength(0);
+			const restarted = await serveInNewProcess({
+				workflowId: first.workflowId,
+				staticData: first.storedStaticData(),
+			});
+			await deliver(restarted, callEnded());
+			expect(restarted.executions).toHaveLength(0);
+		});
+
+		it('does not mix up workflows: the same call starts each workflow that has this trigger', async () => {
+			const one = await serve();
+			const other = await serve();
+			await deliver(one, callEnded());
+			await deliver(other, callEnded());
+			expect([one.executions.length, other.executions.length]).toEqual([1, 1]);
+		});
+
+		it('never treats a test event (Test URL) as a repeat', async () => {
+			const server = await serve({}, undefined, { mode: 'manual' });
+			await deliver(server, callEnded());
+			await deliver(server, callEnded());
+			expect(server.executions).toHaveLength(2);
 		});
 
 		it('keeps repeats with the option, marking them', async () => {
@@ -507,6 +570,58 @@ describe('CallKaro Trigger', () => {
 			expect(server.executions).toHaveLength(2);
 		});
 	});
+
+	// The targets of issue 15, on a workflow that already has stored data, whether or not n8n saves
+	// the static data changed in webhook() (n8n 2.41.1 does not, once some is stored).
+	describe.each([['every change'], ['while none is stored']] as const)(
+		'repeat targets when n8n saves static data %s',
+		(staticDataSaving) => {
+			const alreadyStored = { [`node:${TRIGGER}`]: { recentCallIds: ['sid-from-yesterday'] } };
+			const serveStored = async () => await serve({}, alreadyStored, { staticDataSaving });
+			const callIdsRun = (server: TriggerServer) =>
+				server.executions.map((execution) => execution.json(TRIGGER)[0].callId as string);
+
+			it('50 distinct events, each delivered twice one after the other, start 50 executions', async () => {
+				const server = await serveStored();
+				const ids = Array.from({ length: 50 }, (_v, i) => `sid-seq-${i}`);
+				for (const id of ids) {
+					expect((await deliver(server, callEnded({ callSid: id }))).body).toEqual({
+						message: 'Workflow was started',
+					});
+					expect((await deliver(server, callEnded({ callSid: id }))).body.status).toBe('ignored');
+				}
+				expect(callIdsRun(server)).toEqual(ids);
+			});
+
+			it('20 copies of one event delivered at the same moment start 1 execution', async () => {
+				const server = await serveStored();
+				const answers = await Promise.all(
+					Array.from({ length: 20 }, async () => await post(server.productionUrl, callEnded())),
+				);
+				await server.settled();
+				expect(answers.filter((answer) => answer.body.status === 'ignored')).toHaveLength(19);
+				expect(callIdsRun(server)).toEqual(['sid-0001']);
+			});
+
+			it('10 distinct events delivered twice each, all at once, start 10 executions', async () => {
+				const server = await serveStored();
+				const ids = Array.from({ length: 10 }, (_v, i) => `sid-burst-${i}`);
+				await Promise.all(
+					[...ids, ...ids].map(
+						async (id) => await post(server.productionUrl, callEnded({ callSid: id })),
+					),
+				);
+				await server.settled();
+				expect(callIdsRun(server).sort()).toEqual([...ids].sort());
+			});
+
+			it('a repeat of a call stored before is dropped', async () => {
+				const server = await serveStored();
+				await deliver(server, callEnded({ callSid: 'sid-from-yesterday' }));
+				expect(server.executions).toHaveLength(0);
+			});
+		},
+	);
 
 	describe('end to end with the CallKaro sandbox', () => {
 		it('a call placed and ended in the sandbox starts the workflow once, though delivered twice with the secret header', async () => {
