@@ -13,7 +13,10 @@ export function maskPhoneNumber(value: string): string {
 	}).join('');
 }
 
-/** Masks every run of 8+ digits (with optional +) found in free text. */
+// A run of 8+ digits (with optional +), whole: not the fraction of a time such as 09:30:45.123456789.
+const PHONE_NUMBER_IN_TEXT = /(?<!\d)(?<!\d:\d{2}\.)\+?\d{8,}/g;
+
+/** Masks every phone number found in free text, and leaves dates and times as they are. */
 export function maskPhoneNumbersInText(text: string): string {
-	return text.replace(/\+?\d{8,}/g, maskPhoneNumber);
+	return text.replace(PHONE_NUMBER_IN_TEXT, maskPhoneNumber);
 }

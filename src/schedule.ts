@@ -1,4 +1,5 @@
-import { DateTime } from 'luxon';
+import { DateTime, Info, Settings } from 'luxon';
+import type { Zone } from 'luxon';
 
 import { invalidInput } from './errors';
 import { describeValue } from './input';
@@ -7,6 +8,16 @@ import { describeValue } from './input';
 export const IST_ZONE = 'Asia/Kolkata';
 
 const IST_FORMAT = "yyyy-LL-dd'T'HH:mm:ss";
+const WALL_FORMAT = IST_FORMAT;
+// A fixed locale and digits: the host may have changed luxon's defaults.
+const FORMAT_OPTIONS = { locale: 'en-US', numberingSystem: 'latn' } as const;
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const DAY = 24 * 60 * MINUTE;
+/** CallKaro's format has a four-digit year. */
+const FIRST_YEAR = 1;
+const LAST_YEAR = 9999;
 
 export interface IstSchedule {
 	/** '2026-11-22T09:30:00': the time in Asia/Kolkata, in CallKaro's format. */
@@ -14,11 +25,14 @@ export interface IstSchedule {
 	/** '2026-11-22T04:00:00.000Z' */
 	utc: string;
 	isPast: boolean;
+	/** Set when wall-clock text needed a rule to mean one instant, e.g. a repeated hour. */
+	note?: string;
 }
 
-// 'YYYY-MM-DD', 'YYYY-MM-DDTHH:mm[:ss[.SSS]]' or with a space instead of T, optionally with Z or an offset.
+// 'YYYY-MM-DD', 'YYYY-MM-DDTHH:mm[:ss[.fraction]]' or with a space instead of T, optionally with Z or an offset.
 const DATE_TEXT =
-	/^\d{4}-\d{2}-\d{2}(?:[T ]([01]\d|2[0-3]):([0-5]\d)(?::[0-5]\d(?:\.\d+)?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+	/^(\d{4})-(\d{2})-(\d{2})(?:[T ]([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.(\d+))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+const OFFSET_TEXT = /^([+-])(\d{2}):?(\d{2})?$/;
 const FORMAT_HINT =
 	'Use a date and time such as 2026-11-22T09:30:00 (read in the workflow time zone) or 2026-11-22T09:30:00+05:30';
 
@@ -51,43 +65,192 @@ function millisOf(value: unknown, field: string): number {
 	throw invalidInput(field, `must be a date and time, but is ${describeValue(value)}`, FORMAT_HINT);
 }
 
-function parseDateText(text: string, zone: string, field: string): DateTime<true> {
+function isLeapYear(year: number): boolean {
+	return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+}
+
+function daysInMonth(year: number, month: number): number {
+	if (month === 2) return isLeapYear(year) ? 29 : 28;
+	return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/** The wall-clock fields as milliseconds of the same fields read in UTC (Date.UTC maps years 0-99 to 1900s). */
+function wallMillis(fields: number[]): number {
+	const [year, month, day, hour, minute, second, millisecond] = fields;
+	const date = new Date(0);
+	date.setUTCFullYear(year, month - 1, day);
+	date.setUTCHours(hour, minute, second, millisecond);
+	return date.getTime();
+}
+
+/** Offset in minutes east of UTC, or undefined when it is not an ISO 8601 offset (hours 0-23, minutes 0-59). */
+function offsetMinutes(offset: string): number | undefined {
+	if (offset === 'Z') return 0;
+	const [, sign, hours, minutes = '00'] = OFFSET_TEXT.exec(offset) ?? [];
+	if (sign === undefined || Number(hours) > 23 || Number(minutes) > 59) return undefined;
+	return (sign === '-' ? -1 : 1) * (Number(hours) * 60 + Number(minutes));
+}
+
+function formatOffset(minutes: number): string {
+	const sign = minutes < 0 ? '-' : '+';
+	const absolute = Math.round(Math.abs(minutes));
+	const pad = (part: number) => String(part).padStart(2, '0');
+	return `${sign}${pad(Math.floor(absolute / 60))}:${pad(absolute % 60)}`;
+}
+
+/** The zone's offset at an instant, in milliseconds (luxon gives minutes, fractional before 1900). */
+function offsetAt(zone: Zone, instant: number): number {
+	return Math.round(zone.offset(instant) * MINUTE);
+}
+
+function formatWall(instant: number, zone: Zone): string {
+	return DateTime.fromMillis(instant, { zone }).toFormat(WALL_FORMAT, FORMAT_OPTIONS);
+}
+
+/** The first instant at which the offset is no longer `before`, between two instants with different offsets. */
+function changeInstant(zone: Zone, from: number, to: number, before: number): number {
+	let [low, high] = [from, to];
+	while (high - low > 1) {
+		const middle = Math.floor((low + high) / 2);
+		if (offsetAt(zone, middle) === before) low = middle;
+		else high = middle;
+	}
+	return high;
+}
+
+type WallReading =
+	| { kind: 'exists'; instant: number; repeatedOffset?: number }
+	| { kind: 'skipped'; lastBefore: number; firstAfter: number };
+
+/**
+ * Which instant a wall-clock time in a zone means. The offsets a day before and a day after
+ * bracket any clock change near it (the longest known, Apia's, skipped one day), so the answer
+ * does not depend on today's offset as luxon's own reading does.
+ */
+function readWallTime(wall: number, zone: Zone): WallReading {
+	const offsetBefore = offsetAt(zone, wall - DAY);
+	const offsetAfter = offsetAt(zone, wall + DAY);
+	const instants = [...new Set([offsetBefore, offsetAfter])]
+		.map((offset) => wall - offset)
+		.filter((instant) => offsetAt(zone, instant) === wall - instant)
+		.sort((a, b) => a - b);
+	if (instants.length > 0) {
+		// A repeated time is its first occurrence, the earlier instant (RFC 5545, Python's fold=0).
+		const [first] = instants;
+		return {
+			kind: 'exists',
+			instant: first,
+			repeatedOffset: instants.length > 1 ? wall - first : undefined,
+		};
+	}
+	const change = changeInstant(zone, wall - DAY, wall + DAY, offsetBefore);
+	return { kind: 'skipped', lastBefore: change - SECOND, firstAfter: change };
+}
+
+interface ParsedText {
+	instant: number;
+	note?: string;
+}
+
+function skippedError(text: string, zone: Zone, field: string, reading: WallReading) {
+	const gap =
+		reading.kind === 'skipped'
+			? `The clocks go from ${formatWall(reading.lastBefore, zone)} straight to ${formatWall(reading.firstAfter, zone)}; pick a time outside that gap`
+			: 'Pick a time outside the clock change';
+	return invalidInput(
+		field,
+		`does not exist in the time zone ${zone.name}, because the clocks skip it: ${describeValue(text)}`,
+		gap,
+	);
+}
+
+/** Wall-clock text in the zone: one rule for repeated and skipped times, and for days that start late. */
+function readWallText(
+	text: string,
+	wall: number,
+	dateOnly: boolean,
+	zone: Zone,
+	field: string,
+): ParsedText {
+	const reading = readWallTime(wall, zone);
+	if (reading.kind === 'exists') {
+		const { instant, repeatedOffset } = reading;
+		return {
+			instant,
+			note:
+				repeatedOffset === undefined
+					? undefined
+					: `repeated wall time read as its first occurrence (${formatOffset(repeatedOffset / MINUTE)})`,
+		};
+	}
+	// A date alone means the first moment of that day that exists, unless the clocks skip the whole day.
+	const firstAfter = reading.firstAfter;
+	if (dateOnly && firstAfter + offsetAt(zone, firstAfter) < wall + DAY) {
+		return {
+			instant: firstAfter,
+			note: `midnight is skipped in ${zone.name}; read as the first moment of that day (${formatWall(firstAfter, zone).slice(11)})`,
+		};
+	}
+	throw skippedError(text, zone, field, reading);
+}
+
+function parseDateText(text: string, zone: Zone, field: string): ParsedText {
 	const match = DATE_TEXT.exec(text);
 	if (!match)
 		throw invalidInput(field, `is not a date and time: ${describeValue(text)}`, FORMAT_HINT);
-	const [, hour = '0', minute = '0', offset] = match;
-	// Text without an offset is wall-clock time in the workflow's zone.
-	const parsed = DateTime.fromISO(text.replace(' ', 'T'), { zone });
-	if (!parsed.isValid) {
+	const [, year, month, day, hour, minute = '0', second = '0', fraction = '', offset] = match;
+	if (
+		Number(month) < 1 ||
+		Number(month) > 12 ||
+		Number(day) < 1 ||
+		Number(day) > daysInMonth(Number(year), Number(month))
+	) {
 		throw invalidInput(field, `is not a real date or time: ${describeValue(text)}`, FORMAT_HINT);
 	}
-	// Luxon moves a time inside a daylight-saving gap forward instead of failing.
-	if (offset === undefined && (parsed.hour !== Number(hour) || parsed.minute !== Number(minute))) {
+	// Any number of fraction digits; CallKaro's format has whole seconds, so milliseconds are plenty.
+	const millisecond = fraction.slice(0, 3).padEnd(3, '0');
+	const wall = wallMillis([year, month, day, hour ?? '0', minute, second, millisecond].map(Number));
+	if (offset === undefined) return readWallText(text, wall, hour === undefined, zone, field);
+	const minutes = offsetMinutes(offset);
+	if (minutes === undefined) {
 		throw invalidInput(
 			field,
-			`does not exist in the time zone ${zone}, because the clocks skip it: ${describeValue(text)}`,
-			'Pick a time outside the daylight-saving change',
+			`has an offset that is not -23:59 to +23:59: ${describeValue(text)}`,
+			'Write the offset as +HH:MM or -HH:MM, hours 00-23 and minutes 00-59, such as +05:30',
 		);
 	}
-	return parsed;
+	return { instant: wall - minutes * MINUTE };
 }
 
-function toDateTime(value: unknown, zone: string, field: string): DateTime<true> {
+function parseInput(value: unknown, zone: Zone, field: string): ParsedText {
 	if (typeof value === 'string') return parseDateText(value.trim(), zone, field);
-	const instant = DateTime.fromMillis(millisOf(value, field), { zone: 'utc' });
-	if (!instant.isValid)
-		throw invalidInput(field, `is not a valid date: ${describeValue(value)}`, FORMAT_HINT);
-	return instant;
+	return { instant: millisOf(value, field) };
 }
 
-function assertValidZone(zone: string): void {
-	if (zone.trim() === '' || !DateTime.fromMillis(0, { zone }).isValid) {
+function istDateTime(instant: number, value: unknown, field: string): DateTime<true> {
+	if (!Number.isFinite(instant))
+		throw invalidInput(field, `is not a valid date: ${describeValue(value)}`, FORMAT_HINT);
+	const ist = DateTime.fromMillis(instant, { zone: IST_ZONE });
+	if (!ist.isValid || ist.year < FIRST_YEAR || ist.year > LAST_YEAR) {
+		throw invalidInput(
+			field,
+			`is outside the years 0001 to 9999 in India time: ${describeValue(value)}`,
+			"CallKaro's schedule format has a four-digit year; pick a time in that range",
+		);
+	}
+	return ist;
+}
+
+function knownZone(zone: string): Zone {
+	const known = zone.trim() === '' ? undefined : Info.normalizeZone(zone);
+	if (!known?.isValid) {
 		throw invalidInput(
 			'Time Zone',
 			`is not a known time zone: ${describeValue(zone)}`,
 			'Use an IANA time zone name such as Asia/Kolkata',
 		);
 	}
+	return known;
 }
 
 /** Converts a date input (luxon DateTime, JS Date, epoch ms, ISO text) into CallKaro's IST schedule format. */
@@ -95,15 +258,16 @@ export function toIstSchedule(
 	value: unknown,
 	options: { zone: string; now?: Date; field?: string },
 ): IstSchedule {
-	assertValidZone(options.zone);
-	const instant = toDateTime(value, options.zone, options.field ?? 'Schedule Time');
-	const now = options.now ?? new Date();
+	const zone = knownZone(options.zone);
+	const field = options.field ?? 'Schedule Time';
+	const { instant, note } = parseInput(value, zone, field);
+	const ist = istDateTime(instant, value, field);
+	// Settings.now is luxon's clock, which tests (and hosts) may set.
+	const now = options.now?.getTime() ?? Settings.now();
 	return {
-		// A fixed locale and digits: the host may have changed luxon's defaults.
-		scheduleAt: instant
-			.setZone(IST_ZONE)
-			.toFormat(IST_FORMAT, { locale: 'en-US', numberingSystem: 'latn' }),
-		utc: instant.toUTC().toISO(),
-		isPast: instant.toMillis() < now.getTime(),
+		scheduleAt: ist.toFormat(IST_FORMAT, FORMAT_OPTIONS),
+		utc: ist.toUTC().toISO(),
+		isPast: instant < now,
+		...(note === undefined ? {} : { note }),
 	};
 }

@@ -14,7 +14,7 @@ import {
 	timeZoneOption,
 } from '../shared/descriptions';
 import type { ActionOperation } from '../shared/executeForEachItem';
-import { scheduleZone } from '../shared/schedule';
+import { scheduleNote, scheduleZone } from '../shared/schedule';
 import type { ItemResult } from '../shared/runItems';
 
 export const description: INodeProperties[] = [
@@ -255,6 +255,7 @@ export function prepare(
 				scheduleAt: prepared.schedule?.scheduleAt ?? null,
 				scheduledForUtc: prepared.schedule?.utc ?? null,
 				scheduleInPast: prepared.schedule?.isPast ?? false,
+				...scheduleNote(prepared.schedule),
 				startedByEarlierAttempt: result.startedByEarlierAttempt,
 				attempts: result.attempts,
 				attributes: attributesJson(result.attributes),

@@ -13,7 +13,7 @@ import {
 	timeZoneOption,
 } from '../shared/descriptions';
 import type { ActionOperation, RunMemory } from '../shared/executeForEachItem';
-import { scheduleZone } from '../shared/schedule';
+import { scheduleNote, scheduleZone } from '../shared/schedule';
 import type { ItemResult } from '../shared/runItems';
 
 const LANGUAGES = [
@@ -214,6 +214,7 @@ export function prepare(
 		toNumber: prepared.phone.e164,
 		scheduleAt: prepared.schedule?.scheduleAt ?? null,
 		scheduledForUtc: prepared.schedule?.utc ?? null,
+		...scheduleNote(prepared.schedule),
 	};
 
 	// A run that repeats a row would call the person twice, and no idempotency key exists. Items

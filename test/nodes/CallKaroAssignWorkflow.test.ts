@@ -561,7 +561,7 @@ describe('CallKaro Assign Workflow', () => {
 				'a time the clocks skip in the workflow zone',
 				{ schedule: 'at', scheduleAt: '={{ $json.when }}' },
 				{ when: '2030-03-10T02:30:00' },
-				'"Schedule Time" does not exist in the time zone America/New_York, because the clocks skip it: "2030-03-10T02:30:00". Pick a time outside the daylight-saving change. [item 1]',
+				'"Schedule Time" does not exist in the time zone America/New_York, because the clocks skip it: "2030-03-10T02:30:00". The clocks go from 2030-03-10T01:59:59 straight to 2030-03-10T03:00:00; pick a time outside that gap. [item 1]',
 			],
 			[
 				'an unknown Time Zone option',

@@ -89,6 +89,11 @@ describe('maskPhoneNumbersInText', () => {
 		['Number +919876543210 is on the DND list', 'Number +91******3210 is on the DND list'],
 		['919876543210 and 14155552671', '91******3210 and 14*****2671'],
 		['Order 1234567 is fine', 'Order 1234567 is fine'],
+		[
+			'a time is not a number: 2026-11-22T09:30:45.123456789012Z',
+			'a time is not a number: 2026-11-22T09:30:45.123456789012Z',
+		],
+		['1+919876543210', '1+91******3210'],
 		['no digits', 'no digits'],
 	])('%p -> %p', (text, masked) => {
 		expect(maskPhoneNumbersInText(text)).toBe(masked);

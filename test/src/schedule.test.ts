@@ -4,13 +4,29 @@ import { toIstSchedule } from '../../src/schedule';
 import { inputErrorOf } from './helpers';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
+// Runs in winter and in summer (north): the reading of a time must not depend on the day it runs.
+const JANUARY = new Date('2026-01-15T12:00:00Z');
+const JULY = new Date('2026-07-15T12:00:00Z');
 const AT_0930_IST = {
 	scheduleAt: '2026-11-22T09:30:00',
 	utc: '2026-11-22T04:00:00.000Z',
 	isPast: false,
 };
 
+/** Sets luxon's clock (which n8n's $now also reads) for every test of a block. */
+function runsAt(now: Date): void {
+	const luxonNow = Settings.now;
+	beforeEach(() => {
+		Settings.now = () => now.getTime();
+	});
+	afterEach(() => {
+		Settings.now = luxonNow;
+	});
+}
+
 describe('toIstSchedule', () => {
+	runsAt(NOW);
+
 	test.each([
 		['IST offset', '2026-11-22T09:30:00+05:30', 'UTC'],
 		['offset without colon', '2026-11-22T09:30:00+0530', 'UTC'],
@@ -73,13 +89,6 @@ describe('toIstSchedule', () => {
 			'2026-03-30T11:00:00.000Z',
 		],
 		[
-			'London, a repeated hour is read as GMT',
-			'2026-10-25T01:30',
-			'Europe/London',
-			'2026-10-25T07:00:00',
-			'2026-10-25T01:30:00.000Z',
-		],
-		[
 			'date only is midnight in IST',
 			'2026-11-22',
 			'Asia/Kolkata',
@@ -121,6 +130,41 @@ describe('toIstSchedule', () => {
 			'2026-11-22T09:30:00',
 			'2026-11-22T04:00:00.123Z',
 		],
+		[
+			'any number of fraction digits, kept to the millisecond',
+			'2026-11-22T09:30:45.123456789012345678901Z',
+			'UTC',
+			'2026-11-22T15:00:45',
+			'2026-11-22T09:30:45.123Z',
+		],
+		[
+			'the largest offset ISO 8601 allows',
+			'2026-12-01T09:30:00+23:59',
+			'UTC',
+			'2026-11-30T15:01:00',
+			'2026-11-30T09:31:00.000Z',
+		],
+		[
+			'offset -00:00',
+			'2026-12-01T09:30:00-00:00',
+			'UTC',
+			'2026-12-01T15:00:00',
+			'2026-12-01T09:30:00.000Z',
+		],
+		[
+			'offset in hours only',
+			'2026-12-01T09:30:00+02',
+			'UTC',
+			'2026-12-01T13:00:00',
+			'2026-12-01T07:30:00.000Z',
+		],
+		[
+			'the last second of year 9999 in IST',
+			'9999-12-31T23:59:59',
+			'Asia/Kolkata',
+			'9999-12-31T23:59:59',
+			'9999-12-31T18:29:59.000Z',
+		],
 	])('%s: %p in %s', (_case, value, zone, scheduleAt, utc) => {
 		expect(toIstSchedule(value, { zone, now: NOW })).toEqual({ scheduleAt, utc, isPast: false });
 	});
@@ -150,14 +194,60 @@ describe('toIstSchedule', () => {
 		expect(error.message).toContain('2026-11-22T09:30:00+05:30');
 	});
 
-	test('rejects a wall-clock time the clocks skip', () => {
-		const error = inputErrorOf(() =>
-			toIstSchedule('2026-03-08T02:30', { zone: 'America/New_York', field: 'Call Time' }),
-		);
-		expect(error.field).toBe('Call Time');
-		expect(error.message).toBe(
-			'"Call Time" does not exist in the time zone America/New_York, because the clocks skip it: "2026-03-08T02:30". Pick a time outside the daylight-saving change.',
-		);
+	test.each([
+		[
+			'offset minutes 75',
+			'2026-12-01T09:30:00+05:75',
+			'has an offset that is not -23:59 to +23:59: "2026-12-01T09:30:00+05:75"',
+		],
+		[
+			'offset +99',
+			'2026-12-01T09:30:00+99',
+			'has an offset that is not -23:59 to +23:59: "2026-12-01T09:30:00+99"',
+		],
+		[
+			'offset +24:00',
+			'2026-12-01T09:30:00+24:00',
+			'has an offset that is not -23:59 to +23:59: "2026-12-01T09:30:00+24:00"',
+		],
+		[
+			'a long fraction, shown unmasked',
+			'2026-11-22T09:30:45.123456789012345678901-24:00',
+			'has an offset that is not -23:59 to +23:59: "2026-11-22T09:30:45.123456789012345678901-24:00"',
+		],
+		[
+			'year 10000 in IST',
+			'9999-12-31T23:59:59Z',
+			'is outside the years 0001 to 9999 in India time: "9999-12-31T23:59:59Z"',
+		],
+		[
+			'one second before year 0001 in IST',
+			'0000-12-31T18:06:31Z',
+			'is outside the years 0001 to 9999 in India time: "0000-12-31T18:06:31Z"',
+		],
+		[
+			'the last epoch millisecond',
+			8.64e15,
+			'is outside the years 0001 to 9999 in India time: 8640000000000000',
+		],
+		[
+			'the first epoch millisecond',
+			-8.64e15,
+			'is outside the years 0001 to 9999 in India time: -8640000000000000',
+		],
+	])('rejects %s, before anything is sent', (_case, value, problem) => {
+		const error = inputErrorOf(() => toIstSchedule(value, { zone: 'UTC', now: NOW }));
+		expect(error.field).toBe('Schedule Time');
+		expect(error.message).toContain(`"Schedule Time" ${problem}. `);
+	});
+
+	test('the first second of year 0001 in IST is accepted', () => {
+		expect(toIstSchedule('0001-01-01T00:00:00', { zone: 'Asia/Kolkata', now: NOW })).toEqual({
+			scheduleAt: '0001-01-01T00:00:00',
+			// India's local mean time then was +05:53:28.
+			utc: '0000-12-31T18:06:32.000Z',
+			isPast: true,
+		});
 	});
 
 	test.each(['Mars/Olympus', '', 'GMT+25'])('rejects the time zone %p', (zone) => {
@@ -177,9 +267,17 @@ describe('toIstSchedule', () => {
 		).toBe(isPast);
 	});
 
-	test('isPast defaults to the current time', () => {
-		expect(toIstSchedule('2000-01-01T00:00:00Z', { zone: 'UTC' }).isPast).toBe(true);
-		expect(toIstSchedule('2999-01-01T00:00:00Z', { zone: 'UTC' }).isPast).toBe(false);
+	test('the field option names the field', () => {
+		const error = inputErrorOf(() =>
+			toIstSchedule('2026-03-08T02:30', { zone: 'America/New_York', field: 'Call Time' }),
+		);
+		expect(error.field).toBe('Call Time');
+		expect(error.message).toMatch(/^"Call Time" does not exist in the time zone America\/New_York/);
+	});
+
+	test("isPast defaults to luxon's clock", () => {
+		expect(toIstSchedule('2025-12-31T23:59:59Z', { zone: 'UTC' }).isPast).toBe(true);
+		expect(toIstSchedule('2026-01-01T00:00:00Z', { zone: 'UTC' }).isPast).toBe(false);
 	});
 
 	describe('when the host changed luxon defaults, as n8n does', () => {
@@ -200,6 +298,151 @@ describe('toIstSchedule', () => {
 			['epoch milliseconds', Date.UTC(2026, 10, 22, 4), 'UTC'],
 		])('%s is unaffected', (_case, value, zone) => {
 			expect(toIstSchedule(value, { zone, now: NOW })).toEqual(AT_0930_IST);
+		});
+	});
+});
+
+/** The rules of the README's table "Scheduling and time zones", one block per row. */
+describe.each([
+	['January', JANUARY],
+	['July', JULY],
+])('wall-clock text near clock changes, run in %s', (_month, now) => {
+	runsAt(now);
+	const isPast = (utc: string) => Date.parse(utc) < now.getTime();
+
+	describe('a repeated wall time is its first occurrence', () => {
+		test.each([
+			[
+				'London, clocks go back',
+				'2026-10-25T01:30',
+				'Europe/London',
+				'2026-10-25T00:30:00.000Z',
+				'+01:00',
+			],
+			[
+				'New York, clocks go back',
+				'2026-11-01 01:15:30',
+				'America/New_York',
+				'2026-11-01T05:15:30.000Z',
+				'-04:00',
+			],
+			[
+				'Lord Howe, 30 minutes back',
+				'2026-04-05T01:45',
+				'Australia/Lord_Howe',
+				'2026-04-04T14:45:00.000Z',
+				'+11:00',
+			],
+			[
+				'Sao Paulo, midnight repeated (1990s rules)',
+				'1999-02-20T23:30',
+				'America/Sao_Paulo',
+				'1999-02-21T01:30:00.000Z',
+				'-02:00',
+			],
+		])('%s: %p in %s', (_case, value, zone, utc, offset) => {
+			expect(toIstSchedule(value, { zone })).toEqual({
+				scheduleAt: DateTime.fromISO(utc).setZone('Asia/Kolkata').toFormat("yyyy-LL-dd'T'HH:mm:ss"),
+				utc,
+				isPast: isPast(utc),
+				note: `repeated wall time read as its first occurrence (${offset})`,
+			});
+		});
+
+		test('the hour after the repeat is read once, with no note', () => {
+			expect(toIstSchedule('2026-10-25T02:30', { zone: 'Europe/London' })).toEqual({
+				scheduleAt: '2026-10-25T08:00:00',
+				utc: '2026-10-25T02:30:00.000Z',
+				isPast: isPast('2026-10-25T02:30:00.000Z'),
+			});
+		});
+	});
+
+	describe('a skipped wall time is an error naming the value, the zone and the times around the gap', () => {
+		test.each([
+			[
+				'New York, one hour',
+				'2026-03-08T02:30',
+				'America/New_York',
+				'2026-03-08T01:59:59',
+				'2026-03-08T03:00:00',
+			],
+			[
+				'Apia, the whole of 2011-12-30',
+				'2011-12-30T12:00',
+				'Pacific/Apia',
+				'2011-12-29T23:59:59',
+				'2011-12-31T00:00:00',
+			],
+			[
+				'Lord Howe, 30 minutes',
+				'2026-10-04T02:15',
+				'Australia/Lord_Howe',
+				'2026-10-04T01:59:59',
+				'2026-10-04T02:30:00',
+			],
+			[
+				'Chatham, at 02:45',
+				'2026-09-27T03:00',
+				'Pacific/Chatham',
+				'2026-09-27T02:44:59',
+				'2026-09-27T03:45:00',
+			],
+			[
+				'a whole day skipped, date only',
+				'2011-12-30',
+				'Pacific/Apia',
+				'2011-12-29T23:59:59',
+				'2011-12-31T00:00:00',
+			],
+		])('%s: %p in %s', (_case, value, zone, lastBefore, firstAfter) => {
+			const error = inputErrorOf(() => toIstSchedule(value, { zone }));
+			expect(error.field).toBe('Schedule Time');
+			expect(error.message).toBe(
+				`"Schedule Time" does not exist in the time zone ${zone}, because the clocks skip it: "${value}". The clocks go from ${lastBefore} straight to ${firstAfter}; pick a time outside that gap.`,
+			);
+		});
+
+		test.each([
+			[
+				'the day after the Apia jump',
+				'2011-12-31T00:00',
+				'Pacific/Apia',
+				'2011-12-30T10:00:00.000Z',
+			],
+			[
+				'a day after the New York gap, same hour',
+				'2026-03-09T02:30',
+				'America/New_York',
+				'2026-03-09T06:30:00.000Z',
+			],
+			[
+				'just after the Chatham gap',
+				'2026-09-27T03:45',
+				'Pacific/Chatham',
+				'2026-09-26T14:00:00.000Z',
+			],
+		])('but %s exists: %p in %s', (_case, value, zone, utc) => {
+			expect(toIstSchedule(value, { zone }).utc).toBe(utc);
+		});
+	});
+
+	describe('date-only text is the first existing moment of that day', () => {
+		test('midnight skipped: Sao Paulo, 2018-11-04 starts at 01:00', () => {
+			expect(toIstSchedule('2018-11-04', { zone: 'America/Sao_Paulo' })).toEqual({
+				scheduleAt: '2018-11-04T08:30:00',
+				utc: '2018-11-04T03:00:00.000Z',
+				isPast: true,
+				note: 'midnight is skipped in America/Sao_Paulo; read as the first moment of that day (01:00:00)',
+			});
+		});
+
+		test('an ordinary day starts at midnight', () => {
+			expect(toIstSchedule('2026-07-01', { zone: 'Europe/Berlin' })).toEqual({
+				scheduleAt: '2026-07-01T03:30:00',
+				utc: '2026-06-30T22:00:00.000Z',
+				isPast: isPast('2026-06-30T22:00:00.000Z'),
+			});
 		});
 	});
 });

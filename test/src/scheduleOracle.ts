@@ -1,0 +1,328 @@
+/**
+ * An independent reading of the tz rules for the property test of toIstSchedule: built on
+ * Intl.DateTimeFormat (the platform's own tz data), never on luxon.
+ */
+import { DateTime } from 'luxon';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+export const ORACLE_ZONES = [
+	'Europe/London',
+	'Europe/Berlin',
+	'America/New_York',
+	'America/Sao_Paulo',
+	'America/Santiago',
+	'America/St_Johns',
+	'Australia/Adelaide',
+	'Australia/Lord_Howe',
+	'Pacific/Chatham',
+	'Pacific/Apia',
+	'Africa/Casablanca',
+	'Asia/Tehran',
+] as const;
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(zone: string): Intl.DateTimeFormat {
+	let formatter = formatters.get(zone);
+	if (!formatter) {
+		formatter = new Intl.DateTimeFormat('en-US', {
+			timeZone: zone,
+			era: 'short',
+			year: 'numeric',
+			month: '2-digit',
+			day: '2-digit',
+			hour: '2-digit',
+			minute: '2-digit',
+			second: '2-digit',
+			hourCycle: 'h23',
+		});
+		formatters.set(zone, formatter);
+	}
+	return formatter;
+}
+
+// en-US text such as '01/15/2026 AD, 09:30:00' (format is several times faster than formatToParts).
+const US_TEXT = /^(\d{2})\/(\d{2})\/(\d+) (AD|BC), (\d{2}):(\d{2}):(\d{2})$/;
+
+/** The wall clock of an instant in a zone, as 'YYYY-MM-DDTHH:mm:ss' (a negative year before 1 AD). */
+export function wallText(instant: number, zone: string): string {
+	const text = formatterFor(zone).format(new Date(instant));
+	const [, month, day, eraYear, era, hour, minute, second] = US_TEXT.exec(text) ?? [];
+	if (!eraYear) throw new Error(`oracle: unexpected Intl text ${text}`);
+	const year = era === 'BC' ? 1 - Number(eraYear) : Number(eraYear);
+	const yearText = year < 0 ? `-${String(-year).padStart(4, '0')}` : String(year).padStart(4, '0');
+	return `${yearText}-${month}-${day}T${hour}:${minute}:${second}`;
+}
+
+/** Milliseconds of a wall text read as if it were UTC. */
+function asUtcMillis(text: string): number {
+	const [, year, month, day, hour, minute, second] =
+		/^(-?\d+)-(\d+)-(\d+)T(\d+):(\d+):(\d+)/.exec(text) ?? [];
+	const date = new Date(0);
+	date.setUTCFullYear(Number(year), Number(month) - 1, Number(day));
+	date.setUTCHours(Number(hour), Number(minute), Number(second), 0);
+	return date.getTime();
+}
+
+/** The zone's offset at an instant in milliseconds, from the wall clock Intl shows. */
+export function offsetAt(instant: number, zone: string): number {
+	const wholeSecond = Math.floor(instant / SECOND) * SECOND;
+	return asUtcMillis(wallText(wholeSecond, zone)) - wholeSecond;
+}
+
+export type OracleWall =
+	| { kind: 'instants'; instants: number[] }
+	| { kind: 'skipped'; lastBefore: string; firstAfter: string; firstAfterInstant: number };
+
+/** Where the offset leaves `before`, to the second, between two instants. */
+function changeBetween(from: number, to: number, before: number, zone: string): number {
+	let [low, high] = [from, to];
+	while (high - low > SECOND) {
+		const middle = low + Math.floor((high - low) / 2 / SECOND) * SECOND;
+		if (offsetAt(middle, zone) === before) low = middle;
+		else high = middle;
+	}
+	return high;
+}
+
+/**
+ * Every instant whose wall clock in the zone reads `wall` (ms of the wall fields read as UTC), by
+ * trying each offset the zone has within 30 hours either side; none means the time is skipped.
+ */
+export function oracleWall(wall: number, zone: string): OracleWall {
+	const samples = [-30, -15, 0, 15, 30].map((hours) => wall + hours * HOUR);
+	const offsets = [...new Set(samples.map((sample) => offsetAt(sample, zone)))];
+	const target = new Date(Math.floor(wall / SECOND) * SECOND).toISOString().slice(0, 19);
+	const instants = offsets
+		.map((offset) => wall - offset)
+		.filter((instant) => wallText(instant, zone) === target)
+		.sort((a, b) => a - b);
+	if (instants.length > 0) return { kind: 'instants', instants };
+	// Skipped: the change lies between the sample before the wall time and the one after it.
+	for (let index = 0; index + 1 < samples.length; index += 1) {
+		const before = offsetAt(samples[index], zone);
+		if (before === offsetAt(samples[index + 1], zone)) continue;
+		const change = changeBetween(samples[index], samples[index + 1], before, zone);
+		if (wall - before >= change && wall - offsetAt(change, zone) < change) {
+			return {
+				kind: 'skipped',
+				lastBefore: wallText(change - SECOND, zone),
+				firstAfter: wallText(change, zone),
+				firstAfterInstant: change,
+			};
+		}
+	}
+	throw new Error(`oracle: no reading of ${target} in ${zone}`);
+}
+
+/** Roughly (to the hour) when a zone's clocks change in a year: where the property cases gather. */
+const changesByZoneYear = new Map<string, number[]>();
+
+export function clockChanges(zone: string, year: number): number[] {
+	const key = `${zone} ${year}`;
+	let changes = changesByZoneYear.get(key);
+	if (!changes) {
+		changes = [];
+		const end = Date.UTC(year + 1, 0, 1);
+		// Samples every 10 days: no zone here changes and changes back within 10 days.
+		for (let from = Date.UTC(year, 0, 1); from < end; from += 10 * DAY) {
+			const to = Math.min(from + 10 * DAY, end);
+			const before = offsetAt(from, zone);
+			if (before === offsetAt(to, zone)) continue;
+			let [low, high] = [from, to];
+			while (high - low > HOUR) {
+				const middle = low + Math.floor((high - low) / 2 / HOUR) * HOUR;
+				if (offsetAt(middle, zone) === before) low = middle;
+				else high = middle;
+			}
+			changes.push(high);
+		}
+		changesByZoneYear.set(key, changes);
+	}
+	return changes;
+}
+
+/** mulberry32: a small seeded generator, so that every run (and every failure) can be repeated. */
+export function seededRandom(seed: number): () => number {
+	let state = seed >>> 0;
+	return () => {
+		state = (state + 0x6d2b79f5) >>> 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+export type PropertyCase = {
+	kind: string;
+	value: unknown;
+	zone: string;
+	/** What is shown when the case fails. */
+	shown: string;
+	expected: OracleExpectation;
+};
+
+export type OracleExpectation =
+	| { scheduleAt: string; utc: string; isPast: boolean; note?: string }
+	| { skipped: { lastBefore: string; firstAfter: string } };
+
+const FIRST_INSTANT = Date.UTC(1990, 0, 1);
+const LAST_INSTANT = Date.UTC(2061, 0, 1);
+const IST = 'Asia/Kolkata';
+
+function pad(value: number, length = 2): string {
+	return String(value).padStart(length, '0');
+}
+
+function offsetText(minutes: number, style: number): string {
+	if (minutes === 0 && style === 0) return 'Z';
+	const sign = minutes < 0 ? '-' : '+';
+	const [hours, rest] = [pad(Math.floor(Math.abs(minutes) / 60)), pad(Math.abs(minutes) % 60)];
+	if (style === 1) return `${sign}${hours}${rest}`;
+	if (style === 2 && rest === '00') return `${sign}${hours}`;
+	return `${sign}${hours}:${rest}`;
+}
+
+/** A fraction of a second of 0 to 12 digits, and the milliseconds it means (truncated). */
+function fraction(random: () => number): { text: string; millis: number } {
+	const digits = Math.floor(random() * 13);
+	let text = '';
+	for (let index = 0; index < digits; index += 1) text += String(Math.floor(random() * 10));
+	return {
+		text: digits ? `.${text}` : '',
+		millis: Number(text.slice(0, 3).padEnd(3, '0')),
+	};
+}
+
+function expectedForInstant(instant: number, now: number, note?: string): OracleExpectation {
+	return {
+		scheduleAt: wallText(instant, IST),
+		utc: new Date(instant).toISOString(),
+		isPast: instant < now,
+		...(note === undefined ? {} : { note }),
+	};
+}
+
+function formatOffset(offset: number): string {
+	return offsetText(Math.round(offset / MINUTE), 3);
+}
+
+/** What toIstSchedule must give for wall text in a zone, by the documented rules. */
+function expectedForWall(
+	wall: number,
+	zone: string,
+	dateOnly: boolean,
+	now: number,
+): OracleExpectation {
+	const reading = oracleWall(wall, zone);
+	if (reading.kind === 'instants') {
+		const [first] = reading.instants;
+		const note =
+			reading.instants.length > 1
+				? `repeated wall time read as its first occurrence (${formatOffset(wall - first)})`
+				: undefined;
+		return expectedForInstant(first, now, note);
+	}
+	const day = new Date(wall).toISOString().slice(0, 10);
+	if (dateOnly && reading.firstAfter.startsWith(day)) {
+		return expectedForInstant(
+			reading.firstAfterInstant,
+			now,
+			`midnight is skipped in ${zone}; read as the first moment of that day (${reading.firstAfter.slice(11)})`,
+		);
+	}
+	return { skipped: { lastBefore: reading.lastBefore, firstAfter: reading.firstAfter } };
+}
+
+function wallTextOf(wall: number, separator: string, withSeconds: boolean, tail: string): string {
+	const iso = new Date(wall).toISOString();
+	const time = withSeconds ? iso.slice(11, 19) : iso.slice(11, 16);
+	return `${iso.slice(0, 10)}${separator}${time}${tail}`;
+}
+
+/** Draws one case: a zone, an input form, and the answer the oracle expects. */
+export function drawCase(random: () => number, now: number): PropertyCase {
+	const zone = ORACLE_ZONES[Math.floor(random() * ORACLE_ZONES.length)];
+	const instant = FIRST_INSTANT + Math.floor(random() * (LAST_INSTANT - FIRST_INSTANT));
+	const pick = random();
+	if (pick < 0.08) {
+		return {
+			kind: 'epoch ms',
+			value: instant,
+			zone,
+			shown: String(instant),
+			expected: expectedForInstant(instant, now),
+		};
+	}
+	if (pick < 0.16) {
+		return {
+			kind: 'JS Date',
+			value: new Date(instant),
+			zone,
+			shown: `new Date(${instant})`,
+			expected: expectedForInstant(instant, now),
+		};
+	}
+	if (pick < 0.24) {
+		const valueZone = ORACLE_ZONES[Math.floor(random() * ORACLE_ZONES.length)];
+		return {
+			kind: 'luxon DateTime',
+			value: DateTime.fromMillis(instant, { zone: valueZone }),
+			zone,
+			shown: `DateTime.fromMillis(${instant}, { zone: '${valueZone}' })`,
+			expected: expectedForInstant(instant, now),
+		};
+	}
+	if (pick < 0.4) {
+		// Text with an offset: any offset ISO 8601 allows, in each of its spellings.
+		const minutes = Math.floor(random() * (2 * 24 * 60 - 1)) - (24 * 60 - 1);
+		const { text: fractionText, millis } = fraction(random);
+		const wall = Math.floor(instant / MINUTE) * MINUTE + Math.floor(random() * 60) * SECOND;
+		const value = `${wallTextOf(wall, random() < 0.5 ? 'T' : ' ', true, '')}${fractionText}${offsetText(minutes, Math.floor(random() * 4))}`;
+		const exact = wall + millis - minutes * MINUTE;
+		return {
+			kind: 'text with offset',
+			value,
+			zone,
+			shown: value,
+			expected: expectedForInstant(exact, now),
+		};
+	}
+	// Wall-clock text, most of it within hours of one of the zone's clock changes.
+	const year = new Date(instant).getUTCFullYear();
+	const changes = clockChanges(zone, year);
+	let wall = Math.floor(instant / SECOND) * SECOND;
+	if (changes.length > 0 && random() < 0.75) {
+		const change = changes[Math.floor(random() * changes.length)];
+		const before = offsetAt(change - DAY, zone);
+		wall = change + before + Math.floor((random() * 2 - 1) * 3 * 60) * MINUTE;
+		wall += Math.floor(random() * 60) * SECOND;
+	}
+	if (random() < 0.15) {
+		const day = new Date(wall).toISOString().slice(0, 10);
+		const midnight = Date.parse(`${day}T00:00:00Z`);
+		return {
+			kind: 'date only',
+			value: day,
+			zone,
+			shown: `${day} in ${zone}`,
+			expected: expectedForWall(midnight, zone, true, now),
+		};
+	}
+	const withSeconds = random() < 0.7;
+	const { text: fractionText, millis } = withSeconds ? fraction(random) : { text: '', millis: 0 };
+	if (!withSeconds) wall = Math.floor(wall / MINUTE) * MINUTE;
+	const value = wallTextOf(wall, random() < 0.5 ? 'T' : ' ', withSeconds, fractionText);
+	return {
+		kind: 'wall-clock text',
+		value,
+		zone,
+		shown: `${value} in ${zone}`,
+		expected: expectedForWall(wall + millis, zone, false, now),
+	};
+}
