@@ -1,0 +1,475 @@
+// The example workflows, run by a real n8n against the sandbox: first through the n8n CLI
+// (`n8n execute`), then through the real Webhook, Form and CallKaro Trigger of `n8n start`.
+// Steps that later tests build on are once() steps, so `-t` may pick any test.
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { CREDENTIAL_ID, CREDENTIAL_NAME, RESOLVE_PROBE } from '../n8n/host.mjs';
+import { readPackageJson, shadowingModules, triggerExample } from '../n8n/host.mjs';
+import { DEMO_API_KEY } from '../../test/sandbox/sandbox.mjs';
+import {
+	EXAMPLES,
+	cliVariant,
+	exampleFiles,
+	once,
+	packed,
+	readExample,
+	readJson,
+	startE2e,
+	waitForExecutions,
+} from './harness.mjs';
+
+const digits = (s) => String(s).replace(/\D/g, '');
+const crm = readExample('crm-to-assign-workflow.json');
+const form = readExample('form-delete-scheduled-call.json');
+const sheet = readExample('sheet-rows-outbound-call.json');
+const campaignWf = readExample('campaign-outbound-calls.json');
+const trigger = triggerExample(EXAMPLES);
+
+const tomorrow = new Date(Date.now() + 24 * 3600_000);
+tomorrow.setUTCSeconds(0, 0);
+const variants = [
+	cliVariant(crm, {
+		id: 'ckE2eCrmCli00001',
+		triggerName: 'CRM Lead Webhook',
+		sample: {
+			headers: { 'content-type': 'application/json' },
+			params: {},
+			query: {},
+			body: {
+				phone: '+91 98200 11111',
+				name: 'Asha',
+				city: 'Pune',
+				plan: 'Pro',
+				callAt: tomorrow.toISOString(),
+			},
+		},
+	}),
+	cliVariant(form, {
+		id: 'ckE2eFormCli0001',
+		triggerName: 'Cancel Call Form',
+		sample: {
+			'Phone Number': '+91-98200-22223',
+			Agent: 'agent_sales_01',
+			submittedAt: new Date().toISOString(),
+			formMode: 'production',
+		},
+	}),
+];
+
+let e2e;
+beforeAll(async () => {
+	e2e = await startE2e({ workflows: variants, publish: [crm.id, form.id, trigger.workflowId] });
+});
+afterAll(() => e2e?.close());
+
+// sheet rows -> outbound call (the example as shipped; it starts at a Manual Trigger), with
+// resolve-probe.cjs preloaded to record where the package's imports resolve
+const resolveLog = () => path.join(e2e.work, 'resolve.log');
+const sheetRun = once(async () => {
+	const before = (await e2e.state()).calls.length;
+	const { out } = await e2e.execute(sheet.id, {
+		preload: RESOLVE_PROBE,
+		env: { ...e2e.env, CALLKARO_RESOLVE_LOG: resolveLog() },
+	});
+	const state = await e2e.state();
+	return {
+		out,
+		items: out['CallKaro Outbound Call'].outputs[0],
+		state,
+		calls: state.calls.slice(before),
+	};
+});
+
+// create campaign -> outbound calls that join it (the example as shipped)
+const campaignRun = once(async () => {
+	const { out } = await e2e.execute(campaignWf.id);
+	const state = await e2e.state();
+	const created = out['CallKaro Create Campaign'].outputs[0];
+	const items = out['CallKaro Outbound Call'].outputs[0];
+	const calls = items.map((i) => state.calls.find((c) => c.id === i.callId));
+	return { created, items, calls, state, batchId: created[0]?.batchId };
+});
+
+describe('the packed tarball, community-installed', () => {
+	const pkg = readPackageJson();
+	test('holds every node and credential file named in package.json', () => {
+		expect(
+			[...pkg.n8n.nodes, ...pkg.n8n.credentials].filter((f) => !packed().files.includes(f)),
+		).toEqual([]);
+	});
+	test('ships no node_modules (zod, luxon, n8n-workflow come from the host n8n)', () => {
+		expect(packed().files.filter((f) => f.includes('node_modules/'))).toEqual([]);
+	});
+	test('has no zod/luxon/n8n-workflow above it (only the host can supply them)', () => {
+		expect(shadowingModules(e2e.installed.packageDir)).toEqual([]);
+	});
+});
+
+describe('n8n CLI', () => {
+	test('every imported CallKaro API node uses the credential (variants name it by name only); the trigger keeps its webhookId', async () => {
+		const out = path.join(e2e.work, 'exported.json');
+		const r = await e2e.cli(['export:workflow', '--all', '--pretty', `--output=${out}`]);
+		expect(r.code).toBe(0);
+		const exported = readJson(out);
+		// every CallKaro node but the trigger (which calls no API) has the credential
+		const apiNodes = (workflows) =>
+			workflows.flatMap((w) =>
+				w.nodes.filter(
+					(n) => n.type.startsWith('n8n-nodes-callkaro.') && !n.type.endsWith('Trigger'),
+				),
+			);
+		const shipped = apiNodes([...exampleFiles().map(readExample), ...variants]);
+		const credentials = apiNodes(exported).map((n) => n.credentials?.callKaroApi?.id);
+		expect(credentials).toEqual(shipped.map(() => CREDENTIAL_ID));
+		const triggers = exported.flatMap((w) =>
+			w.nodes.filter((n) => n.type === 'n8n-nodes-callkaro.callKaroTrigger'),
+		);
+		expect(triggers.map((n) => `${n.webhookId}/webhook`)).toEqual([trigger.webhookPath]);
+	});
+
+	test('sheet example: 3 rows in, 3 calls out, numbers normalised, the third scheduled (IST)', async () => {
+		const { items } = await sheetRun();
+		expect(items.map((i) => !!i.callId)).toEqual([true, true, true]);
+		// +91 default country code for the bare one
+		expect(items.map((i) => i.toNumber)).toEqual([
+			'+919820022221',
+			'+919820022222',
+			'+919820022223',
+		]);
+		expect(items.map((i) => i.scheduleAt)).toEqual([
+			null,
+			null,
+			expect.stringMatching(/T11:00:00$/),
+		]);
+	});
+
+	test("sheet example in the sandbox: 2 queued + 1 scheduled by agent_sales_01, n8n's call ids, each row as metadata, the credential's key", async () => {
+		const { items, calls, state } = await sheetRun();
+		expect(calls.map((c) => c.agentId)).toEqual(Array(3).fill('agent_sales_01'));
+		expect(calls.map((c) => c.status).sort()).toEqual(['queued', 'queued', 'scheduled']);
+		// the node keeps several requests in flight, so the sandbox may see them in any order
+		const byId = new Map(calls.map((c) => [c.id, c.number]));
+		expect(items.map((i) => byId.get(i.callId))).toEqual(items.map((i) => digits(i.toNumber)));
+		const metadata = (number) => calls.find((c) => c.number === number)?.options?.metadata;
+		for (const [number, lead_name, city, plan] of [
+			['919820022221', 'Ravi', 'Mumbai', 'Pro'],
+			['919820022222', 'Meera', 'Chennai', 'Basic'],
+			['919820022223', 'Kabir', 'Delhi', 'Enterprise'],
+		])
+			expect(metadata(number)).toMatchObject({ lead_name, city, plan, source: 'google-sheet' });
+		for (const q of state.requests.slice(-3)) {
+			expect(q.status).toBe(200);
+			expect(q.headers['x-api-key']).toBeTruthy();
+			expect(q.headers['x-api-key']).not.toBe(DEMO_API_KEY); // masked in the sandbox's log
+		}
+	});
+
+	test.each(['zod/v4', 'luxon', 'n8n-workflow'])(
+		"inside n8n, the package's require('%s') resolves to the host n8n's copy",
+		async (request) => {
+			await sheetRun();
+			const hostModules = path.join(packed().n8nDir, 'node_modules') + path.sep;
+			const resolved = fs
+				.readFileSync(resolveLog(), 'utf8')
+				.trim()
+				.split('\n')
+				.map((l) => JSON.parse(l))
+				.filter((l) => l.request === request)
+				.map((l) => l.resolved);
+			expect(resolved.length).toBeGreaterThan(0);
+			expect(resolved.filter((r) => !r.startsWith(hostModules))).toEqual([]);
+		},
+	);
+
+	test('form example (CLI variant): deletes the call the sheet example scheduled for +919820022223', async () => {
+		await sheetRun();
+		const { out } = await e2e.execute('ckE2eFormCli0001');
+		expect(out['CallKaro Delete Scheduled Call'].outputs[0][0]).toMatchObject({
+			deleted: true,
+			toNumber: '+919820022223',
+			agentId: 'agent_sales_01',
+		});
+		const scheduled = (await e2e.state()).scheduledCalls.filter((c) => c.number === '919820022223');
+		expect(scheduled).toEqual([
+			expect.objectContaining({ status: 'deleted', hangupReason: 'DELETED_SCH_CALL_ONE' }),
+		]);
+	});
+
+	test('crm example (CLI variant): a new lead goes out of "Started", the same lead again out of "Already Running"', async () => {
+		let { out } = await e2e.execute('ckE2eCrmCli00001');
+		const started = out['Mark Lead: Call Scheduled']?.outputs?.[0]?.[0];
+		expect(started).toMatchObject({
+			crmStatus: 'callkaro_started',
+			phone: '+919820011111',
+			callkaroRunId: expect.any(String),
+			firstCallAtUtc: tomorrow.toISOString(), // scheduled at the lead's callAt
+		});
+		expect(out['Already In Workflow']).toBeUndefined();
+		let state = await e2e.state();
+		expect(state.runs.filter((x) => x.number === '919820011111')).toEqual([
+			expect.objectContaining({
+				workflowId: 'wf_welcome',
+				status: 'scheduled',
+				id: started.callkaroRunId,
+			}),
+		]);
+		expect(state.contacts.find((c) => c.number === '919820011111')?.values).toMatchObject({
+			'First Name': 'Asha',
+			City: 'Pune',
+			Plan: 'Pro',
+		});
+
+		({ out } = await e2e.execute('ckE2eCrmCli00001'));
+		expect(out['Already In Workflow']?.outputs?.[0]?.[0]).toMatchObject({
+			status: 'already-running',
+		});
+		expect(out['Mark Lead: Call Scheduled']).toBeUndefined();
+		state = await e2e.state();
+		expect(state.runs.filter((x) => x.number === '919820011111')).toHaveLength(1);
+	});
+
+	test('campaign example: one v1 campaign; 3 calls placed that join it, each with its row as metadata', async () => {
+		const { created, items, calls, state, batchId } = await campaignRun();
+		expect(created).toEqual([expect.objectContaining({ campaignType: 'v1' })]);
+		expect(batchId).toEqual(expect.stringMatching(/./));
+		expect(items.map((i) => i.placed === true && !!i.callId)).toEqual([true, true, true]);
+		expect(state.campaigns.filter((c) => c.batchId === batchId)).toEqual([
+			expect.objectContaining({
+				version: 'v1',
+				agentId: 'agent_sales_01',
+				name: 'Renewals (n8n example)',
+				callIds: expect.arrayContaining(items.map((i) => i.callId)),
+			}),
+		]);
+		expect(state.campaigns.find((c) => c.batchId === batchId).callIds).toHaveLength(3);
+		const rows = {
+			919820044441: ['Priya', 'Pro'],
+			919820044442: ['Arjun', 'Basic'],
+			919820044443: ['Sana', 'Enterprise'],
+		};
+		for (const c of calls) {
+			expect(c).toMatchObject({ batchId, agentId: 'agent_sales_01', status: 'queued' });
+			const [lead_name, plan] = rows[c.number];
+			expect(c.options.metadata).toMatchObject({ lead_name, plan, source: 'n8n-campaign' });
+		}
+	});
+});
+
+describe('n8n start: the real triggers', () => {
+	test('the owner, set up without the setup screen, logs in; the editor knows the five nodes and the credential', async () => {
+		const { url, cookie } = await e2e.server();
+		expect(cookie).toContain('n8n-auth=');
+		const types = (
+			await (await fetch(`${url}/types/nodes.json`, { headers: { cookie } })).json()
+		).map((t) => t.name);
+		for (const name of [
+			'callKaroAssignWorkflow',
+			'callKaroDeleteScheduledCall',
+			'callKaroOutboundCall',
+			'callKaroCreateCampaign',
+			'callKaroTrigger',
+		])
+			expect(types).toContain(`n8n-nodes-callkaro.${name}`);
+		const creds = (await (await fetch(`${url}/rest/credentials`, { headers: { cookie } })).json())
+			.data;
+		expect(creds).toContainEqual(
+			expect.objectContaining({ id: CREDENTIAL_ID, name: CREDENTIAL_NAME, type: 'callKaroApi' }),
+		);
+	});
+
+	test("POST /webhook/callkaro-crm-lead answers with the Set branch's item; the lead's wf_welcome run starts now", async () => {
+		const { url } = await e2e.server();
+		const lead = { phone: '+91 98200 11112', name: 'Ishaan', city: 'Nagpur', plan: 'Enterprise' };
+		const res = await fetch(`${url}/webhook/callkaro-crm-lead`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(lead),
+		});
+		expect(res.status).toBe(200);
+		const reply = await res.json();
+		expect(reply).toMatchObject({ crmStatus: 'callkaro_started', phone: '+919820011112' });
+		const state = await e2e.state();
+		expect(state.runs.find((x) => x.number === '919820011112')).toMatchObject({
+			workflowId: 'wf_welcome',
+			status: 'running',
+			id: reply.callkaroRunId,
+		});
+		expect(state.contacts.find((c) => c.number === '919820011112')?.values).toMatchObject({
+			Plan: 'Enterprise',
+			City: 'Nagpur',
+		});
+	});
+
+	test('GET /form/callkaro-cancel-call serves the form; submitting it deletes a scheduled call', async () => {
+		const { url } = await e2e.server();
+		let res = await fetch(`${url}/form/callkaro-cancel-call`);
+		expect(res.status).toBe(200);
+		expect(await res.text()).toContain('Cancel a scheduled CallKaro call');
+		// schedule_at is IST wall-clock time, YYYY-MM-DDTHH:mm:ss
+		const due = new Date(Date.now() + 7.5 * 3600_000).toISOString().slice(0, 19);
+		res = await fetch(`${e2e.sandbox.url}/call/outbound`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'x-api-key': DEMO_API_KEY },
+			body: JSON.stringify({
+				agent_id: 'agent_support_02',
+				to_number: '+919820033333',
+				schedule_at: due,
+			}),
+		});
+		expect(res.status).toBe(200);
+		const scheduled = (state) => state.scheduledCalls.filter((c) => c.number === '919820033333');
+		expect(scheduled(await e2e.state()).map((c) => c.status)).toEqual(['scheduled']);
+		// multipart, field-0 and field-1, as the form page sends
+		const body = new FormData();
+		body.append('field-0', '+91 98200 33333');
+		body.append('field-1', 'agent_support_02');
+		res = await fetch(`${url}/form/callkaro-cancel-call`, { method: 'POST', body });
+		await res.text();
+		expect(res.status).toBe(200);
+		expect(scheduled(await e2e.state()).map((c) => c.status)).toEqual(['deleted']);
+	});
+
+	describe('call_ended -> the published CallKaro Trigger example', () => {
+		// the sandbox ends the campaign's three calls and posts call_ended to the trigger's
+		// production URL, set through its admin API as a builder would
+		const flow = once(async () => {
+			const { calls } = await campaignRun();
+			expect(calls).toHaveLength(3);
+			const header = trigger.secretHeader;
+			expect(header?.value).toBeTruthy();
+			const server = await e2e.server();
+			const [connected, unreached, wrongSecret] = calls;
+			const hookUrl = `${server.url}/webhook/${trigger.webhookPath}`;
+			const deliver = async (call, end, { secret = header.value, duplicate = false } = {}) => {
+				await e2e.admin('/__sandbox/webhooks', {
+					url: hookUrl,
+					headers: { [header.name]: secret },
+					duplicate,
+				});
+				return (await e2e.admin('/__sandbox/calls/end', { callId: call.id, ...end })).deliveries;
+			};
+			return { server, hookUrl, header, connected, unreached, wrongSecret, deliver };
+		});
+
+		const notReached = once(async () => {
+			const f = await flow();
+			const deliveries = await f.deliver(
+				f.unreached,
+				{ hangupReason: 'USER_UNAVAILABLE' },
+				{ duplicate: true },
+			);
+			const executions = await waitForExecutions(f.server, trigger.workflowId, 1);
+			return { ...f, deliveries, executions, run: await f.server.execution(executions[0].id) };
+		});
+		const wrongSecret = once(async () => {
+			const f = await notReached();
+			return f.deliver(
+				f.wrongSecret,
+				{ hangupReason: 'USER_REJECTED' },
+				{ secret: `${f.header.value}-wrong` },
+			);
+		});
+		const connected = once(async () => {
+			const f = await notReached();
+			await wrongSecret();
+			const deliveries = await f.deliver(f.connected, {
+				hangupReason: 'CLIENT_INITIATED',
+				durationSeconds: 95,
+			});
+			const executions = await waitForExecutions(f.server, trigger.workflowId, 2);
+			return { ...f, deliveries, executions, run: await f.server.execution(executions[1].id) };
+		});
+
+		test('a delivery is answered 200 and its duplicate 200 "ignored"; one execution, in webhook mode, succeeded', async () => {
+			const { deliveries, executions } = await notReached();
+			expect(deliveries).toHaveLength(2);
+			expect(deliveries[0]).toMatchObject({ attempt: 1, status: 200 });
+			expect(deliveries[0].response).not.toMatch(/ignored/);
+			expect(deliveries[1]).toMatchObject({ attempt: 2, status: 200 });
+			expect(deliveries[1].response).toMatch(/"status":"ignored"/);
+			expect(deliveries[1].response).toMatch(/repeat/);
+			expect(executions).toEqual([expect.objectContaining({ status: 'success', mode: 'webhook' })]);
+		});
+
+		test('the trigger emits the call, outcome notReached, with the campaign and its row; "Not Reached" starts wf_followup', async () => {
+			const { run, unreached } = await notReached();
+			const { batchId } = await campaignRun();
+			expect(run[trigger.nodeName].outputs[0][0]).toMatchObject({
+				callId: unreached.id,
+				agentId: 'agent_sales_01',
+				to: `+${unreached.number}`,
+				callType: 'outbound-api',
+				outcome: 'notReached',
+				hangupReason: 'USER_UNAVAILABLE',
+				durationSeconds: 0,
+				batchId,
+				metadata: { lead_name: unreached.options.metadata.lead_name, source: 'n8n-campaign' },
+				endedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+05:30$/),
+				isRepeat: false,
+				event: 'call_ended',
+				data: expect.objectContaining({ callSid: unreached.id }),
+			});
+			const assigned = run['CallKaro Assign Workflow'].outputs[0][0];
+			expect(assigned).toMatchObject({
+				workflowId: 'wf_followup',
+				toNumber: `+${unreached.number}`,
+				runId: expect.any(String),
+			});
+			expect(run['Update CRM']).toBeUndefined();
+			const state = await e2e.state();
+			expect(state.runs.filter((x) => x.number === unreached.number)).toEqual([
+				expect.objectContaining({ workflowId: 'wf_followup', id: assigned.runId }),
+			]);
+			// the call metadata's lead_name came back and was saved as First Name
+			expect(state.contacts.find((c) => c.number === unreached.number)?.values).toMatchObject({
+				'First Name': unreached.options.metadata.lead_name,
+			});
+		});
+
+		test('a delivery with a wrong secret header is answered 401', async () => {
+			const deliveries = await wrongSecret();
+			expect(deliveries).toEqual([
+				expect.objectContaining({ status: 401, response: expect.stringMatching(/secret/) }),
+			]);
+		});
+
+		test('a connected call takes the "Connected" branch: Update CRM gets phone, call id, 95 s, campaign, lead, recording', async () => {
+			const { deliveries, executions, run, connected: call } = await connected();
+			const { batchId } = await campaignRun();
+			expect(deliveries).toEqual([expect.objectContaining({ status: 200 })]);
+			// the 401 delivery and the repeat started none
+			expect(executions.map((e) => e.status)).toEqual(['success', 'success']);
+			expect(run['Update CRM'].outputs[0][0]).toMatchObject({
+				crmStatus: 'call_connected',
+				phone: `+${call.number}`,
+				callId: call.id,
+				durationSeconds: 95,
+				campaignId: batchId,
+				leadName: call.options.metadata.lead_name,
+				recordingUrl: expect.stringMatching(new RegExp(`${call.id}\\.mp3$`)),
+			});
+			expect(run['CallKaro Assign Workflow']).toBeUndefined();
+		});
+
+		test("the sandbox's record: 200 + 200 (repeat), 401, 200; the three calls ended with their reasons", async () => {
+			const { hookUrl, unreached, wrongSecret: rejected, connected: call } = await connected();
+			const state = await e2e.state();
+			expect(
+				state.webhookDeliveries
+					.filter((d) => d.url === hookUrl)
+					.map((d) => [d.callId, d.attempt, d.status]),
+			).toEqual([
+				[unreached.id, 1, 200],
+				[unreached.id, 2, 200],
+				[rejected.id, 1, 401],
+				[call.id, 1, 200],
+			]);
+			expect(
+				[call, unreached, rejected]
+					.map((c) => state.calls.find((x) => x.id === c.id))
+					.map((c) => `${c.status}:${c.hangupReason}`),
+			).toEqual(['ended:CLIENT_INITIATED', 'ended:USER_UNAVAILABLE', 'ended:USER_REJECTED']);
+		});
+	});
+});

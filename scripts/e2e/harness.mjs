@@ -1,0 +1,215 @@
+// What every *.e2e.mjs file builds on: a fresh n8n user folder with the packed tarball
+// community-installed, the sandbox, the "CallKaro Sandbox" credential and the workflows imported,
+// and the n8n CLI and server to drive them. global-setup.mjs has built and packed the package
+// and installed n8n (the version in CALLKARO_N8N_VERSION) before any file runs.
+import fs from 'node:fs';
+import path from 'node:path';
+
+import {
+	CREDENTIAL_NAME,
+	PROJECT_ROOT,
+	activateArgs,
+	credentialFile,
+	describeFailure,
+	ensureOwner,
+	freePort,
+	getExecution,
+	installCommunityPackage,
+	listExecutions,
+	n8nEnv,
+	n8nLogin,
+	nodeOutputs,
+	ownerEnv,
+	parseTrailingJson,
+	runN8n,
+	startN8nServer,
+	stopAll,
+} from '../n8n/host.mjs';
+import { DEMO_API_KEY, startSandbox } from '../../test/sandbox/sandbox.mjs';
+
+export const EXAMPLES = path.join(PROJECT_ROOT, 'examples');
+export const OWNER = { email: 'owner@example.com', password: 'CallKaro-e2e-1' };
+const VERBOSE = !!process.env.CALLKARO_E2E_VERBOSE;
+
+export const readJson = (file) => JSON.parse(fs.readFileSync(file, 'utf8'));
+export const readExample = (file) => readJson(path.join(EXAMPLES, file));
+export const exampleFiles = () =>
+	fs
+		.readdirSync(EXAMPLES)
+		.filter((f) => f.endsWith('.json'))
+		.sort();
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** What global-setup.mjs left: { work, tarball, files, n8nDir }. */
+export function packed() {
+	const work = process.env.CALLKARO_E2E_WORK;
+	if (!work) throw new Error('run the e2e through `npm run test:e2e` (jest.e2e.config.cjs)');
+	return readJson(path.join(work, 'packed.json'));
+}
+
+/** Memoises an async step, so that a test filtered in with -t still runs what it builds on. */
+export function once(fn) {
+	let promise;
+	return () => (promise ??= fn());
+}
+
+/**
+ * The CLI's `execute` can start a workflow only at a Manual Trigger. For the webhook and form
+ * examples the e2e runs a copy whose trigger node is replaced, under the same name, by a Set node
+ * emitting what that trigger would emit; a Manual Trigger starts it. Everything after the trigger
+ * is the example unchanged, except that the credential is referenced by name only, so the import
+ * must find "CallKaro Sandbox" by name.
+ */
+export function cliVariant(workflow, { id, triggerName, sample }) {
+	const wf = structuredClone(workflow);
+	wf.id = id;
+	wf.name = `${workflow.name} (e2e: manual start)`;
+	const trigger = wf.nodes.find((n) => n.name === triggerName);
+	if (!trigger) throw new Error(`no node "${triggerName}" in ${workflow.name}`);
+	delete trigger.webhookId;
+	Object.assign(trigger, {
+		type: 'n8n-nodes-base.set',
+		typeVersion: 3.4,
+		parameters: { mode: 'raw', jsonOutput: JSON.stringify(sample), options: {} },
+	});
+	const start = 'Manual Start (e2e)';
+	wf.nodes.push({
+		id: '9f9f9f9f-0000-4000-8000-00000000e2e0',
+		name: start,
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position: [trigger.position[0] - 220, trigger.position[1]],
+		parameters: {},
+	});
+	wf.connections[start] = { main: [[{ node: triggerName, type: 'main', index: 0 }]] };
+	for (const node of wf.nodes) {
+		if (node.credentials?.callKaroApi)
+			node.credentials.callKaroApi = { id: null, name: CREDENTIAL_NAME };
+	}
+	return wf;
+}
+
+/**
+ * Sets up one n8n user folder: community-installs the tarball, starts the sandbox (demo data),
+ * imports the credential and, in one `import:workflow` (each n8n CLI start costs seconds), the
+ * examples byte for byte plus `workflows` (one file each). Returns:
+ *   cli(args, opts)      `n8n <args>` -> { code, stdout, stderr, ms }; only before server()
+ *   execute(id, opts)    `n8n execute --id --rawOutput` -> { ms, out: nodeOutputs } (throws on exit != 0)
+ *   server()             publishes `publish` (workflow ids), starts `n8n start` (once), logs the
+ *                        owner in -> { url, cookie, executions(workflowId), execution(id) }
+ *   state(), admin(route, body)   the sandbox's state and admin API
+ *   close()              stops n8n and the sandbox (afterAll)
+ */
+export async function startE2e({ workflows = [], publish = [] } = {}) {
+	const { work: root, tarball } = packed();
+	const work = fs.mkdtempSync(path.join(root, 'instance-'));
+	const userFolder = path.join(work, 'n8n-user');
+	const installed = await installCommunityPackage({ tarball, userFolder });
+	const sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
+	const env = n8nEnv({ userFolder, port: await freePort(), brokerPort: await freePort() });
+	let running = null;
+
+	const cli = async (args, opts = {}) => {
+		if (running) throw new Error('n8n CLI commands run before n8n start (they share its database)');
+		const r = await runN8n(args, { env, timeoutMs: 180_000, ...opts });
+		if (VERBOSE) console.log(r.stdout, r.stderr);
+		return r;
+	};
+	const mustCli = async (args, expected = /(?:)/) => {
+		const r = await cli(args);
+		if (r.code !== 0 || !expected.test(r.stdout)) throw new Error(describeFailure(r));
+		return r;
+	};
+
+	// credential: clear data in the file, `import:credentials` encrypts it
+	const credFile = path.join(work, 'credential.json');
+	fs.writeFileSync(
+		credFile,
+		JSON.stringify(credentialFile({ baseUrl: sandbox.url, apiKey: DEMO_API_KEY }), null, 2),
+	);
+	await mustCli(
+		['import:credentials', `--input=${credFile}`],
+		/Successfully imported 1 credential/,
+	);
+	const importDir = path.join(work, 'import');
+	fs.mkdirSync(importDir);
+	for (const f of exampleFiles()) fs.copyFileSync(path.join(EXAMPLES, f), path.join(importDir, f));
+	for (const wf of workflows)
+		fs.writeFileSync(path.join(importDir, `e2e-${wf.id}.json`), JSON.stringify(wf, null, 2));
+	const total = exampleFiles().length + workflows.length;
+	await mustCli(
+		['import:workflow', '--separate', `--input=${importDir}`],
+		new RegExp(`Successfully imported ${total} workflows`),
+	);
+
+	const server = once(async () => {
+		for (const id of publish) await mustCli(activateArgs(id));
+		const port = await freePort();
+		running = await startN8nServer({
+			env: n8nEnv({ userFolder, port, brokerPort: await freePort(), extra: ownerEnv(OWNER) }),
+			port,
+			echo: VERBOSE ? (d) => process.stdout.write(d) : undefined,
+		});
+		await ensureOwner(running.url, OWNER);
+		const { url } = running;
+		const cookie = await n8nLogin(url, OWNER);
+		return {
+			url,
+			cookie,
+			executions: (workflowId) => listExecutions(url, cookie, workflowId),
+			execution: async (id) => nodeOutputs(await getExecution(url, cookie, id)),
+		};
+	});
+
+	return {
+		work,
+		sandbox,
+		installed,
+		cli,
+		async execute(id, opts) {
+			const r = await cli(['execute', `--id=${id}`, '--rawOutput'], opts);
+			if (r.code !== 0) throw new Error(describeFailure(r));
+			return { ms: r.ms, out: nodeOutputs(parseTrailingJson(r.stdout)) };
+		},
+		env,
+		server,
+		async state() {
+			const res = await fetch(`${sandbox.url}/__sandbox/state`, {
+				signal: AbortSignal.timeout(10_000),
+			});
+			if (!res.ok) throw new Error(`GET /__sandbox/state: HTTP ${res.status}`);
+			return await res.json();
+		},
+		async admin(route, body) {
+			const res = await fetch(`${sandbox.url}${route}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(body),
+				signal: AbortSignal.timeout(30_000),
+			});
+			const json = await res.json().catch(() => null);
+			if (!res.ok) throw new Error(`POST ${route}: HTTP ${res.status} ${JSON.stringify(json)}`);
+			return json;
+		},
+		async close() {
+			await running?.stop();
+			await sandbox.close();
+			await stopAll(5000);
+		},
+	};
+}
+
+/** Waits (bounded) until the workflow has `count` executions, all finished; oldest first. */
+export async function waitForExecutions(server, workflowId, count, timeoutMs = 30_000) {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const list = await server.executions(workflowId);
+		const settled = list.every((e) => !['new', 'running', 'waiting'].includes(e.status));
+		if (list.length >= count && settled) return list.sort((a, b) => Number(a.id) - Number(b.id));
+		if (Date.now() > deadline)
+			throw new Error(
+				`${list.length} of ${count} executions of ${workflowId} after ${timeoutMs / 1000}s: ${JSON.stringify(list.map((e) => [e.id, e.status]))}`,
+			);
+		await sleep(250);
+	}
+}
