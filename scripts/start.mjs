@@ -18,6 +18,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 
 import { cacheRoot, ensureN8n } from './n8n/install.mjs';
 import {
@@ -41,16 +42,19 @@ import {
 	triggerExample,
 } from './n8n/host.mjs';
 
-function option(name, fallback) {
-	const i = process.argv.indexOf(name);
-	return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-}
-const flag = (name) => process.argv.includes(name);
-// --n8n 1.123.81 runs the n8n 1.x target instead of 2.41.1 (read lazily by install.mjs)
-if (option('--n8n')) process.env.CALLKARO_N8N_VERSION = option('--n8n');
-
-const N8N_PORT = Number(option('--port', process.env.CALLKARO_N8N_PORT || 5678));
-const SANDBOX_PORT = Number(option('--sandbox-port', process.env.CALLKARO_SANDBOX_PORT || 4010));
+const { values: opts } = parseArgs({
+	options: {
+		port: { type: 'string', default: process.env.CALLKARO_N8N_PORT || '5678' },
+		'sandbox-port': { type: 'string', default: process.env.CALLKARO_SANDBOX_PORT || '4010' },
+		'skip-build': { type: 'boolean' },
+		n8n: { type: 'string' }, // 1.123.81: the n8n 1.x target (read lazily by install.mjs)
+		'reset-examples': { type: 'boolean' },
+		'exit-when-ready': { type: 'boolean' },
+	},
+});
+if (opts.n8n) process.env.CALLKARO_N8N_VERSION = opts.n8n;
+const N8N_PORT = Number(opts.port);
+const SANDBOX_PORT = Number(opts['sandbox-port']);
 const OWNER = {
 	email: process.env.CALLKARO_N8N_EMAIL || 'owner@example.com',
 	password: process.env.CALLKARO_N8N_PASSWORD || 'CallKaro-Sandbox-1',
@@ -103,7 +107,7 @@ async function main() {
 	fs.mkdirSync(runDir, { recursive: true });
 
 	// 1-2. build, pack, n8n
-	if (!flag('--skip-build')) await buildPackage({ log });
+	if (!opts['skip-build']) await buildPackage({ log });
 	const { tarball } = await packPackage({ outDir: runDir, log });
 	await ensureN8n({ log: (m) => log(m) });
 
@@ -172,7 +176,7 @@ async function main() {
 		.map((f) => ({ file: f, wf: JSON.parse(fs.readFileSync(path.join(EXAMPLES, f), 'utf8')) }));
 	const listed = (await cli(['list:workflow'])).stdout;
 	const existing = new Set(listed.split('\n').map((l) => l.split('|')[0].trim()));
-	const toImport = flag('--reset-examples')
+	const toImport = opts['reset-examples']
 		? examples
 		: examples.filter((e) => !existing.has(e.wf.id));
 	if (toImport.length > 0) {
@@ -244,7 +248,7 @@ async function main() {
 
   n8n's log: ${path.relative(PROJECT_ROOT, logFile)}. Press Ctrl-C to stop n8n and the sandbox.
 `);
-	if (flag('--exit-when-ready')) await shutdown(0);
+	if (opts['exit-when-ready']) await shutdown(0);
 }
 
 main().catch(async (err) => {

@@ -30,14 +30,15 @@
 //   --keep             keep the temp folder (n8n user folder, workflows)
 //   --verbose          print n8n's output of every run
 // Time limits: each `n8n execute` 240 s, the whole run CALLKARO_BENCH_TIMEOUT_MS (default 25 min).
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 
-import { ensureN8n, n8nPaths } from '../n8n/install.mjs';
+import { ensureN8n } from '../n8n/install.mjs';
 import {
 	PROJECT_ROOT,
 	buildPackage,
@@ -56,29 +57,39 @@ import {
 // ---------------------------------------------------------------------------------------------
 // options
 
-const argv = process.argv.slice(2);
-const flag = (name) => argv.includes(name);
-function option(name, fallback) {
-	const i = argv.indexOf(name);
-	return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : fallback;
-}
-const intOption = (name, fallback) => {
-	const value = Number(option(name, fallback));
-	if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number >= 1`);
+const { values: opts } = parseArgs({
+	options: {
+		json: { type: 'string' },
+		md: { type: 'string' },
+		'skip-build': { type: 'boolean' },
+		tarball: { type: 'string' },
+		items: { type: 'string', default: '10000' },
+		'mem-items': { type: 'string', default: '20000' },
+		'seq-items': { type: 'string', default: '1000' },
+		'no-plain-header': { type: 'boolean' },
+		keep: { type: 'boolean' },
+		verbose: { type: 'boolean' },
+	},
+});
+const count = (name) => {
+	const value = Number(opts[name]);
+	if (!Number.isInteger(value) || value < 1)
+		throw new Error(`--${name} must be a whole number >= 1`);
 	return value;
 };
 const CALLER_DIR = process.env.INIT_CWD || process.cwd();
-const JSON_FILE = option('--json') ? path.resolve(CALLER_DIR, option('--json')) : null;
-const MD_FILE = option('--md') ? path.resolve(CALLER_DIR, option('--md')) : null;
-const TARBALL = option('--tarball') ? path.resolve(CALLER_DIR, option('--tarball')) : null;
-const ITEMS = intOption('--items', 10_000);
-const MEM_ITEMS = intOption('--mem-items', 20_000);
-const SEQ_ITEMS = intOption('--seq-items', 1_000);
+const fromCaller = (file) => file && path.resolve(CALLER_DIR, file);
+const JSON_FILE = fromCaller(opts.json);
+const MD_FILE = fromCaller(opts.md);
+const TARBALL = fromCaller(opts.tarball);
+const ITEMS = count('items');
+const MEM_ITEMS = count('mem-items');
+const SEQ_ITEMS = count('seq-items');
 const LATENCY_MS = 25;
 const CONCURRENCY = 20; // the headline run
 const CONCURRENCY_VS_RAW = 10;
-const PLAIN_HEADER = !flag('--no-plain-header');
-const VERBOSE = flag('--verbose');
+const PLAIN_HEADER = !opts['no-plain-header'];
+const VERBOSE = opts.verbose;
 const TOTAL_TIMEOUT_MS = Number(process.env.CALLKARO_BENCH_TIMEOUT_MS || 25 * 60_000);
 const EXECUTE_TIMEOUT_MS = 240_000;
 
@@ -118,16 +129,6 @@ const CLK_TCK = (() => {
 		return 100;
 	}
 })();
-const liveChildren = new Set();
-function killGroup(child, signal) {
-	try {
-		process.kill(-child.pid, signal);
-	} catch {}
-}
-process.on('exit', () => {
-	for (const child of liveChildren) killGroup(child, 'SIGKILL');
-});
-
 function readProc(pid) {
 	try {
 		const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -154,71 +155,37 @@ function cpuAt(samples, t) {
 	return samples[samples.length - 1].cpuMs;
 }
 
-async function executeWatched(workflowId, { env, cwd, pollMs = 20 }) {
-	const { nodeBin, n8nMain } = n8nPaths();
-	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'callkaro-bench-exec-'));
-	const probeFile = path.join(dir, 'probe.jsonl');
-	const outPath = path.join(dir, 'stdout');
-	const errPath = path.join(dir, 'stderr');
-	const out = fs.openSync(outPath, 'w');
-	const err = fs.openSync(errPath, 'w');
-	const started = Date.now();
-	const child = spawn(
-		nodeBin,
-		['--require', EXIT_PROBE, n8nMain, 'execute', `--id=${workflowId}`, '--rawOutput'],
-		{
-			cwd,
-			env: { ...env, CALLKARO_BENCH_PROBE: probeFile },
-			stdio: ['ignore', out, err],
-			detached: true,
-		},
-	);
-	liveChildren.add(child);
+async function executeWatched(workflowId, { env, pollMs = 20 }) {
+	const probeFile = path.join(tempDir('callkaro-bench-exec-'), 'probe.jsonl');
 	const samples = [];
-	const sample = () => {
-		const s = readProc(child.pid);
-		if (s) samples.push(s);
-	};
-	sample();
-	const poller = setInterval(sample, pollMs);
-	let timedOut = false;
-	const timer = setTimeout(() => {
-		timedOut = true;
-		killGroup(child, 'SIGKILL');
-	}, EXECUTE_TIMEOUT_MS);
-	const { code, signal } = await new Promise((resolve, reject) => {
-		child.once('error', reject);
-		child.once('exit', (c, s) => resolve({ code: c, signal: s }));
+	let poller;
+	let pid;
+	const r = await runN8n(['execute', `--id=${workflowId}`, '--rawOutput'], {
+		env: { ...env, CALLKARO_BENCH_PROBE: probeFile },
+		preload: EXIT_PROBE,
+		timeoutMs: EXECUTE_TIMEOUT_MS,
+		onSpawn: (child) => {
+			pid = child.pid;
+			const sample = () => {
+				const s = readProc(pid);
+				if (s) samples.push(s);
+			};
+			sample();
+			poller = setInterval(sample, pollMs);
+		},
 	});
 	clearInterval(poller);
-	clearTimeout(timer);
-	liveChildren.delete(child);
-	killGroup(child, 'SIGKILL'); // n8n's task runner, if it is still there
-	fs.closeSync(out);
-	fs.closeSync(err);
-	const result = {
-		code: timedOut ? null : code,
-		signal,
-		timedOut,
-		ms: Date.now() - started,
-		label: `n8n execute --id=${workflowId}`,
-		stdout: fs.readFileSync(outPath, 'utf8'),
-		stderr: fs.readFileSync(errPath, 'utf8'),
-		samples,
-		pid: child.pid,
-		probe: null,
-	};
+	let probe = null;
 	try {
-		result.probe =
-			fs
-				.readFileSync(probeFile, 'utf8')
-				.trim()
-				.split('\n')
-				.map((l) => JSON.parse(l))
-				.find((p) => p.pid === child.pid) ?? null;
+		probe = fs
+			.readFileSync(probeFile, 'utf8')
+			.trim()
+			.split('\n')
+			.map((l) => JSON.parse(l))
+			.find((p) => p.pid === pid);
 	} catch {}
-	fs.rmSync(dir, { recursive: true, force: true });
-	return result;
+	fs.rmSync(path.dirname(probeFile), { recursive: true, force: true });
+	return { ...r, samples, pid, probe: probe ?? null };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -329,7 +296,7 @@ async function runScenario(ctx, s) {
 	const sandbox = s.latencyMs === 0 ? ctx.sandbox0 : ctx.sandbox25;
 	sandbox.reset();
 	const loadAvgBefore = round(os.loadavg()[0], 2);
-	const r = await executeWatched(s.id, { env: ctx.env, cwd: ctx.work });
+	const r = await executeWatched(s.id, { env: ctx.env });
 	if (VERBOSE) console.log(r.stdout.slice(-3000), r.stderr.slice(-3000));
 	if (r.code !== 0) throw new Error(`${s.label}: ${describeFailure(r)}`);
 	const execution = parseTrailingJson(r.stdout);
@@ -509,7 +476,6 @@ function markdown(result, rows) {
 async function main() {
 	const watchdog = setTimeout(async () => {
 		log(`giving up after ${TOTAL_TIMEOUT_MS / 1000} s`);
-		for (const child of liveChildren) killGroup(child, 'SIGKILL');
 		await stopAll(3000);
 		process.exit(1);
 	}, TOTAL_TIMEOUT_MS);
@@ -522,7 +488,7 @@ async function main() {
 	let tarball = TARBALL;
 	if (tarball) log(`package: ${tarball}`);
 	else {
-		if (!flag('--skip-build')) await buildPackage({ log });
+		if (!opts['skip-build']) await buildPackage({ log });
 		({ tarball } = await packPackage({ outDir: work, log }));
 	}
 	const host = await ensureN8n({ log });
@@ -594,122 +560,48 @@ async function main() {
 					: httpNode({
 							url: `${sandbox.url}/workflow/assign`,
 							apiKey: DEMO_API_KEY,
-							credential: s.auth === 'header-auth credential' ? cred.header : null,
+							credential: s.auth === 'plain header' ? null : cred.header,
 						});
 			const scenario = { ...s, code, id, label: s.label };
 			scenario.workflow = workflow({ id, name: `bench ${s.label}`, items: s.items, code, target });
 			scenarios.push(scenario);
 			return scenario;
 		};
+		// key, node, items, latency (ms); the HTTP Request node uses the header-auth credential
+		// unless it is `plain`, and ours runs at Concurrency CONCURRENCY unless told otherwise
 		const HA = 'header-auth credential';
-		const S = {
-			ours: add({
-				key: 'ours20',
-				kind: 'ours',
-				items: ITEMS,
-				concurrency: CONCURRENCY,
-				latencyMs: LATENCY_MS,
-				label: `ours C${CONCURRENCY}, ${LATENCY_MS} ms`,
-			}),
-			http: add({
-				key: 'http',
-				kind: 'http',
-				auth: HA,
-				items: ITEMS,
-				latencyMs: LATENCY_MS,
-				label: `HTTP Request (credential), ${LATENCY_MS} ms`,
-			}),
-			ours10: add({
-				key: 'ours10',
-				kind: 'ours',
-				items: ITEMS,
-				concurrency: CONCURRENCY_VS_RAW,
-				latencyMs: LATENCY_MS,
-				label: `ours C${CONCURRENCY_VS_RAW}, ${LATENCY_MS} ms`,
-			}),
-			ours1: add({
-				key: 'ours1',
-				kind: 'ours',
-				items: SEQ_ITEMS,
-				concurrency: 1,
-				latencyMs: LATENCY_MS,
-				label: `ours C1, ${LATENCY_MS} ms`,
-			}),
-			httpPlain: PLAIN_HEADER
-				? add({
-						key: 'httpplain',
-						kind: 'http',
-						auth: 'plain header',
-						items: ITEMS,
-						latencyMs: LATENCY_MS,
-						label: `HTTP Request (plain header), ${LATENCY_MS} ms`,
-					})
-				: null,
-			cpuOursBase: add({
-				key: 'cpuob',
-				kind: 'ours',
-				items: 1,
-				concurrency: CONCURRENCY,
-				latencyMs: 0,
-				label: `ours C${CONCURRENCY}, 0 ms, 1 item`,
-			}),
-			cpuHttpBase: add({
-				key: 'cpuhb',
-				kind: 'http',
-				auth: HA,
-				items: 1,
-				latencyMs: 0,
-				label: 'HTTP Request (credential), 0 ms, 1 item',
-			}),
-			cpuOurs: add({
-				key: 'cpuo',
-				kind: 'ours',
-				items: ITEMS,
-				concurrency: CONCURRENCY,
-				latencyMs: 0,
-				label: `ours C${CONCURRENCY}, 0 ms`,
-			}),
-			cpuHttp: add({
-				key: 'cpuh',
-				kind: 'http',
-				auth: HA,
-				items: ITEMS,
-				latencyMs: 0,
-				label: 'HTTP Request (credential), 0 ms',
-			}),
-			memOursBase: add({
-				key: 'memob',
-				kind: 'ours',
-				items: 1,
-				concurrency: CONCURRENCY,
-				latencyMs: LATENCY_MS,
-				label: `ours C${CONCURRENCY}, ${LATENCY_MS} ms, 1 item`,
-			}),
-			memHttpBase: add({
-				key: 'memhb',
-				kind: 'http',
-				auth: HA,
-				items: 1,
-				latencyMs: LATENCY_MS,
-				label: `HTTP Request (credential), ${LATENCY_MS} ms, 1 item`,
-			}),
-			memOurs: add({
-				key: 'memo',
-				kind: 'ours',
-				items: MEM_ITEMS,
-				concurrency: CONCURRENCY,
-				latencyMs: LATENCY_MS,
-				label: `ours C${CONCURRENCY}, ${LATENCY_MS} ms, ${MEM_ITEMS} items`,
-			}),
-			memHttp: add({
-				key: 'memh',
-				kind: 'http',
-				auth: HA,
-				items: MEM_ITEMS,
-				latencyMs: LATENCY_MS,
-				label: `HTTP Request (credential), ${LATENCY_MS} ms, ${MEM_ITEMS} items`,
-			}),
-		};
+		const [C, L, C10] = [CONCURRENCY, LATENCY_MS, CONCURRENCY_VS_RAW];
+		const S = {};
+		for (const [key, kind, items, latencyMs, label, concurrency = C] of [
+			['ours', 'ours', ITEMS, L, `ours C${C}, ${L} ms`],
+			['http', 'http', ITEMS, L, `HTTP Request (credential), ${L} ms`],
+			['ours10', 'ours', ITEMS, L, `ours C${C10}, ${L} ms`, C10],
+			['ours1', 'ours', SEQ_ITEMS, L, `ours C1, ${L} ms`, 1],
+			...(PLAIN_HEADER
+				? [['httpPlain', 'plain', ITEMS, L, `HTTP Request (plain header), ${L} ms`]]
+				: []),
+			['cpuOursBase', 'ours', 1, 0, `ours C${C}, 0 ms, 1 item`],
+			['cpuHttpBase', 'http', 1, 0, 'HTTP Request (credential), 0 ms, 1 item'],
+			['cpuOurs', 'ours', ITEMS, 0, `ours C${C}, 0 ms`],
+			['cpuHttp', 'http', ITEMS, 0, 'HTTP Request (credential), 0 ms'],
+			['memOursBase', 'ours', 1, L, `ours C${C}, ${L} ms, 1 item`],
+			['memHttpBase', 'http', 1, L, `HTTP Request (credential), ${L} ms, 1 item`],
+			['memOurs', 'ours', MEM_ITEMS, L, `ours C${C}, ${L} ms, ${MEM_ITEMS} items`],
+			['memHttp', 'http', MEM_ITEMS, L, `HTTP Request (credential), ${L} ms, ${MEM_ITEMS} items`],
+		]) {
+			S[key] =
+				kind === 'ours'
+					? add({ key, kind, items, latencyMs, label, concurrency })
+					: add({
+							key,
+							kind: 'http',
+							auth: kind === 'plain' ? 'plain header' : HA,
+							items,
+							latencyMs,
+							label,
+						});
+		}
+		S.httpPlain ??= null;
 		const rawCode = nextCode++;
 		const wfFile = path.join(work, 'workflows.json');
 		fs.writeFileSync(wfFile, JSON.stringify(scenarios.map((s) => s.workflow)));
@@ -868,7 +760,7 @@ async function main() {
 	} finally {
 		await sandbox25.close();
 		await sandbox0.close();
-		if (flag('--keep')) log(`kept ${work}`);
+		if (opts.keep) log(`kept ${work}`);
 		else fs.rmSync(work, { recursive: true, force: true });
 	}
 }
@@ -881,7 +773,6 @@ main()
 	})
 	.catch(async (err) => {
 		console.error(`[bench] FAILED: ${err.stack || err.message}`);
-		for (const child of liveChildren) killGroup(child, 'SIGKILL');
 		await stopAll(3000);
 		process.exit(1);
 	});

@@ -258,11 +258,9 @@ describe('n8n CLI', () => {
 
 describe('n8n start: the real triggers', () => {
 	test('the owner, set up without the setup screen, logs in; the editor knows the five nodes and the credential', async () => {
-		const { url, cookie } = await e2e.server();
+		const { cookie, get } = await e2e.server();
 		expect(cookie).toContain('n8n-auth=');
-		const types = (
-			await (await fetch(`${url}/types/nodes.json`, { headers: { cookie } })).json()
-		).map((t) => t.name);
+		const types = (await get('/types/nodes.json')).map((t) => t.name);
 		for (const name of [
 			'callKaroAssignWorkflow',
 			'callKaroDeleteScheduledCall',
@@ -271,8 +269,7 @@ describe('n8n start: the real triggers', () => {
 			'callKaroTrigger',
 		])
 			expect(types).toContain(`n8n-nodes-callkaro.${name}`);
-		const creds = (await (await fetch(`${url}/rest/credentials`, { headers: { cookie } })).json())
-			.data;
+		const creds = (await get('/rest/credentials')).data;
 		expect(creds).toContainEqual(
 			expect.objectContaining({ id: CREDENTIAL_ID, name: CREDENTIAL_NAME, type: 'callKaroApi' }),
 		);

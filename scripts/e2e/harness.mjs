@@ -3,6 +3,7 @@
 // and the n8n CLI and server to drive them. global-setup.mjs has built and packed the package
 // and installed n8n (the version in CALLKARO_N8N_VERSION) before any file runs.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 
 import {
@@ -13,9 +14,7 @@ import {
 	describeFailure,
 	ensureOwner,
 	freePort,
-	getExecution,
 	installCommunityPackage,
-	listExecutions,
 	n8nEnv,
 	n8nLogin,
 	nodeOutputs,
@@ -25,11 +24,14 @@ import {
 	startN8nServer,
 	stopAll,
 } from '../n8n/host.mjs';
+import { n8nPaths } from '../n8n/install.mjs';
 import { DEMO_API_KEY, startSandbox } from '../../test/sandbox/sandbox.mjs';
 
 export const EXAMPLES = path.join(PROJECT_ROOT, 'examples');
 export const OWNER = { email: 'owner@example.com', password: 'CallKaro-e2e-1' };
 const VERBOSE = !!process.env.CALLKARO_E2E_VERBOSE;
+const hostRequire = (name) =>
+	createRequire(path.join(n8nPaths().n8nDir, 'node_modules', 'n8n', 'package.json'))(name);
 
 export const readJson = (file) => JSON.parse(fs.readFileSync(file, 'utf8'));
 export const readExample = (file) => readJson(path.join(EXAMPLES, file));
@@ -153,11 +155,35 @@ export async function startE2e({ workflows = [], publish = [] } = {}) {
 		await ensureOwner(running.url, OWNER);
 		const { url } = running;
 		const cookie = await n8nLogin(url, OWNER);
+		/** GET of n8n's REST API as the owner; once more if a kept-alive socket was closed under it. */
+		const get = async (route, retry = true) => {
+			try {
+				const res = await fetch(`${url}${route}`, { headers: { cookie } });
+				if (!res.ok) throw new Error(`GET ${route}: HTTP ${res.status} ${await res.text()}`);
+				return await res.json();
+			} catch (err) {
+				if (retry && /other side closed|ECONNRESET/.test(err.cause?.message ?? ''))
+					return get(route, false);
+				throw err;
+			}
+		};
 		return {
 			url,
 			cookie,
-			executions: (workflowId) => listExecutions(url, cookie, workflowId),
-			execution: async (id) => nodeOutputs(await getExecution(url, cookie, id)),
+			get,
+			/** Executions of a workflow, newest first. */
+			executions: async (workflowId) =>
+				(
+					await get(
+						`/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=50`,
+					)
+				).data.results,
+			/** One execution's last output items per node (its run data comes flatted). */
+			execution: async (id) => {
+				const { data } = await get(`/rest/executions/${id}`);
+				if (typeof data.data === 'string') data.data = hostRequire('flatted').parse(data.data);
+				return nodeOutputs(data);
+			},
 		};
 	});
 

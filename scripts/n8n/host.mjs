@@ -1,6 +1,19 @@
-// Shared plumbing for `npm start` and `npm run test:e2e`: building and packing the package,
-// installing it into an n8n user folder the way n8n's Community Nodes installer does, running
-// n8n CLI commands and the n8n server with Node 24, and cleaning up child processes.
+// The one child-process module of scripts/ (npm start, the e2e, the bench, the editor check), and
+// the n8n plumbing they share. Every child runs in its own process group, is tracked, and is
+// killed when this process exits.
+//
+//   processes  runCommand(cmd, args, { timeoutMs, env, cwd, stdio, onSpawn }) -> { code, signal,
+//                timedOut, stdout, stderr, ms }   (never rejects on a non-zero exit)
+//              startProcess(cmd, args, { env, cwd, onStdout, onStderr }) -> child (long-running)
+//              stopProcess(child, graceMs)   SIGTERM to its group, SIGKILL after graceMs
+//              stopAll(graceMs)              the same for every child still running
+//              describeFailure(result)       one message with the command's output tail
+//   package    buildPackage, packPackage, installCommunityPackage (as n8n's installer does)
+//   n8n        n8nEnv (127.0.0.1, telemetry off, own broker port), runN8n (CLI, output via
+//              files), startN8nServer (-> { url, child, stop, output }), ownerEnv / ensureOwner /
+//              n8nLogin, activateArgs (publish 2.x / activate 1.x), parseTrailingJson, nodeOutputs,
+//              credentialFile, triggerExample
+//   misc       freePort, portInUse, waitForHttp, tempDir, secondsSince
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -68,6 +81,7 @@ export function runCommand(
 		timeoutMs,
 		label = cmd,
 		onLine,
+		onSpawn,
 		stdio = ['ignore', 'pipe', 'pipe'],
 	} = {},
 ) {
@@ -76,6 +90,7 @@ export function runCommand(
 		const started = Date.now();
 		const child = spawn(cmd, args, { cwd, env, stdio, detached: true });
 		live.add(child);
+		onSpawn?.(child);
 		let stdout = '';
 		let stderr = '';
 		let timedOut = false;
@@ -130,6 +145,17 @@ export function startProcess(
 	return child;
 }
 
+/** SIGTERM to a child's process group, SIGKILL after graceMs; resolves once it has exited. */
+export async function stopProcess(child, graceMs = 15_000) {
+	if (child.exitCode !== null || child.signalCode !== null) return;
+	const closed = new Promise((r) => child.once('close', r));
+	killTree(child, 'SIGTERM');
+	const timer = setTimeout(() => killTree(child, 'SIGKILL'), graceMs);
+	await closed;
+	clearTimeout(timer);
+	killTree(child, 'SIGKILL'); // anything of its group still there
+}
+
 export function describeFailure(result, tailChars = 4000) {
 	const why = result.timedOut ? 'timed out' : `exit ${result.code ?? result.signal}`;
 	const out = `${result.stdout}\n${result.stderr}`.trim();
@@ -182,8 +208,7 @@ export async function packPackage({ outDir, log }) {
  * Installs a packed tarball into <userFolder>/.n8n/nodes the way n8n 2.41's Community Nodes
  * installer does (CommunityPackagesService.downloadPackage): unpack into
  * nodes/node_modules/<name>, drop devDependencies/peerDependencies/optionalDependencies from its
- * package.json, `npm install` its own dependencies (none for this package) with scripts off,
- * and record it in nodes/package.json. n8n then loads every nodes/node_modules/n8n-nodes-*
+ * package.json (it has no dependencies to `npm install`), and record it in nodes/package.json. n8n then loads every nodes/node_modules/n8n-nodes-*
  * at start-up; its node types are `n8n-nodes-callkaro.<node>`.
  *
  * Peer dependencies (n8n-workflow) and the libraries the package does not ship (zod, luxon) are
@@ -222,27 +247,9 @@ export async function installCommunityPackage({ tarball, userFolder, nodesRealDi
 		fs.readFileSync(pkgPath, 'utf8'),
 	);
 	fs.writeFileSync(pkgPath, JSON.stringify(pkg, null, 2));
-	if (pkg.dependencies && Object.keys(pkg.dependencies).length > 0) {
-		const r = await runCommand(
-			'npm',
-			[
-				'install',
-				'--audit=false',
-				'--fund=false',
-				'--bin-links=false',
-				'--install-strategy=shallow',
-				'--ignore-scripts=true',
-				'--package-lock=false',
-			],
-			{
-				cwd: packageDir,
-				env: node24Env(),
-				timeoutMs: 5 * 60_000,
-				label: 'npm install (package dependencies)',
-			},
-		);
-		if (r.code !== 0) throw new Error(describeFailure(r));
-	}
+	// n8n would `npm install` them; n8n Cloud refuses them (npm run scan), so there are none
+	if (Object.keys(pkg.dependencies ?? {}).length > 0)
+		throw new Error(`${PACKAGE_NAME} has runtime dependencies: ${Object.keys(pkg.dependencies)}`);
 	// nodes/package.json as n8n keeps it
 	const manifestPath = path.join(nodesDir, 'package.json');
 	let manifest = { name: 'installed-nodes', private: true, dependencies: {} };
@@ -319,7 +326,7 @@ export function n8nEnv({ userFolder, port = 5678, brokerPort, extra = {} } = {})
  * process.exit(), which cuts off stdout written to a pipe beyond its buffer (a big execution
  * JSON), so stdout and stderr go to files and are read back afterwards.
  */
-export async function runN8n(args, { env, timeoutMs = 120_000, preload, label } = {}) {
+export async function runN8n(args, { env, timeoutMs = 120_000, preload, label, onSpawn } = {}) {
 	const { nodeBin, n8nMain } = n8nPaths();
 	const nodeArgs = preload ? ['--require', preload, n8nMain, ...args] : [n8nMain, ...args];
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'callkaro-n8n-cli-'));
@@ -333,6 +340,7 @@ export async function runN8n(args, { env, timeoutMs = 120_000, preload, label } 
 			timeoutMs,
 			label: label || `n8n ${args[0]}`,
 			stdio: ['ignore', out, err],
+			onSpawn,
 		});
 		r.stdout = fs.readFileSync(outPath, 'utf8');
 		r.stderr = fs.readFileSync(errPath, 'utf8');
@@ -483,14 +491,7 @@ export async function startN8nServer({ env, port, readyTimeoutMs = 120_000, echo
 	};
 	const child = startProcess(nodeBin, [n8nMain, 'start'], { env, onStdout: keep, onStderr: keep });
 	const url = `http://127.0.0.1:${port}`;
-	const stop = async (graceMs = 15_000) => {
-		if (child.exitCode !== null || child.signalCode !== null) return;
-		const closed = new Promise((r) => child.once('close', r));
-		killTree(child, 'SIGTERM');
-		const timer = setTimeout(() => killTree(child, 'SIGKILL'), graceMs);
-		await closed;
-		clearTimeout(timer);
-	};
+	const stop = (graceMs) => stopProcess(child, graceMs);
 	try {
 		const deadline = Date.now() + readyTimeoutMs;
 		await waitForHttp(`${url}/healthz/readiness`, { timeoutMs: readyTimeoutMs, child });
@@ -590,41 +591,4 @@ export function triggerExample(examplesDir = path.join(PROJECT_ROOT, 'examples')
 		};
 	}
 	return null;
-}
-
-/** Executions of a workflow, newest first, through the REST API the editor uses. */
-export async function listExecutions(url, cookie, workflowId) {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	const res = await fetch(`${url}/rest/executions?filter=${filter}&limit=50`, {
-		headers: { cookie },
-		signal: AbortSignal.timeout(15_000),
-	});
-	const body = await res.json().catch(() => null);
-	if (!res.ok)
-		throw new Error(
-			`GET /rest/executions: HTTP ${res.status} ${JSON.stringify(body).slice(0, 300)}`,
-		);
-	return body?.data?.results ?? [];
-}
-
-/** One execution with its run data (the editor's API sends it in flatted form). */
-export async function getExecution(url, cookie, id) {
-	const res = await fetch(`${url}/rest/executions/${id}`, {
-		headers: { cookie },
-		signal: AbortSignal.timeout(15_000),
-	});
-	const body = await res.json().catch(() => null);
-	if (!res.ok)
-		throw new Error(
-			`GET /rest/executions/${id}: HTTP ${res.status} ${JSON.stringify(body).slice(0, 300)}`,
-		);
-	const execution = body?.data ?? body;
-	if (typeof execution.data === 'string') {
-		const { n8nDir } = n8nPaths();
-		const flatted = createRequire(path.join(n8nDir, 'node_modules', 'n8n', 'package.json'))(
-			'flatted',
-		);
-		execution.data = flatted.parse(execution.data);
-	}
-	return execution;
 }

@@ -16,11 +16,14 @@
 //   and is installed with --ignore-scripts (isolated-vm and friends would compile for minutes
 //   or fail); only sqlite3, the database driver, is then rebuilt, against the target Node.
 // - The overrides live in the cache's own package.json, never in the project's.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+import { describeFailure, runCommand } from './host.mjs';
 
 const RECIPE = 1; // bump when the install steps change, to start a new cache entry
 
@@ -80,44 +83,15 @@ function secs(since = t0) {
 	return `${((Date.now() - since) / 1000).toFixed(1)}s`;
 }
 
-function run(cmd, args, { cwd, env, timeoutMs, log, label }) {
-	return new Promise((resolve, reject) => {
-		const started = Date.now();
-		const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-		let tail = '';
-		const keep = (chunk) => {
-			tail = (tail + chunk.toString()).slice(-8000);
-		};
-		child.stdout.on('data', keep);
-		child.stderr.on('data', keep);
-		// a heartbeat so a long npm install does not look hung
-		const beat = setInterval(() => log(`  ... ${label} still running (${secs(started)})`), 30_000);
-		const timer = setTimeout(() => {
-			log(`  ${label} timed out after ${timeoutMs / 1000}s, stopping it`);
-			try {
-				child.kill('SIGTERM');
-			} catch {}
-			setTimeout(() => {
-				try {
-					child.kill('SIGKILL');
-				} catch {}
-			}, 5000).unref();
-		}, timeoutMs);
-		child.on('error', (err) => {
-			clearInterval(beat);
-			clearTimeout(timer);
-			reject(err);
-		});
-		child.on('close', (code, signal) => {
-			clearInterval(beat);
-			clearTimeout(timer);
-			if (code === 0) resolve({ tail, ms: Date.now() - started });
-			else
-				reject(
-					new Error(`${label} failed (exit ${code ?? signal}) after ${secs(started)}:\n${tail}`),
-				);
-		});
-	});
+async function run(cmd, args, { cwd, env, timeoutMs, log, label }) {
+	const started = Date.now();
+	// a heartbeat so a long npm install does not look hung
+	const beat = setInterval(() => log(`  ... ${label} still running (${secs(started)})`), 30_000);
+	const r = await runCommand(cmd, args, { cwd, env, timeoutMs, label }).finally(() =>
+		clearInterval(beat),
+	);
+	if (r.code !== 0) throw new Error(describeFailure(r));
+	return r;
 }
 
 function npmCommand() {
@@ -342,7 +316,7 @@ export async function ensureN8n({ log = (m) => console.log(`[n8n-install] ${m}`)
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-	const json = process.argv.includes('--json');
+	const { json } = parseArgs({ options: { json: { type: 'boolean' } } }).values;
 	ensureN8n({ log: json ? (m) => console.error(`[n8n-install] ${m}`) : undefined })
 		.then((r) => {
 			if (json) console.log(JSON.stringify(r, null, 2));

@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+// Runs one jest project of jest.e2e.config.cjs with this project's options turned into env:
+//   npm run test:e2e     [-- --n8n 1.123.81] [--skip-build] [--keep] [--verbose] [jest options]
+//   npm run check:editor [-- --port 5690] [--sandbox-port 4090] [--url URL] [--skip-build] [jest options]
+// --n8n picks the n8n version (default 2.41.1 on Node 24; 1.123.81 runs on this machine's Node 20).
+// Every other argument (e.g. -t "crm example") goes to jest as it is.
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { parseArgs } from 'node:util';
+
+const [project, ...args] = process.argv.slice(2);
+const options = {
+	n8n: { type: 'string', env: 'CALLKARO_N8N_VERSION' },
+	'skip-build': { type: 'boolean', env: 'CALLKARO_E2E_SKIP_BUILD' },
+	keep: { type: 'boolean', env: 'CALLKARO_E2E_KEEP' },
+	verbose: { type: 'boolean', env: 'CALLKARO_E2E_VERBOSE' },
+	port: { type: 'string', env: 'CALLKARO_EDITOR_PORT' },
+	'sandbox-port': { type: 'string', env: 'CALLKARO_EDITOR_SANDBOX_PORT' },
+	url: { type: 'string', env: 'CALLKARO_EDITOR_URL' },
+};
+const { values, tokens } = parseArgs({ args, options, strict: false, tokens: true });
+const env = { ...process.env };
+for (const [name, value] of Object.entries(values))
+	if (options[name]) env[options[name].env] = value === true ? '1' : String(value);
+env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --experimental-vm-modules --no-warnings=ExperimentalWarning`;
+
+// what parseArgs did not take as one of ours goes to jest, in order
+const ours = new Set();
+for (const t of tokens) {
+	if (t.kind !== 'option' || !(t.name in options)) continue;
+	ours.add(t.index);
+	if (t.value !== undefined && !t.inlineValue) ours.add(t.index + 1);
+}
+const jest = createRequire(import.meta.url)
+	.resolve('jest/package.json')
+	.replace(/package\.json$/, 'bin/jest.js');
+const jestArgs = ['--config', 'jest.e2e.config.cjs', '--selectProjects', project];
+const r = spawnSync(process.execPath, [jest, ...jestArgs, ...args.filter((_, i) => !ours.has(i))], {
+	stdio: 'inherit',
+	env,
+	cwd: new URL('..', import.meta.url),
+});
+process.exit(r.status ?? 1);
