@@ -5,7 +5,6 @@ import type { AttributeSummary } from './attributes';
 import { CallKaroApiError, classifyStatus, parseRetryAfter } from './errors';
 import type { HttpErrorKind } from './errors';
 import { maskPhoneNumbersInText } from './phone';
-import type { PreparedCampaign } from './requests';
 import { DEFAULT_RETRY_POLICY, decideRetry, mayHaveTakenEffect } from './retry';
 import type { Operation, RetryPolicy } from './retry';
 import {
@@ -15,7 +14,7 @@ import {
 	errorBodySchema,
 	outboundResponseSchema,
 } from './schemas';
-import type { AssignRequest, OutboundRequest } from './schemas';
+import type { AssignRequest, OutboundRequest, PreparedCampaign } from './requests';
 import { TransportError } from './transport';
 import type {
 	NetworkFailureKind,

@@ -1,4 +1,4 @@
-import type { z } from 'zod/v4';
+import { z } from 'zod/v4';
 
 import { validateAttributeRows } from './attributes';
 import { invalidInput } from './errors';
@@ -7,20 +7,62 @@ import { normalizePhoneNumber } from './phone';
 import type { PhoneNumber } from './phone';
 import { toIstSchedule } from './schedule';
 import type { IstSchedule } from './schedule';
-import {
-	CALL_LANGUAGES,
-	MAX_NUMBER_OF_RETRIES,
-	MAX_PRIORITY,
-	metadataValueSchema,
-	outboundRequestSchema,
-} from './schemas';
-import type {
-	AssignRequest,
-	AttributeRow,
-	CampaignV1Request,
-	CampaignV2Request,
-	OutboundRequest,
-} from './schemas';
+import { MAX_ATTRIBUTE_ROWS, attributeRowSchema } from './schemas';
+import type { AttributeRow } from './schemas';
+
+// What each endpoint is sent: its schema (the one source of its type and limits), then the
+// mapping from a node's input to it. A request is parsed against its schema before it is sent.
+
+const MAX_NUMBER_OF_RETRIES = 10;
+const MAX_PRIORITY = 100;
+const CALL_LANGUAGES = ['hi', 'en', 'kn', 'mr', 'ta', 'te', 'bn', 'gu', 'ml'] as const;
+
+/** CallKaro's schedule format: wall-clock time in IST, without an offset. */
+const istDateTimeSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
+/** 'HH:MM', 24-hour. */
+const timeOfDaySchema = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/);
+const retryGapSchema = z.int().min(0);
+const metadataValueSchema = z.union([z.string(), z.number()]);
+
+export const assignRequestSchema = z.object({
+	to_number: z.string(),
+	workflow_id: z.string().min(1),
+	attributes: z.array(attributeRowSchema).max(MAX_ATTRIBUTE_ROWS).optional(),
+	schedule_at: istDateTimeSchema.optional(),
+});
+export type AssignRequest = z.infer<typeof assignRequestSchema>;
+
+/** agent_id travels in the query, to_number in the body. */
+export const deleteRequestSchema = z.object({
+	agent_id: z.string().min(1),
+	to_number: z.string(),
+});
+
+export const outboundRequestSchema = z.object({
+	to_number: z.string(),
+	agent_id: z.string().min(1),
+	batch_id: z.string().min(1).optional(),
+	// Any key, 'constructor' too: z.record would refuse an object with such an own key.
+	metadata: z.object({}).catchall(metadataValueSchema).optional(),
+	schedule_at: istDateTimeSchema.optional(),
+	min_trigger_time: timeOfDaySchema.optional(),
+	max_trigger_time: timeOfDaySchema.optional(),
+	carry_over: z.boolean().optional(),
+	number_of_retries: z.int().min(0).max(MAX_NUMBER_OF_RETRIES).optional(),
+	gap_between_retries: z.union([retryGapSchema, z.array(retryGapSchema).min(1)]).optional(),
+	priority: z.int().min(-MAX_PRIORITY).max(MAX_PRIORITY).optional(),
+	language: z.enum(CALL_LANGUAGES).optional(),
+});
+export type OutboundRequest = z.infer<typeof outboundRequestSchema>;
+
+export const campaignV1RequestSchema = z.object({
+	name: z.string().min(1),
+	agent_id: z.string().min(1),
+});
+export const campaignV2RequestSchema = z.object({ name: z.string().min(1) });
+type CampaignRequest =
+	| z.infer<typeof campaignV1RequestSchema>
+	| z.infer<typeof campaignV2RequestSchema>;
 
 const AGENT_ID_FIX = 'Enter the ID of the CallKaro agent';
 
@@ -101,12 +143,33 @@ export interface CampaignInput {
 
 export interface PreparedCampaign {
 	path: string;
-	request: CampaignV1Request | CampaignV2Request;
+	request: CampaignRequest;
 }
 
 /** Leaves out the options that were not given, so the request carries only what the user set. */
 function withoutUndefined<T extends object>(value: T): T {
 	return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
+}
+
+/**
+ * The last guard before sending. Each field was already checked with a message that names it,
+ * so a request fails here only when a mapping lets a value through unchecked (a slip the next
+ * new field could make); its item then fails instead of reaching CallKaro. The request goes on
+ * as built, so the key order sent stays the same.
+ */
+export function checkedRequest<T>(schema: z.ZodType<T>, request: T): T {
+	const result = schema.safeParse(request);
+	if (result.success) return request;
+	const [issue] = result.error.issues;
+	const value = issue.path.reduce<unknown>(
+		(parent, key) => (parent as Record<PropertyKey, unknown> | undefined)?.[key],
+		request,
+	);
+	throw invalidInput(
+		issue.path.join('.') || 'Request',
+		`would be sent as ${describeValue(value)}, which CallKaro does not accept`,
+		'Check the values of this item; nothing was sent',
+	);
 }
 
 function istSchedule(
@@ -127,12 +190,15 @@ export function prepareAssign(input: AssignInput): PreparedAssign {
 	);
 	const attributes = validateAttributeRows(input.attributes);
 	const schedule = istSchedule(input.schedule, input.now);
-	const request = withoutUndefined({
-		to_number: phone.e164,
-		workflow_id: workflowId,
-		attributes: attributes.length > 0 ? attributes : undefined,
-		schedule_at: schedule?.scheduleAt,
-	});
+	const request = checkedRequest(
+		assignRequestSchema,
+		withoutUndefined({
+			to_number: phone.e164,
+			workflow_id: workflowId,
+			attributes: attributes.length > 0 ? attributes : undefined,
+			schedule_at: schedule?.scheduleAt,
+		}),
+	);
 	return { request, phone, schedule };
 }
 
@@ -141,7 +207,8 @@ export function prepareDelete(input: DeleteInput): PreparedDelete {
 		defaultCountryCode: input.defaultCountryCode,
 	});
 	const agentId = requireText(input.agentId, 'Agent ID', AGENT_ID_FIX);
-	return { agentId, toNumber: phone.e164, phone };
+	const request = checkedRequest(deleteRequestSchema, { agent_id: agentId, to_number: phone.e164 });
+	return { agentId: request.agent_id, toNumber: request.to_number, phone };
 }
 
 /**
@@ -244,59 +311,70 @@ export function prepareOutbound(input: OutboundInput): PreparedOutbound {
 	const { options } = input;
 	const shape = outboundRequestSchema.shape;
 	const schedule = istSchedule(options.schedule, input.now);
-	const request = withoutUndefined({
-		to_number: phone.e164,
-		agent_id: agentId,
-		batch_id: optionalText(options.batchId, 'Campaign ID'),
-		metadata: metadataFrom(options),
-		schedule_at: schedule?.scheduleAt,
-		min_trigger_time: timeOfDayOption(options.minTriggerTime, 'Earliest Call Time'),
-		max_trigger_time: timeOfDayOption(options.maxTriggerTime, 'Latest Call Time'),
-		carry_over: checkedOption(
-			shape.carry_over,
-			booleanFromText(options.carryOver),
-			'Carry Over',
-			'true or false',
-			options.carryOver,
-		),
-		number_of_retries: checkedOption(
-			shape.number_of_retries,
-			wholeNumberFromText(options.numberOfRetries),
-			'Number of Retries',
-			`a whole number from 0 to ${MAX_NUMBER_OF_RETRIES}`,
-			options.numberOfRetries,
-		),
-		gap_between_retries: checkedOption(
-			shape.gap_between_retries,
-			retryGapsFromText(emptyAsUndefined(options.gapBetweenRetries)),
-			'Gap Between Retries',
-			'whole minutes, one number or a comma-separated list such as 30, 60',
-			options.gapBetweenRetries,
-		),
-		priority: checkedOption(
-			shape.priority,
-			wholeNumberFromText(options.priority),
-			'Priority',
-			`a whole number from -${MAX_PRIORITY} to ${MAX_PRIORITY}`,
-			options.priority,
-		),
-		language: checkedOption(
-			shape.language,
-			optionalText(options.language, 'Language')?.toLowerCase(),
-			'Language',
-			`one of ${CALL_LANGUAGES.join(', ')}`,
-		),
-	});
+	const request = checkedRequest(
+		outboundRequestSchema,
+		withoutUndefined({
+			to_number: phone.e164,
+			agent_id: agentId,
+			batch_id: optionalText(options.batchId, 'Campaign ID'),
+			metadata: metadataFrom(options),
+			schedule_at: schedule?.scheduleAt,
+			min_trigger_time: timeOfDayOption(options.minTriggerTime, 'Earliest Call Time'),
+			max_trigger_time: timeOfDayOption(options.maxTriggerTime, 'Latest Call Time'),
+			carry_over: checkedOption(
+				shape.carry_over,
+				booleanFromText(options.carryOver),
+				'Carry Over',
+				'true or false',
+				options.carryOver,
+			),
+			number_of_retries: checkedOption(
+				shape.number_of_retries,
+				wholeNumberFromText(options.numberOfRetries),
+				'Number of Retries',
+				`a whole number from 0 to ${MAX_NUMBER_OF_RETRIES}`,
+				options.numberOfRetries,
+			),
+			gap_between_retries: checkedOption(
+				shape.gap_between_retries,
+				retryGapsFromText(emptyAsUndefined(options.gapBetweenRetries)),
+				'Gap Between Retries',
+				'whole minutes, one number or a comma-separated list such as 30, 60',
+				options.gapBetweenRetries,
+			),
+			priority: checkedOption(
+				shape.priority,
+				wholeNumberFromText(options.priority),
+				'Priority',
+				`a whole number from -${MAX_PRIORITY} to ${MAX_PRIORITY}`,
+				options.priority,
+			),
+			language: checkedOption(
+				shape.language,
+				optionalText(options.language, 'Language')?.toLowerCase(),
+				'Language',
+				`one of ${CALL_LANGUAGES.join(', ')}`,
+			),
+		}),
+	);
 	return { request, phone, schedule };
 }
 
 export function prepareCampaign(input: CampaignInput): PreparedCampaign {
 	const name = requireText(input.name, 'Campaign Name', 'Enter a name for the campaign');
-	if (input.version === 'v2') return { path: '/v2/call/campaign', request: { name } };
+	if (input.version === 'v2') {
+		return {
+			path: '/v2/call/campaign',
+			request: checkedRequest(campaignV2RequestSchema, { name }),
+		};
+	}
 	const agentId = requireText(
 		input.agentId,
 		'Agent ID',
 		'Enter the ID of the agent that makes every call of the campaign',
 	);
-	return { path: '/call/campaign', request: { name, agent_id: agentId } };
+	return {
+		path: '/call/campaign',
+		request: checkedRequest(campaignV1RequestSchema, { name, agent_id: agentId }),
+	};
 }

@@ -283,11 +283,9 @@ describe('CallKaro Outbound Call', () => {
 		);
 
 		expect(result.status).toBe('success');
-		expect(outboundRequests(sandbox()).map(({ body }) => body.schedule_at)).toEqual([
-			'2030-01-02T15:30:00',
-			'2030-01-02T06:30:00',
-			'2030-01-02T20:30:00',
-		]);
+		expect(
+			outboundRequests(sandbox()).map(({ body }) => (body as IDataObject).schedule_at),
+		).toEqual(['2030-01-02T15:30:00', '2030-01-02T06:30:00', '2030-01-02T20:30:00']);
 	});
 
 	describe('bad input fails the item before anything is sent', () => {

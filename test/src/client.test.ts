@@ -1,7 +1,7 @@
 import { createCallKaroClient } from '../../src/client';
 import type { CallKaroClient, ClientOptions } from '../../src/client';
 import { CallKaroApiError } from '../../src/errors';
-import { deleteRequestSchema } from '../../src/schemas';
+import { deleteRequestSchema } from '../../src/requests';
 import { TransportError } from '../../src/transport';
 import { cancelled, hangUp, refused, reply, ScriptedTransport } from './scriptedTransport';
 import type { ScriptStep } from './scriptedTransport';

@@ -1,6 +1,13 @@
-import { prepareAssign, prepareCampaign, prepareDelete, prepareOutbound } from '../../src/requests';
+import {
+	assignRequestSchema,
+	checkedRequest,
+	outboundRequestSchema,
+	prepareAssign,
+	prepareCampaign,
+	prepareDelete,
+	prepareOutbound,
+} from '../../src/requests';
 import type { OutboundOptions } from '../../src/requests';
-import { assignRequestSchema, outboundRequestSchema } from '../../src/schemas';
 import { inputErrorOf } from './helpers';
 
 const NOW = new Date('2026-11-01T00:00:00Z');
@@ -74,6 +81,28 @@ describe('prepareAssign', () => {
 	])('rejects a bad %s', (field, override) => {
 		const input = { phoneNumber: '+919876543210', workflowId: 'wf_1', attributes: [], ...override };
 		expect(inputErrorOf(() => prepareAssign(input)).field).toBe(field);
+	});
+});
+
+describe('checkedRequest: the last guard before sending', () => {
+	const request = {
+		to_number: '+919876543210',
+		workflow_id: 'wf_1',
+		schedule_at: '2030-01-02T10:00:00',
+	};
+
+	test('passes a request of the documented shape on as built, key order kept', () => {
+		expect(checkedRequest(assignRequestSchema, request)).toBe(request);
+	});
+
+	test('fails the item, naming the field sent, when a mapping let a value through', () => {
+		const error = inputErrorOf(() =>
+			checkedRequest(assignRequestSchema, { ...request, schedule_at: '2030-01-02 10:00' }),
+		);
+		expect(error.field).toBe('schedule_at');
+		expect(error.message).toBe(
+			'"schedule_at" would be sent as "2030-01-02 10:00", which CallKaro does not accept. Check the values of this item; nothing was sent.',
+		);
 	});
 });
 
