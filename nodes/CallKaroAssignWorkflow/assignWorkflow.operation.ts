@@ -6,16 +6,34 @@ import type { AttributeSummary } from '../../src/attributes';
 import type { CallKaroClient } from '../../src/client';
 import { prepareAssign } from '../../src/requests';
 import type { AttributeRow } from '../../src/schemas';
+import type { RunVocabulary } from '../../src/runReport';
 import {
 	concurrencyOption,
 	defaultCountryCodeOption,
+	duplicateGuardProperties,
 	maxRequestsPerSecondOption,
 	phoneNumberProperty,
+	previewOnlyOption,
 	timeZoneOption,
 } from '../shared/descriptions';
+import type { DuplicateGuardWording } from '../shared/descriptions';
 import type { ActionOperation } from '../shared/executeForEachItem';
 import { scheduleNote, scheduleZone } from '../shared/schedule';
-import type { ItemResult } from '../shared/runItems';
+import type { ItemResult, PreparedItem } from '../shared/runItems';
+
+export const guard: DuplicateGuardWording = {
+	displayName: 'Skip Numbers Enrolled Before',
+	verb: 'enrolled',
+	pairedWith: 'this workflow',
+	skippedStatus: 'enrolledBefore',
+};
+
+export const vocabulary: RunVocabulary = {
+	noun: 'workflow runs',
+	effect: 'started',
+	rerun: `running this node again starts them again once they have finished, unless ${guard.displayName} is on`,
+	rerunWhenGuarded: `running this node again skips them (${guard.displayName} is on)`,
+};
 
 export const description: INodeProperties[] = [
 	phoneNumberProperty,
@@ -128,6 +146,7 @@ export const description: INodeProperties[] = [
 		description:
 			'When the run starts. Any date works, e.g. {{ $now.plus({ hours: 2 }) }}; it is sent as Indian time (IST). A time in the past starts the run now.',
 	},
+	...duplicateGuardProperties(guard),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -158,6 +177,7 @@ export const description: INodeProperties[] = [
 				description:
 					'What to do when CallKaro ignores an attribute (unknown name) or refuses its value. The run still starts either way.',
 			},
+			previewOnlyOption,
 			timeZoneOption,
 		],
 	},
@@ -211,7 +231,7 @@ export function prepare(
 	context: IExecuteFunctions,
 	client: CallKaroClient,
 	itemIndex: number,
-): () => Promise<ItemResult> {
+): PreparedItem {
 	const options = context.getNodeParameter('options', itemIndex, {}) as AssignOptions;
 	const startsLater = context.getNodeParameter('schedule', itemIndex) === 'at';
 	const prepared = prepareAssign({
@@ -227,7 +247,31 @@ export function prepare(
 		defaultCountryCode: options.defaultCountryCode,
 	});
 
-	return async () => {
+	const schedule = {
+		scheduleAt: prepared.schedule?.scheduleAt ?? null,
+		scheduledForUtc: prepared.schedule?.utc ?? null,
+		scheduleInPast: prepared.schedule?.isPast ?? false,
+		...scheduleNote(prepared.schedule),
+	};
+	// Not started by this run, so it goes with Already Running.
+	const skipped: ItemResult = {
+		output: 1,
+		json: {
+			status: guard.skippedStatus,
+			message: `Not enrolled: this node has already enrolled ${prepared.phone.masked} in this workflow ("${guard.displayName}" is on)`,
+			toNumber: prepared.phone.e164,
+			workflowId: prepared.request.workflow_id,
+			runId: null,
+			enrollmentId: null,
+			...schedule,
+		},
+		outcome: 'skipped as enrolled before',
+		tookEffect: false,
+	};
+	const scheduledFor =
+		prepared.schedule && !prepared.schedule.isPast ? new Date(prepared.schedule.utc) : undefined;
+
+	const send = async (): Promise<ItemResult> => {
 		const result = await client.assignWorkflow(prepared.request);
 
 		if (options.onAttributeProblems === 'fail' && result.attributes.hasProblems) {
@@ -243,8 +287,11 @@ export function prepare(
 			);
 		}
 
+		const started = result.outcome === 'started';
 		return {
-			output: result.outcome === 'started' ? 0 : 1,
+			output: started ? 0 : 1,
+			outcome: started ? 'started' : 'already running',
+			tookEffect: started,
 			json: {
 				status: result.outcome,
 				message: result.message,
@@ -252,15 +299,24 @@ export function prepare(
 				workflowId: prepared.request.workflow_id,
 				runId: result.runId ?? null,
 				enrollmentId: result.enrollmentId ?? null,
-				scheduleAt: prepared.schedule?.scheduleAt ?? null,
-				scheduledForUtc: prepared.schedule?.utc ?? null,
-				scheduleInPast: prepared.schedule?.isPast ?? false,
-				...scheduleNote(prepared.schedule),
+				...schedule,
 				startedByEarlierAttempt: result.startedByEarlierAttempt,
 				attempts: result.attempts,
 				attributes: attributesJson(result.attributes),
 				body: result.body as IDataObject,
 			},
 		};
+	};
+
+	return {
+		guarded: {
+			subject: {
+				target: prepared.request.workflow_id,
+				toNumber: prepared.phone.e164,
+				scheduledFor,
+			},
+			skipped,
+		},
+		send,
 	};
 }

@@ -3,13 +3,24 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { CallKaroClient } from '../../src/client';
 import { prepareCampaign } from '../../src/requests';
+import type { RunVocabulary } from '../../src/runReport';
 import {
 	agentIdProperty,
 	concurrencyOption,
 	maxRequestsPerSecondOption,
+	previewOnlyOption,
 } from '../shared/descriptions';
 import type { ActionOperation } from '../shared/executeForEachItem';
-import type { ItemResult } from '../shared/runItems';
+import type { PreparedItem } from '../shared/runItems';
+
+export const vocabulary: RunVocabulary = {
+	noun: 'campaigns',
+	effect: 'created',
+	rerun: 'running this node again creates them again',
+};
+
+export const retryOnFailWarning =
+	'Retry On Fail is on: when this node fails, n8n runs it again for every item and creates again every campaign it already created. Turn it off: the node itself retries only what cannot create a second campaign.';
 
 export const description: INodeProperties[] = [
 	{
@@ -54,7 +65,7 @@ export const description: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: [concurrencyOption, maxRequestsPerSecondOption],
+		options: [concurrencyOption, maxRequestsPerSecondOption, previewOnlyOption],
 	},
 ];
 
@@ -65,7 +76,7 @@ export function prepare(
 	context: IExecuteFunctions,
 	client: CallKaroClient,
 	itemIndex: number,
-): () => Promise<ItemResult> {
+): PreparedItem {
 	const version = context.getNodeParameter('campaignType', itemIndex) as 'v1' | 'v2';
 	const prepared = prepareCampaign({
 		name: context.getNodeParameter('name', itemIndex),
@@ -73,20 +84,24 @@ export function prepare(
 		version,
 	});
 
-	return async () => {
-		const result = await client.createCampaign(prepared);
+	return {
+		send: async () => {
+			const result = await client.createCampaign(prepared);
 
-		return {
-			output: 0,
-			json: {
-				batchId: result.batchId,
-				status: result.status ?? null,
-				message: result.message ?? null,
-				name: prepared.request.name,
-				campaignType: version,
-				attempts: result.attempts,
-				body: result.body as IDataObject,
-			},
-		};
+			return {
+				output: 0,
+				outcome: 'created',
+				tookEffect: true,
+				json: {
+					batchId: result.batchId,
+					status: result.status ?? null,
+					message: result.message ?? null,
+					name: prepared.request.name,
+					campaignType: version,
+					attempts: result.attempts,
+					body: result.body as IDataObject,
+				},
+			};
+		},
 	};
 }

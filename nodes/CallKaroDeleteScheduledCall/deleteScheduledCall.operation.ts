@@ -3,15 +3,23 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { CallKaroClient } from '../../src/client';
 import { prepareDelete } from '../../src/requests';
+import type { RunVocabulary } from '../../src/runReport';
 import {
 	agentIdProperty,
 	concurrencyOption,
 	defaultCountryCodeOption,
 	maxRequestsPerSecondOption,
 	phoneNumberProperty,
+	previewOnlyOption,
 } from '../shared/descriptions';
 import type { ActionOperation } from '../shared/executeForEachItem';
-import type { ItemResult } from '../shared/runItems';
+import type { PreparedItem } from '../shared/runItems';
+
+export const vocabulary: RunVocabulary = {
+	noun: 'scheduled calls',
+	effect: 'deleted',
+	rerun: 'running this node again does no harm',
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -44,6 +52,7 @@ export const description: INodeProperties[] = [
 			concurrencyOption,
 			defaultCountryCodeOption,
 			maxRequestsPerSecondOption,
+			previewOnlyOption,
 		],
 	},
 ];
@@ -60,7 +69,7 @@ export function prepare(
 	context: IExecuteFunctions,
 	client: CallKaroClient,
 	itemIndex: number,
-): () => Promise<ItemResult> {
+): PreparedItem {
 	const options = context.getNodeParameter('options', itemIndex, {}) as DeleteOptions;
 	const prepared = prepareDelete({
 		agentId: context.getNodeParameter('agentId', itemIndex),
@@ -68,23 +77,27 @@ export function prepare(
 		defaultCountryCode: options.defaultCountryCode,
 	});
 
-	return async () => {
-		const result = await client.deleteScheduledCall({
-			agentId: prepared.agentId,
-			toNumber: prepared.toNumber,
-			bodyFormat: options.bodyFormat ?? 'json',
-		});
-
-		return {
-			output: 0,
-			json: {
-				deleted: true,
+	return {
+		send: async () => {
+			const result = await client.deleteScheduledCall({
 				agentId: prepared.agentId,
 				toNumber: prepared.toNumber,
-				message: result.message,
-				attempts: result.attempts,
-				body: result.body as IDataObject,
-			},
-		};
+				bodyFormat: options.bodyFormat ?? 'json',
+			});
+
+			return {
+				output: 0,
+				outcome: 'deleted',
+				tookEffect: true,
+				json: {
+					deleted: true,
+					agentId: prepared.agentId,
+					toNumber: prepared.toNumber,
+					message: result.message,
+					attempts: result.attempts,
+					body: result.body as IDataObject,
+				},
+			};
+		},
 	};
 }

@@ -4,17 +4,38 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type { CallKaroClient } from '../../src/client';
 import { prepareOutbound } from '../../src/requests';
 import type { OutboundOptions } from '../../src/requests';
+import type { RunVocabulary } from '../../src/runReport';
 import {
 	agentIdProperty,
 	concurrencyOption,
 	defaultCountryCodeOption,
+	duplicateGuardProperties,
 	maxRequestsPerSecondOption,
 	phoneNumberProperty,
+	previewOnlyOption,
 	timeZoneOption,
 } from '../shared/descriptions';
+import type { DuplicateGuardWording } from '../shared/descriptions';
 import type { ActionOperation, RunMemory } from '../shared/executeForEachItem';
 import { scheduleNote, scheduleZone } from '../shared/schedule';
-import type { ItemResult } from '../shared/runItems';
+import type { ItemResult, PreparedItem } from '../shared/runItems';
+
+export const guard: DuplicateGuardWording = {
+	displayName: 'Skip Numbers Called Before',
+	verb: 'called',
+	pairedWith: 'this agent',
+	skippedStatus: 'calledBefore',
+};
+
+export const vocabulary: RunVocabulary = {
+	noun: 'calls',
+	effect: 'placed',
+	rerun: `running this node again calls them again unless ${guard.displayName} is on`,
+	rerunWhenGuarded: `running this node again skips them (${guard.displayName} is on)`,
+};
+
+export const retryOnFailWarning =
+	'Retry On Fail is on: when this node fails, n8n runs it again for every item and calls again everyone it already called. Turn it off: the node itself retries only what cannot place a second call.';
 
 const LANGUAGES = [
 	{ name: 'Bengali', value: 'bn' },
@@ -145,6 +166,7 @@ export const description: INodeProperties[] = [
 			},
 		],
 	},
+	...duplicateGuardProperties(guard),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -163,6 +185,7 @@ export const description: INodeProperties[] = [
 			concurrencyOption,
 			defaultCountryCodeOption,
 			maxRequestsPerSecondOption,
+			previewOnlyOption,
 			timeZoneOption,
 		],
 	},
@@ -184,7 +207,7 @@ export function prepare(
 	client: CallKaroClient,
 	itemIndex: number,
 	run: RunMemory,
-): () => Promise<ItemResult> {
+): PreparedItem {
 	const {
 		metadata,
 		scheduleAt,
@@ -232,24 +255,48 @@ export function prepare(
 				duplicateOfItem: firstItem,
 				...call,
 			},
+			outcome: 'skipped as duplicate',
+			tookEffect: false,
 		};
-		return async () => duplicate;
+		return { send: async () => duplicate };
 	}
 
-	return async () => {
-		const result = await client.outboundCall(prepared.request);
+	const skipped: ItemResult = {
+		output: 0,
+		json: {
+			placed: false,
+			status: guard.skippedStatus,
+			message: `Not placed: this node has already called ${prepared.phone.masked} with this agent ("${guard.displayName}" is on)`,
+			...call,
+		},
+		outcome: 'skipped as called before',
+		tookEffect: false,
+	};
+	const scheduledFor =
+		prepared.schedule && !prepared.schedule.isPast ? new Date(prepared.schedule.utc) : undefined;
 
-		return {
-			output: 0,
-			json: {
-				placed: true,
-				callId: result.callId ?? null,
-				status: result.status ?? null,
-				message: result.message ?? null,
-				...call,
-				attempts: result.attempts,
-				body: result.body as IDataObject,
-			},
-		};
+	return {
+		guarded: {
+			subject: { target: call.agentId, toNumber: call.toNumber, scheduledFor },
+			skipped,
+		},
+		send: async () => {
+			const result = await client.outboundCall(prepared.request);
+
+			return {
+				output: 0,
+				outcome: 'placed',
+				tookEffect: true,
+				json: {
+					placed: true,
+					callId: result.callId ?? null,
+					status: result.status ?? null,
+					message: result.message ?? null,
+					...call,
+					attempts: result.attempts,
+					body: result.body as IDataObject,
+				},
+			};
+		},
 	};
 }

@@ -69,3 +69,94 @@ export const maxRequestsPerSecondOption: INodeProperties = {
 	description:
 		'Upper limit on requests started per second by this node, across all items; 0 means no limit',
 };
+
+export const previewOnlyOption: INodeProperties = {
+	displayName: 'Preview Only (Send Nothing)',
+	name: 'previewOnly',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to check and convert every item exactly as it would be sent, and output the request instead of sending it. Nothing is sent and nothing is recorded.',
+};
+
+/** How a node words its duplicate guard: 'Skip Numbers Called Before', 'called'. */
+export interface DuplicateGuardWording {
+	displayName: string;
+	/** What the node does to a number: 'called', 'enrolled'. */
+	verb: string;
+	/** With whom the number is paired in the key: 'this agent', 'this workflow'. */
+	pairedWith: string;
+	/** The status of a skipped item: 'calledBefore'. */
+	skippedStatus: string;
+}
+
+const showWithGuard = { show: { skipBefore: [true] } };
+
+/** The duplicate guard's fields: off by default; the rest shows once it is turned on. */
+export function duplicateGuardProperties(wording: DuplicateGuardWording): INodeProperties[] {
+	return [
+		{
+			displayName: wording.displayName,
+			name: 'skipBefore',
+			type: 'boolean',
+			default: false,
+			description: `Whether to skip numbers this node has already ${wording.verb} with ${wording.pairedWith}, also in earlier executions (n8n keeps the history in its database). Skipped items are output with status "${wording.skippedStatus}".`,
+		},
+		{
+			displayName: 'Skip Window',
+			name: 'guardWindow',
+			type: 'options',
+			displayOptions: showWithGuard,
+			options: [
+				{
+					name: 'Ever (Within History Size)',
+					value: 'ever',
+					description: `A number is ${wording.verb} once, as long as it is among the last History Size numbers`,
+				},
+				{
+					name: 'Once per Calendar Day',
+					value: 'day',
+					description: `A number is ${wording.verb} at most once per day (the day of its schedule time, else of the run)`,
+				},
+			],
+			default: 'ever',
+		},
+		{
+			displayName: 'Day Time Zone',
+			name: 'guardTimeZone',
+			type: 'string',
+			displayOptions: { show: { skipBefore: [true], guardWindow: ['day'] } },
+			default: '',
+			placeholder: 'e.g. Asia/Kolkata',
+			description: "IANA zone in which a day starts. Empty means the workflow's time zone.",
+		},
+		{
+			displayName: 'History Size',
+			name: 'guardHistorySize',
+			type: 'number',
+			displayOptions: showWithGuard,
+			typeOptions: { minValue: 1 },
+			default: 10000,
+			description:
+				'How many numbers the history keeps; beyond that the oldest are forgotten (with Once per Calendar Day, earlier days count too)',
+		},
+		{
+			displayName: 'History Name',
+			name: 'guardHistoryName',
+			type: 'string',
+			displayOptions: showWithGuard,
+			default: '',
+			placeholder: 'e.g. spring-campaign',
+			description: `Change it to start a fresh history: numbers recorded under another name are ${wording.verb} again`,
+		},
+		{
+			displayName: 'Apply in Editor Runs',
+			name: 'guardInEditorRuns',
+			type: 'boolean',
+			displayOptions: showWithGuard,
+			default: false,
+			description:
+				'Whether manual runs from the editor check and record numbers too. Off: they neither skip nor record, and the output says so.',
+		},
+	];
+}

@@ -1,12 +1,22 @@
-import type { IExecuteFunctions, INodeExecutionData, NodeConnectionType } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	NodeConnectionType,
+	NodeExecutionHint,
+} from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { createCallKaroClient } from '../../src/client';
 import type { CallKaroClient } from '../../src/client';
 import { createPacedTransport } from '../../src/pacing';
+import { previewTransport } from '../../src/preview';
+import type { RunVocabulary } from '../../src/runReport';
 import { DEFAULT_CONCURRENCY } from './descriptions';
+import type { DuplicateGuardWording } from './descriptions';
+import { createItemGuard, guardApplies, readGuardSettings } from './guard';
+import type { ItemGuard } from './guard';
 import { runItems } from './runItems';
-import type { ItemResult } from './runItems';
+import type { PreparedItem } from './runItems';
 import { createCallKaroTransport } from './transport';
 
 /** What one run of a node remembers across its items. */
@@ -15,38 +25,91 @@ export interface RunMemory {
 	firstItemWithKey: Map<string, number>;
 }
 
-/** What each `<op>.operation.ts` exports: its outputs and how it reads and sends one item. */
+/** What each `<op>.operation.ts` exports: its outputs, its words, and how it reads and sends one item. */
 export interface ActionOperation {
 	outputs: { outputs: NodeConnectionType[]; outputNames?: string[] };
-	/** Reads and checks one item now (a bad item throws before anything is sent); the returned function sends it. */
+	/** How the node's errors and run summary name what it does. */
+	vocabulary: RunVocabulary;
+	/** The node offers the duplicate guard, worded so. */
+	guard?: DuplicateGuardWording;
+	/** Shown when n8n's Retry On Fail is on and running the node again would repeat what took effect. */
+	retryOnFailWarning?: string;
+	/** Reads and checks one item now (a bad item throws before anything is sent); the result sends it. */
 	prepare(
 		context: IExecuteFunctions,
 		client: CallKaroClient,
 		itemIndex: number,
 		run: RunMemory,
-	): () => Promise<ItemResult>;
+	): PreparedItem;
 }
 
 interface RunOptions {
 	concurrency?: number;
 	maxRequestsPerSecond?: number;
+	previewOnly?: boolean;
+}
+
+interface RunSetup {
+	client: CallKaroClient;
+	guard?: ItemGuard;
+	/** The guard is on, but this editor run neither checks nor records. */
+	guardOffInEditorRun: boolean;
 }
 
 /**
  * One client per execution: credentials are read once, all concurrent requests share one pace
- * (rate limit and 429 pauses), and every wait ends when the execution is cancelled.
+ * (rate limit and 429 pauses), and every wait ends when the execution is cancelled. A preview's
+ * client builds every request the same way and sends none.
  */
 async function createNodeClient(
 	context: IExecuteFunctions,
-	maxRequestsPerSecond: number,
+	{ maxRequestsPerSecond = 0, previewOnly = false }: RunOptions,
 ): Promise<CallKaroClient> {
 	const cancelSignal = context.getExecutionCancelSignal();
 	const cancellableSleep = async (ms: number) => await sleep(ms, cancelSignal);
-	const transport = createPacedTransport(await createCallKaroTransport(context), {
-		maxRequestsPerSecond,
-		sleep: cancellableSleep,
-	});
+	const transport = previewOnly
+		? previewTransport
+		: createPacedTransport(await createCallKaroTransport(context), {
+				maxRequestsPerSecond,
+				sleep: cancellableSleep,
+			});
 	return createCallKaroClient({ transport, sleep: cancellableSleep });
+}
+
+async function setUpRun(
+	context: IExecuteFunctions,
+	operation: ActionOperation,
+	options: RunOptions,
+): Promise<RunSetup> {
+	const client = await createNodeClient(context, options);
+	// A preview records nothing, so the guard has nothing to do in it.
+	const settings = operation.guard && !options.previewOnly && readGuardSettings(context);
+	if (!operation.guard || !settings) return { client, guardOffInEditorRun: false };
+	if (!guardApplies(context, settings)) return { client, guardOffInEditorRun: true };
+	return {
+		client,
+		guard: createItemGuard(context, settings, operation.guard),
+		guardOffInEditorRun: false,
+	};
+}
+
+function runHints(
+	context: IExecuteFunctions,
+	operation: ActionOperation,
+	setup: RunSetup,
+): NodeExecutionHint[] {
+	const hints: NodeExecutionHint[] = [];
+	if (operation.retryOnFailWarning && context.getNode().retryOnFail) {
+		hints.push({ type: 'warning', location: 'outputPane', message: operation.retryOnFailWarning });
+	}
+	if (setup.guardOffInEditorRun && operation.guard) {
+		hints.push({
+			type: 'info',
+			location: 'outputPane',
+			message: `"${operation.guard.displayName}" neither checked nor recorded these numbers: this is a manual run from the editor. Turn on "Apply in Editor Runs" to use it here too.`,
+		});
+	}
+	return hints;
 }
 
 /** The body of every action node's execute(): one client for the run, then each item prepared and sent. */
@@ -54,24 +117,27 @@ export async function executeForEachItem(
 	context: IExecuteFunctions,
 	operation: ActionOperation,
 ): Promise<INodeExecutionData[][]> {
-	// These options pace the whole run, so they are read once, from the first item.
-	const { concurrency = DEFAULT_CONCURRENCY, maxRequestsPerSecond = 0 } = context.getNodeParameter(
-		'options',
-		0,
-		{},
-	) as RunOptions;
-	// A client that cannot be made (e.g. a Base URL that is not https) fails every item, so that
-	// Continue On Fail still gives one error item per input item instead of passing them through.
-	const client = await createNodeClient(context, maxRequestsPerSecond).catch(
-		(error: Error) => error,
-	);
+	// These options shape the whole run, so they are read once, from the first item.
+	const options = context.getNodeParameter('options', 0, {}) as RunOptions;
+	// A client or a guard that cannot be made (e.g. a Base URL that is not https, or no store for
+	// the guard) fails every item, so that Continue On Fail still gives one error item per input
+	// item instead of passing them through, and nothing is sent without the guard asked for.
+	const setup = await setUpRun(context, operation, options).catch((error: Error) => error);
 	const run: RunMemory = { firstItemWithKey: new Map() };
 	return await runItems(
 		context,
 		(itemIndex) => {
-			if (client instanceof Error) throw client;
-			return operation.prepare(context, client, itemIndex, run);
+			if (setup instanceof Error) throw setup;
+			return operation.prepare(context, setup.client, itemIndex, run);
 		},
-		{ outputCount: operation.outputs.outputs.length, concurrency },
+		{
+			outputCount: operation.outputs.outputs.length,
+			concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+			vocabulary: operation.vocabulary,
+			preview: options.previewOnly ?? false,
+			guard: setup instanceof Error ? undefined : setup.guard,
+			guardOffInEditorRun: !(setup instanceof Error) && setup.guardOffInEditorRun,
+			hints: setup instanceof Error ? [] : runHints(context, operation, setup),
+		},
 	);
 }

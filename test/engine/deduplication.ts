@@ -17,7 +17,7 @@ import type {
 	IDataDeduplicator,
 	IDeduplicationOutput,
 } from 'n8n-workflow';
-import { UnexpectedError, UserError } from 'n8n-workflow';
+import { UnexpectedError, UserError, sleep } from 'n8n-workflow';
 
 interface ProcessedRow {
 	mode: DeduplicationMode;
@@ -46,7 +46,7 @@ function onlyEntries(options: ICheckProcessedOptions): void {
 
 /** Lets other calls run between a read and a write, as a database round trip does. */
 async function roundTrip(): Promise<void> {
-	await new Promise((resolve) => setImmediate(resolve));
+	await sleep(0);
 }
 
 export class InMemoryDeduplicator implements IDataDeduplicator {

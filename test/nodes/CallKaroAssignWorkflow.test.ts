@@ -2,6 +2,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { ASSIGN_WORKFLOW, callKaroNodeTypes } from '../engine/callKaroNodes';
+import * as assignWorkflow from '../../nodes/CallKaroAssignWorkflow/assignWorkflow.operation';
 import { runAsTool } from '../engine/harness';
 import type { RunResult } from '../engine/harness';
 import { DEMO_API_KEY, OTHER_API_KEY, formatIst, parseScheduleAt } from '../sandbox/sandbox.mjs';
@@ -22,6 +23,7 @@ import {
 	sentNumbers,
 	useSandbox,
 	workflowError,
+	stoppedRunDescription,
 } from './fixtures';
 import type { ErrorDetails, FaultInput, Sandbox } from './fixtures';
 
@@ -883,7 +885,15 @@ describe('CallKaro Assign Workflow', () => {
 					name: 'NodeApiError',
 					message: errorCase.message,
 					httpCode: errorCase.httpCode,
-					description: errorCase.description,
+					description: stoppedRunDescription(
+						assignWorkflow.vocabulary,
+						{
+							itemCount: 3,
+							failingItem: failing[0],
+							outcomeUnknown: errorCase.outcomeUnknown ?? false,
+						},
+						errorCase.description,
+					),
 					context: { itemIndex: failing[0] },
 				});
 				// the items after the failed one were never sent

@@ -2,6 +2,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { DELETE_SCHEDULED_CALL, OUTBOUND_CALL, callKaroNodeTypes } from '../engine/callKaroNodes';
+import * as deleteScheduledCall from '../../nodes/CallKaroDeleteScheduledCall/deleteScheduledCall.operation';
 import { node, runAsTool, runWorkflow } from '../engine/harness';
 import type { RunResult } from '../engine/harness';
 import { call } from '../sandbox/helpers';
@@ -23,6 +24,7 @@ import {
 	sentNumbers,
 	useSandbox,
 	workflowError,
+	stoppedRunDescription,
 } from './fixtures';
 import type { ErrorDetails, FaultInput, Sandbox } from './fixtures';
 
@@ -435,7 +437,15 @@ describe('CallKaro Delete Scheduled Call', () => {
 					name: 'NodeApiError',
 					message: errorCase.message,
 					httpCode: errorCase.httpCode,
-					description: errorCase.description,
+					description: stoppedRunDescription(
+						deleteScheduledCall.vocabulary,
+						{
+							itemCount: 3,
+							failingItem: failing[0],
+							outcomeUnknown: errorCase.outcomeUnknown ?? false,
+						},
+						errorCase.description,
+					),
 					context: { itemIndex: failing[0] },
 				});
 				expect(deleteRequests()).toHaveLength(failing[0] + errorCase.attempts);

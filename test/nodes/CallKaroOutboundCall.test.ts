@@ -2,6 +2,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { OUTBOUND_CALL, callKaroNodeTypes } from '../engine/callKaroNodes';
+import * as outboundCall from '../../nodes/CallKaroOutboundCall/outboundCall.operation';
 import { runAsTool } from '../engine/harness';
 import type { RunResult } from '../engine/harness';
 import { DEMO_API_KEY, OTHER_API_KEY, startSandbox } from '../sandbox/sandbox.mjs';
@@ -23,6 +24,7 @@ import {
 	sentNumbers,
 	useSandbox,
 	workflowError,
+	stoppedRunDescription,
 } from './fixtures';
 import type { ErrorDetails, FaultInput, Sandbox } from './fixtures';
 
@@ -622,7 +624,15 @@ describe('CallKaro Outbound Call', () => {
 					name: 'NodeApiError',
 					message: errorCase.message,
 					httpCode: errorCase.httpCode,
-					description: errorCase.description,
+					description: stoppedRunDescription(
+						outboundCall.vocabulary,
+						{
+							itemCount: 3,
+							failingItem: failing[0],
+							outcomeUnknown: errorCase.outcomeUnknown ?? false,
+						},
+						errorCase.description,
+					),
 					context: { itemIndex: failing[0] },
 				});
 				// never more than one request for the failed item; nothing for the items after it

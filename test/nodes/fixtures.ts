@@ -6,9 +6,12 @@ import type {
 	INodeExecutionData,
 	INodeParameters,
 	INodeType,
+	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import { NodeConnectionTypes, UnexpectedError } from 'n8n-workflow';
 
+import { partialRunText } from '../../src/runReport';
+import type { RunVocabulary } from '../../src/runReport';
 import { callKaroNodeTypes } from '../engine/callKaroNodes';
 import { chain, link, node, runWorkflow } from '../engine/harness';
 import type { NodeOptions, RunResult, TestCredentials } from '../engine/harness';
@@ -67,6 +70,10 @@ export interface RunNodeOptions {
 	baseUrl?: string;
 	/** The workflow's time zone setting (n8n's default is America/New_York). */
 	timezone?: string;
+	/** How the execution started; default 'manual' (a run from the editor). */
+	mode?: WorkflowExecuteMode;
+	/** Receives a function that cancels the execution, as the editor's Stop button does. */
+	onStarted?: (cancel: () => void) => void;
 }
 
 const NOOP_TYPE = 'test.noop';
@@ -115,6 +122,8 @@ export async function runNode(sandbox: Sandbox, options: RunNodeOptions): Promis
 		},
 		nodeTypes: { ...nodeTypes, [NOOP_TYPE]: noOp },
 		timezone: options.timezone,
+		mode: options.mode,
+		onStarted: options.onStarted,
 	});
 }
 
@@ -273,4 +282,25 @@ export async function createCampaign(
 /** The parameters of the node as an AI tool: `$fromAI` lets the model fill the value. */
 export function fromAI(key: string, description: string): string {
 	return `={{ $fromAI('${key}', '${description}') }}`;
+}
+
+/**
+ * The description of a run of `itemCount` items at Concurrency 1 that stopped at `failingItem`:
+ * how far it got (src/runReport.ts's own tests fix the wording), then the item's hint.
+ */
+export function stoppedRunDescription(
+	vocabulary: RunVocabulary,
+	{
+		itemCount,
+		failingItem,
+		outcomeUnknown,
+	}: { itemCount: number; failingItem: number; outcomeUnknown: boolean },
+	hint: string,
+): string {
+	const sentBefore = Array.from({ length: failingItem }, (_, item) => item);
+	const report = partialRunText(vocabulary, itemCount, {
+		tookEffect: sentBefore,
+		mayHaveTakenEffect: outcomeUnknown ? [failingItem] : [],
+	});
+	return `${report} ${hint}`;
 }

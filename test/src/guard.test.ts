@@ -1,3 +1,5 @@
+import { sleep } from 'n8n-workflow';
+
 import { CallKaroApiError, CallKaroInputError } from '../../src/errors';
 import type { CallKaroApiErrorDetails } from '../../src/errors';
 import { certainlyNotPlaced, createSerializer, dayWindow, guardKey } from '../../src/guard';
@@ -79,7 +81,7 @@ describe('createSerializer', () => {
 			(name: string, fail = false) =>
 			async () => {
 				events.push(`${name} start`);
-				await new Promise((resolve) => setImmediate(resolve));
+				await sleep(0);
 				events.push(`${name} end`);
 				if (fail) throw new Error(name);
 				return name;
