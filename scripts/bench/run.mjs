@@ -17,19 +17,11 @@
 //   - peak RSS growth of n8n over a 20,000-item run, ours vs the HTTP Request node;
 //   - the cold require of every node and credential module from dist/ (fresh processes).
 //
-// Options:
-//   --json FILE        write the JSON object there (relative to where npm was run)
-//   --md FILE          also write the figures as a Markdown table
-//   --skip-build       use dist/ as it is (otherwise `npm run build` first)
-//   --tarball FILE     benchmark this packed package (e.g. a release, or a variant) instead of
-//                      building and packing the tree; cold_require_ms still reads dist/
-//   --items N          items of the main runs (default 10000)
-//   --mem-items N      items of the memory runs (default 20000)
-//   --seq-items N      items of the Concurrency 1 run (default 1000)
-//   --no-plain-header  skip the extra HTTP Request run with a plain header instead of a credential
-//   --keep             keep the temp folder (n8n user folder, workflows)
-//   --verbose          print n8n's output of every run
-// Time limits: each `n8n execute` 240 s, the whole run CALLKARO_BENCH_TIMEOUT_MS (default 25 min).
+// Options: --json FILE, --md FILE (the figures as a Markdown table), --skip-build, --tarball FILE
+// (benchmark that package; cold_require_ms still reads dist/), --items N (10000), --mem-items N
+// (20000), --seq-items N (Concurrency 1 run, 1000), --no-plain-header (skip the HTTP Request run
+// with a plain header), --keep (the temp folder), --verbose (n8n's output of every run).
+// Time limits: each `n8n execute` 240 s, the whole run CALLKARO_BENCH_TIMEOUT_MS (25 min).
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';

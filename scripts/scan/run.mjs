@@ -46,6 +46,10 @@ function checkContents(dir) {
 		.map((f) => `not for the tarball: ${f}`);
 	for (const f of ['package.json', 'README.md', 'LICENSE'])
 		if (!have.has(f)) errors.push(`missing from the tarball: ${f}`);
+	// the scanner checks `dependencies` and `peerDependencies`; these would install packages too
+	const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+	for (const field of ['optionalDependencies', 'bundleDependencies', 'bundledDependencies'])
+		if (Object.keys(pkg[field] ?? {}).length) errors.push(`package.json "${field}" must be empty`);
 	for (const f of files.filter((x) => x.endsWith('.js'))) {
 		const source = fs.readFileSync(path.join(dir, f), 'utf8');
 		for (const [, , spec] of source.matchAll(/\brequire\(\s*(["'])([^"']+)\1\s*\)/g)) {
