@@ -5,6 +5,8 @@ import { invalidInput } from './errors';
 import { describeValue, optionalText, readJsonObject, requireText } from './input';
 import { normalizePhoneNumber } from './phone';
 import type { PhoneNumber } from './phone';
+import { applyCallingHours } from './callingHours';
+import type { CallingHours } from './callingHours';
 import { toIstSchedule } from './schedule';
 import type { IstSchedule } from './schedule';
 import { MAX_ATTRIBUTE_ROWS, attributeRowSchema } from './schemas';
@@ -77,14 +79,23 @@ export interface AssignInput {
 	workflowId: unknown;
 	attributes: AttributeRow[];
 	schedule?: ScheduleInput;
+	callingHours?: CallingHours;
 	defaultCountryCode?: string;
 	now?: Date;
+}
+
+/** What the calling hours did to the start time, when the node has them. */
+export interface CallingHoursReport {
+	/** The IST time the start was moved from. */
+	scheduleMovedFrom?: string;
+	outsideCallingHours: boolean;
 }
 
 export interface PreparedAssign {
 	request: AssignRequest;
 	phone: PhoneNumber;
 	schedule?: IstSchedule;
+	callingHours?: CallingHoursReport;
 }
 
 export interface DeleteInput {
@@ -124,6 +135,7 @@ export interface OutboundInput {
 	agentId: unknown;
 	phoneNumber: unknown;
 	defaultCountryCode?: string;
+	callingHours?: CallingHours;
 	now?: Date;
 	options: OutboundOptions;
 }
@@ -132,6 +144,7 @@ export interface PreparedOutbound {
 	request: OutboundRequest;
 	phone: PhoneNumber;
 	schedule?: IstSchedule;
+	callingHours?: CallingHoursReport;
 }
 
 export interface CampaignInput {
@@ -172,11 +185,22 @@ export function checkedRequest<T>(schema: z.ZodType<T>, request: T): T {
 	);
 }
 
+/** The schedule to send (the start time after the calling hours), and what the hours did. */
 function istSchedule(
 	schedule: ScheduleInput | undefined,
+	callingHours: CallingHours | undefined,
 	now: Date | undefined,
-): IstSchedule | undefined {
-	return schedule && toIstSchedule(schedule.value, { zone: schedule.zone, now });
+): { schedule?: IstSchedule; callingHours?: CallingHoursReport } {
+	const given = schedule && toIstSchedule(schedule.value, { zone: schedule.zone, now });
+	if (!callingHours) return { schedule: given };
+	const outcome = applyCallingHours(given, callingHours, now);
+	return {
+		schedule: outcome.schedule,
+		callingHours: withoutUndefined({
+			scheduleMovedFrom: outcome.movedFrom,
+			outsideCallingHours: outcome.outside,
+		}),
+	};
 }
 
 export function prepareAssign(input: AssignInput): PreparedAssign {
@@ -189,7 +213,7 @@ export function prepareAssign(input: AssignInput): PreparedAssign {
 		'Enter the ID of a CallKaro workflow',
 	);
 	const attributes = validateAttributeRows(input.attributes);
-	const schedule = istSchedule(input.schedule, input.now);
+	const { schedule, callingHours } = istSchedule(input.schedule, input.callingHours, input.now);
 	const request = checkedRequest(
 		assignRequestSchema,
 		withoutUndefined({
@@ -199,7 +223,7 @@ export function prepareAssign(input: AssignInput): PreparedAssign {
 			schedule_at: schedule?.scheduleAt,
 		}),
 	);
-	return { request, phone, schedule };
+	return { request, phone, schedule, callingHours };
 }
 
 export function prepareDelete(input: DeleteInput): PreparedDelete {
@@ -310,7 +334,7 @@ export function prepareOutbound(input: OutboundInput): PreparedOutbound {
 	const agentId = requireText(input.agentId, 'Agent ID', AGENT_ID_FIX);
 	const { options } = input;
 	const shape = outboundRequestSchema.shape;
-	const schedule = istSchedule(options.schedule, input.now);
+	const { schedule, callingHours } = istSchedule(options.schedule, input.callingHours, input.now);
 	const request = checkedRequest(
 		outboundRequestSchema,
 		withoutUndefined({
@@ -357,7 +381,7 @@ export function prepareOutbound(input: OutboundInput): PreparedOutbound {
 			),
 		}),
 	);
-	return { request, phone, schedule };
+	return { request, phone, schedule, callingHours };
 }
 
 export function prepareCampaign(input: CampaignInput): PreparedCampaign {

@@ -103,7 +103,8 @@ function offsetAt(zone: Zone, instant: number): number {
 	return Math.round(zone.offset(instant) * MINUTE);
 }
 
-function formatWall(instant: number, zone: Zone): string {
+/** "YYYY-MM-DDTHH:mm:ss" on the clocks of the zone at an instant. */
+export function formatWall(instant: number, zone: Zone): string {
 	return DateTime.fromMillis(instant, { zone }).toFormat(WALL_FORMAT, FORMAT_OPTIONS);
 }
 
@@ -194,6 +195,15 @@ function readWallText(
 	throw skippedError(text, zone, field, reading);
 }
 
+/**
+ * The first instant at which the zone's clocks show the wall time, or reach it when the clocks
+ * skip it (ms of the wall fields read as UTC): when a window that opens at that time opens.
+ */
+export function firstInstantAtOrAfter(wall: number, zone: Zone): number {
+	const reading = readWallTime(wall, zone);
+	return reading.kind === 'exists' ? reading.instant : reading.firstAfter;
+}
+
 function parseDateText(text: string, zone: Zone, field: string): ParsedText {
 	const match = DATE_TEXT.exec(text);
 	if (!match)
@@ -241,11 +251,12 @@ function istDateTime(instant: number, value: unknown, field: string): DateTime<t
 	return ist;
 }
 
-function knownZone(zone: string): Zone {
-	const known = zone.trim() === '' ? undefined : Info.normalizeZone(zone);
+/** A luxon zone for an IANA name (or UTC and fixed offsets), or an error naming the field. */
+export function knownZone(zone: string, field = 'Time Zone'): Zone {
+	const known = zone.trim() === '' ? undefined : Info.normalizeZone(zone.trim());
 	if (!known?.isValid) {
 		throw invalidInput(
-			'Time Zone',
+			field,
 			`is not a known time zone: ${describeValue(zone)}`,
 			'Use an IANA time zone name such as Asia/Kolkata',
 		);

@@ -8,6 +8,7 @@ import { prepareAssign } from '../../src/requests';
 import type { AttributeRow } from '../../src/schemas';
 import type { RunVocabulary } from '../../src/runReport';
 import {
+	callingHoursOption,
 	concurrencyOption,
 	defaultCountryCodeOption,
 	duplicateGuardProperties,
@@ -18,7 +19,13 @@ import {
 } from '../shared/descriptions';
 import type { DuplicateGuardWording } from '../shared/descriptions';
 import type { ActionOperation } from '../shared/executeForEachItem';
-import { scheduleNote, scheduleZone } from '../shared/schedule';
+import {
+	callingHoursFrom,
+	callingHoursOutput,
+	scheduleNote,
+	scheduleZone,
+} from '../shared/schedule';
+import type { CallingHoursOptionValue } from '../shared/schedule';
 import type { ItemResult, PreparedItem } from '../shared/runItems';
 
 export const guard: DuplicateGuardWording = {
@@ -154,6 +161,7 @@ export const description: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
+			callingHoursOption,
 			concurrencyOption,
 			defaultCountryCodeOption,
 			maxRequestsPerSecondOption,
@@ -190,6 +198,7 @@ export const outputs: ActionOperation['outputs'] = {
 };
 
 interface AssignOptions {
+	callingHours?: CallingHoursOptionValue;
 	defaultCountryCode?: string;
 	onAttributeProblems?: 'report' | 'fail';
 	timeZone?: string;
@@ -244,6 +253,7 @@ export function prepare(
 					zone: scheduleZone(context, options.timeZone),
 				}
 			: undefined,
+		callingHours: callingHoursFrom(options.callingHours),
 		defaultCountryCode: options.defaultCountryCode,
 	});
 
@@ -252,6 +262,7 @@ export function prepare(
 		scheduledForUtc: prepared.schedule?.utc ?? null,
 		scheduleInPast: prepared.schedule?.isPast ?? false,
 		...scheduleNote(prepared.schedule),
+		...callingHoursOutput(prepared.callingHours),
 	};
 	// Not started by this run, so it goes with Already Running.
 	const skipped: ItemResult = {

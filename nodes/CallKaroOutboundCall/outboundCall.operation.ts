@@ -7,6 +7,7 @@ import type { OutboundOptions } from '../../src/requests';
 import type { RunVocabulary } from '../../src/runReport';
 import {
 	agentIdProperty,
+	callingHoursOption,
 	concurrencyOption,
 	defaultCountryCodeOption,
 	duplicateGuardProperties,
@@ -17,7 +18,13 @@ import {
 } from '../shared/descriptions';
 import type { DuplicateGuardWording } from '../shared/descriptions';
 import type { ActionOperation, RunMemory } from '../shared/executeForEachItem';
-import { scheduleNote, scheduleZone } from '../shared/schedule';
+import {
+	callingHoursFrom,
+	callingHoursOutput,
+	scheduleNote,
+	scheduleZone,
+} from '../shared/schedule';
+import type { CallingHoursOptionValue } from '../shared/schedule';
 import type { ItemResult, PreparedItem } from '../shared/runItems';
 
 export const guard: DuplicateGuardWording = {
@@ -182,6 +189,7 @@ export const description: INodeProperties[] = [
 				description:
 					'Whether to place every call even when an earlier item of this run calls the same number with the same agent at the same time. Off: only the first is placed, and the others are reported with status "duplicate".',
 			},
+			callingHoursOption,
 			concurrencyOption,
 			defaultCountryCodeOption,
 			maxRequestsPerSecondOption,
@@ -216,6 +224,7 @@ export function prepare(
 	} = context.getNodeParameter('additionalFields', itemIndex, {}) as AdditionalFields;
 	const options = context.getNodeParameter('options', itemIndex, {}) as {
 		allowDuplicateCalls?: boolean;
+		callingHours?: CallingHoursOptionValue;
 		defaultCountryCode?: string;
 		timeZone?: string;
 	};
@@ -223,6 +232,7 @@ export function prepare(
 		agentId: context.getNodeParameter('agentId', itemIndex),
 		phoneNumber: context.getNodeParameter('phoneNumber', itemIndex),
 		defaultCountryCode: options.defaultCountryCode,
+		callingHours: callingHoursFrom(options.callingHours),
 		options: {
 			...fields,
 			metadataRows: metadata?.entry,
@@ -238,6 +248,7 @@ export function prepare(
 		scheduleAt: prepared.schedule?.scheduleAt ?? null,
 		scheduledForUtc: prepared.schedule?.utc ?? null,
 		...scheduleNote(prepared.schedule),
+		...callingHoursOutput(prepared.callingHours),
 	};
 
 	// A run that repeats a row would call the person twice, and no idempotency key exists. Items

@@ -160,3 +160,110 @@ export function duplicateGuardProperties(wording: DuplicateGuardWording): INodeP
 		},
 	];
 }
+
+/** Calling Hours: a window of the day (and days of the week) in which a call may start. Off until added. */
+export const callingHoursOption: INodeProperties = {
+	displayName: 'Calling Hours',
+	name: 'callingHours',
+	type: 'fixedCollection',
+	placeholder: 'Add Calling Hours',
+	default: {},
+	description:
+		'Keep the start of the call inside a window of the day, e.g. 09:00-21:00 in India. Applies to a schedule time and to "now".',
+	options: [
+		{
+			name: 'window',
+			displayName: 'Window',
+			values: [
+				{
+					displayName: 'Days',
+					name: 'days',
+					type: 'multiOptions',
+					options: [
+						{
+							name: 'Friday',
+							value: 'friday',
+						},
+						{
+							name: 'Monday',
+							value: 'monday',
+						},
+						{
+							name: 'Saturday',
+							value: 'saturday',
+						},
+						{
+							name: 'Sunday',
+							value: 'sunday',
+						},
+						{
+							name: 'Thursday',
+							value: 'thursday',
+						},
+						{
+							name: 'Tuesday',
+							value: 'tuesday',
+						},
+						{
+							name: 'Wednesday',
+							value: 'wednesday',
+						},
+					],
+					default: [],
+					description:
+						'Days on which the window opens. A window past midnight belongs to the day it opens on.',
+				},
+				{
+					displayName: 'End',
+					name: 'end',
+					type: 'string',
+					default: '21:00',
+					placeholder: 'e.g. 21:00',
+					description:
+						'Time of day (HH:MM, 24 h) from which calls may no longer start. Before Start means the window runs past midnight.',
+				},
+				{
+					displayName: 'Outside Calling Hours',
+					name: 'onOutside',
+					type: 'options',
+					options: [
+						{
+							name: 'Move to the Next Allowed Time',
+							value: 'move',
+							description:
+								'Schedule the call at the next opening;	the output shows scheduleMovedFrom',
+						},
+						{
+							name: 'Fail the Item',
+							value: 'fail',
+							description: 'Send nothing for the item and give an error',
+						},
+						{
+							name: 'Send As It Is',
+							value: 'send',
+							description: 'Send the time unchanged;	the output has outsideCallingHours:	true',
+						},
+					],
+					default: 'move',
+					description: 'What happens when the start time is outside the calling hours',
+				},
+				{
+					displayName: 'Start',
+					name: 'start',
+					type: 'string',
+					default: '09:00',
+					placeholder: 'e.g. 09:00',
+					description: 'Time of day (HH:MM, 24 h) from which calls may start',
+				},
+				{
+					displayName: 'Time Zone',
+					name: 'zone',
+					type: 'string',
+					default: 'Asia/Kolkata',
+					placeholder: 'e.g. Asia/Kolkata',
+					description: 'IANA zone whose clock the window follows, daylight saving included',
+				},
+			],
+		},
+	],
+};
