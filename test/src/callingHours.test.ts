@@ -229,7 +229,7 @@ describe('applyCallingHours', () => {
 			applyCallingHours(
 				undefined,
 				{ ...DAYTIME_IN_INDIA, onOutside: 'fail', days: EVERY_DAY },
-				NOW,
+				new Date(NOW),
 			),
 		);
 		expect(error.message).toContain(
