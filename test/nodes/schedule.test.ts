@@ -1,5 +1,6 @@
 // Schedule times in both scheduling nodes, in n8n's real engine against the local CallKaro sandbox:
 // what is sent as schedule_at, and what the output tells the builder.
+import { Settings } from 'luxon';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { ASSIGN_WORKFLOW, OUTBOUND_CALL } from '../engine/callKaroNodes';
@@ -35,35 +36,53 @@ const NODES: Array<[string, string, (phone: string) => INodeParameters]> = [
 	],
 ];
 
+// The clock the workflow runs under (winter, then summer) must not change what is sent.
+const NOWS: Array<[string, number]> = [
+	['January', Date.parse('2030-01-15T12:00:00Z')],
+	['July', Date.parse('2030-07-15T12:00:00Z')],
+];
+
 describe.each(NODES)('Schedule Time in %s', (_node, type, parameters) => {
 	const sandbox = useSandbox();
 
-	it('sends a repeated wall time as its first occurrence, and says so in scheduleNote', async () => {
-		const result = await runNode(sandbox(), {
-			type,
-			parameters: parameters(freshNumber()),
-			items: [{ when: '2030-10-27T01:30:00' }],
-			timezone: 'Europe/London',
+	describe.each(NOWS)('run in %s', (_month, now) => {
+		const luxonNow = Settings.now;
+		beforeEach(() => {
+			Settings.now = () => now;
+		});
+		afterEach(() => {
+			Settings.now = luxonNow;
 		});
 
-		// 01:30 BST (+01:00), the first of the two, is 06:00 in India
-		expect((apiRequests(sandbox())[0].body as IDataObject).schedule_at).toBe('2030-10-27T06:00:00');
-		expect(result.json(NODE_NAME)[0]).toMatchObject({
-			scheduleAt: '2030-10-27T06:00:00',
-			scheduledForUtc: '2030-10-27T00:30:00.000Z',
-			scheduleNote: 'repeated wall time read as its first occurrence (+01:00)',
-		});
-	});
+		it('sends a repeated wall time as its first occurrence, and says so in scheduleNote', async () => {
+			const result = await runNode(sandbox(), {
+				type,
+				parameters: parameters(freshNumber()),
+				items: [{ when: '2030-10-27T01:30:00' }],
+				timezone: 'Europe/London',
+			});
 
-	it('has no scheduleNote for an ordinary time', async () => {
-		const result = await runNode(sandbox(), {
-			type,
-			parameters: parameters(freshNumber()),
-			items: [{ when: '2030-07-01T09:00:00' }],
-			timezone: 'Europe/London',
+			// 01:30 BST (+01:00), the first of the two, is 06:00 in India
+			expect((apiRequests(sandbox())[0].body as IDataObject).schedule_at).toBe(
+				'2030-10-27T06:00:00',
+			);
+			expect(result.json(NODE_NAME)[0]).toMatchObject({
+				scheduleAt: '2030-10-27T06:00:00',
+				scheduledForUtc: '2030-10-27T00:30:00.000Z',
+				scheduleNote: 'repeated wall time read as its first occurrence (+01:00)',
+			});
 		});
 
-		expect(result.json(NODE_NAME)[0]).not.toHaveProperty('scheduleNote');
+		it('has no scheduleNote for an ordinary time', async () => {
+			const result = await runNode(sandbox(), {
+				type,
+				parameters: parameters(freshNumber()),
+				items: [{ when: '2030-07-01T09:00:00' }],
+				timezone: 'Europe/London',
+			});
+
+			expect(result.json(NODE_NAME)[0]).not.toHaveProperty('scheduleNote');
+		});
 	});
 
 	it.each([
