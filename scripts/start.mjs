@@ -10,6 +10,11 @@
 //   6. starts n8n on 127.0.0.1:5678 with its owner already set up, and prints where to click
 // Ctrl-C stops both. Data (n8n's database, settings) lives in ~/.cache/callkaro-n8n/start/, outside the clone.
 //
+// --queue starts n8n's scaling mode instead (scripts/n8n/cluster.mjs): PostgreSQL 17 and Redis,
+//   n8n main (the editor), 2 workers, 1 webhook processor (production webhooks) and the sandbox,
+//   with its own data (--webhook-port N, default 5680; --postgres-port N, default 5442;
+//   --redis-port N, default 6389; --workers N, default 2).
+//
 // Options: --port N (n8n, default 5678), --sandbox-port N (default 4010), --skip-build,
 //   --n8n 1.123.81 (the n8n 1.x target, on this machine's Node 20; its own data folder),
 //   --reset-examples (re-import the examples over your edits), --exit-when-ready (start,
@@ -20,7 +25,9 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
+import { startCluster, clusterEnv } from './n8n/cluster.mjs';
 import { cacheRoot, ensureN8n } from './n8n/install.mjs';
+import { startPostgres, startRedis } from './n8n/postgres.mjs';
 import {
 	activateArgs,
 	ensureOwner,
@@ -50,11 +57,21 @@ const { values: opts } = parseArgs({
 		n8n: { type: 'string' }, // 1.123.81: the n8n 1.x target (read lazily by install.mjs)
 		'reset-examples': { type: 'boolean' },
 		'exit-when-ready': { type: 'boolean' },
+		queue: { type: 'boolean' },
+		'webhook-port': { type: 'string', default: '5680' },
+		'postgres-port': { type: 'string', default: '5442' },
+		'redis-port': { type: 'string', default: '6389' },
+		workers: { type: 'string', default: '2' },
 	},
 });
 if (opts.n8n) process.env.CALLKARO_N8N_VERSION = opts.n8n;
 const N8N_PORT = Number(opts.port);
 const SANDBOX_PORT = Number(opts['sandbox-port']);
+const QUEUE = opts.queue === true;
+const WEBHOOK_PORT = Number(opts['webhook-port']);
+const POSTGRES_PORT = Number(opts['postgres-port']);
+const REDIS_PORT = Number(opts['redis-port']);
+const WORKERS = Number(opts.workers);
 const OWNER = {
 	email: process.env.CALLKARO_N8N_EMAIL || 'owner@example.com',
 	password: process.env.CALLKARO_N8N_PASSWORD || 'CallKaro-Sandbox-1',
@@ -64,7 +81,8 @@ const PROJECT_KEY = createHash('sha256').update(PROJECT_ROOT).digest('hex').slic
 // n8n's data lives outside the clone (n8n copies its editor's JavaScript there, which the strict
 // lint would then read), one folder per clone; n8n 2.x migrates its database beyond what 1.x
 // reads, so each major keeps its own.
-const LOCAL = path.join(cacheRoot(), 'start', `${PROJECT_KEY}-n8n${N8N_MAJOR}`);
+const INSTANCE = `${PROJECT_KEY}-n8n${N8N_MAJOR}${QUEUE ? '-queue' : ''}`;
+const LOCAL = path.join(cacheRoot(), 'start', INSTANCE);
 const EXAMPLES = path.join(PROJECT_ROOT, 'examples');
 
 const t0 = Date.now();
@@ -72,6 +90,10 @@ const log = (m) => console.log(`[start ${secondsSince(t0).padStart(6)}] ${m}`);
 
 let sandbox;
 let server;
+let cluster;
+let services = [];
+/** n8n's settings for queue mode (database, Redis), shared by every process and CLI command. */
+let queueEnv = {};
 let stopping = false;
 
 async function shutdown(code) {
@@ -80,6 +102,8 @@ async function shutdown(code) {
 	console.log('\nstopping n8n and the sandbox...');
 	try {
 		await server?.stop(15_000);
+		await cluster?.stop();
+		for (const service of services.reverse()) await service.stop();
 	} catch {}
 	try {
 		await sandbox?.close();
@@ -94,6 +118,13 @@ async function main() {
 	for (const [port, what, opt] of [
 		[N8N_PORT, 'n8n', '--port'],
 		[SANDBOX_PORT, 'the sandbox', '--sandbox-port'],
+		...(QUEUE
+			? [
+					[WEBHOOK_PORT, "n8n's webhook processor", '--webhook-port'],
+					[POSTGRES_PORT, 'PostgreSQL', '--postgres-port'],
+					[REDIS_PORT, 'Redis', '--redis-port'],
+				]
+			: []),
 	]) {
 		if (await portInUse(port)) {
 			throw new Error(
@@ -128,7 +159,8 @@ async function main() {
 	// calls that end in the sandbox (POST /__sandbox/calls/end) are posted, as CallKaro would,
 	// to the published CallKaro Trigger example, with the secret header it checks
 	const trigger = triggerExample(EXAMPLES);
-	const hookUrl = trigger ? `http://127.0.0.1:${N8N_PORT}/webhook/${trigger.webhookPath}` : null;
+	const webhookBase = `http://127.0.0.1:${QUEUE ? WEBHOOK_PORT : N8N_PORT}`;
+	const hookUrl = trigger ? `${webhookBase}/webhook/${trigger.webhookPath}` : null;
 	sandbox = await startSandbox({
 		port: SANDBOX_PORT,
 		host: '127.0.0.1',
@@ -153,9 +185,28 @@ async function main() {
 		`sandbox listening on ${sandbox.url} (demo data)${hookUrl ? `; call_ended -> ${hookUrl}` : ''}`,
 	);
 
-	// 5. credential + examples
+	// 5. credential + examples (in queue mode: into PostgreSQL, started first along with Redis)
+	if (QUEUE) {
+		const pg = await startPostgres({
+			name: INSTANCE,
+			port: POSTGRES_PORT,
+			logFile: path.join(LOCAL, 'postgres.log'),
+		});
+		services.push(pg);
+		const redis = await startRedis({ port: REDIS_PORT, logFile: path.join(LOCAL, 'redis.log') });
+		services.push(redis);
+		log(
+			`PostgreSQL ${pg.version.split('-')[0]} on 127.0.0.1:${pg.port} (data ${pg.dataDir}); Redis ${redis.version} on 127.0.0.1:${redis.port}`,
+		);
+		queueEnv = clusterEnv({ pg, redis, extra: ownerEnv(OWNER) });
+	}
 	const brokerPort = (await portInUse(N8N_PORT + 1)) ? await freePort() : N8N_PORT + 1;
-	const env = n8nEnv({ userFolder: LOCAL, port: N8N_PORT, brokerPort, extra: ownerEnv(OWNER) });
+	const env = n8nEnv({
+		userFolder: LOCAL,
+		port: N8N_PORT,
+		brokerPort,
+		extra: { ...ownerEnv(OWNER), ...queueEnv },
+	});
 	const cli = async (args) => {
 		const r = await runN8n(args, { env, timeoutMs: 180_000 });
 		if (r.code !== 0) throw new Error(describeFailure(r));
@@ -194,6 +245,7 @@ async function main() {
 	}
 
 	// 6. n8n
+	if (QUEUE) return await startQueueMode({ examples, trigger });
 	const logFile = path.join(LOCAL, 'n8n.log');
 	const logStream = fs.createWriteStream(logFile, { flags: 'w' });
 	let ready = false;
@@ -247,6 +299,60 @@ async function main() {
 			}
 
   n8n's log: ${path.relative(PROJECT_ROOT, logFile)}. Press Ctrl-C to stop n8n and the sandbox.
+`);
+	if (opts['exit-when-ready']) await shutdown(0);
+}
+
+/** Main, the workers and the webhook processor, then where to click. */
+async function startQueueMode({ examples, trigger }) {
+	log(`starting n8n main, ${WORKERS} workers and a webhook processor...`);
+	const tCluster = Date.now();
+	cluster = await startCluster({
+		userFolder: LOCAL,
+		env: queueEnv,
+		logDir: path.join(LOCAL, 'logs'),
+		mainPort: N8N_PORT,
+		webhookPort: WEBHOOK_PORT,
+		workers: WORKERS,
+	});
+	await ensureOwner(cluster.main.url, OWNER);
+	log(`cluster ready in ${secondsSince(tCluster)} (${secondsSince(t0)} since npm start)`);
+	for (const p of cluster.processes) {
+		p.child.on('close', (code, signal) => {
+			if (!stopping) {
+				console.log(`n8n ${p.name} exited (${code ?? signal}); see ${p.logFile}`);
+				void shutdown(1);
+			}
+		});
+	}
+	const [pg, redis] = services;
+	const rows = [
+		['n8n main (editor, REST API)', cluster.main.url, cluster.main.logFile],
+		...cluster.workers.map((w) => [`n8n ${w.name} (executions)`, `pid ${w.pid}`, w.logFile]),
+		['n8n webhook processor (production webhooks)', cluster.webhook.url, cluster.webhook.logFile],
+		[`PostgreSQL ${pg.version.split('-')[0]}`, `127.0.0.1:${pg.port}`, pg.logFile],
+		[`Redis ${redis.version}`, `127.0.0.1:${redis.port}`, redis.logFile],
+		['CallKaro sandbox', sandbox.url, '(this terminal)'],
+	];
+	const width = Math.max(...rows.map((r) => r[0].length));
+	const hooks = cluster.webhook.url;
+	console.log(`
+  n8n in queue mode (scaling mode), every process on 127.0.0.1:
+${rows.map(([role, where, logFile]) => `  ${role.padEnd(width)}  ${String(where).padEnd(24)}  log ${logFile}`).join('\n')}
+
+  Log in to ${cluster.main.url} as ${OWNER.email} / ${OWNER.password}. Production webhooks go to the
+  webhook processor (${hooks}/webhook/...); the workers run the executions.
+  Try: the CRM webhook ("CRM to Assign Workflow", published) through the webhook processor:
+      curl -s -X POST ${hooks}/webhook/callkaro-crm-lead -H 'content-type: application/json' \\
+        -d '{"phone":"+91 98200 11111","name":"Asha","city":"Pune","plan":"Pro"}'
+      Once: "Started". Again: "Already Running". Executions (main's editor) show which worker ran it.${
+				trigger
+					? `
+  Ending a call in the sandbox posts call_ended to "${trigger.workflowName}" through the webhook processor.`
+					: ''
+			}
+  Examples: ${examples.map((e) => e.file).join(', ')}.
+  Press Ctrl-C to stop everything.
 `);
 	if (opts['exit-when-ready']) await shutdown(0);
 }
