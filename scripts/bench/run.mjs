@@ -22,7 +22,6 @@
 // (20000), --seq-items N (Concurrency 1 run, 1000), --no-plain-header (skip the HTTP Request run
 // with a plain header), --keep (the temp folder), --verbose (n8n's output of every run).
 // Time limits: each `n8n execute` 240 s, the whole run CALLKARO_BENCH_TIMEOUT_MS (25 min).
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -40,6 +39,7 @@ import {
 	n8nEnv,
 	packPackage,
 	parseTrailingJson,
+	runCommand,
 	runN8n,
 	secondsSince,
 	stopAll,
@@ -114,13 +114,13 @@ const median = (xs) => {
 // one `n8n execute`, watched: its pid is the Node process itself (no shell), /proc/<pid> is
 // sampled while it runs, and exit-probe.cjs records CPU time and VmHWM at process.exit()
 
-const CLK_TCK = (() => {
-	try {
-		return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-	} catch {
-		return 100;
-	}
-})();
+/** What a command prints, or an error. */
+async function output(cmd, args, opts) {
+	const r = await runCommand(cmd, args, { timeoutMs: 60_000, ...opts });
+	if (r.code !== 0) throw new Error(describeFailure(r));
+	return r.stdout.trim();
+}
+const CLK_TCK = Number(await output('getconf', ['CLK_TCK']).catch(() => '')) || 100;
 function readProc(pid) {
 	try {
 		const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -402,13 +402,10 @@ async function coldRequire(runs = 5) {
 			['cold', []],
 			['n8nWorkflowWarm', ['--warm=n8n-workflow']],
 		]) {
-			const out = execFileSync(process.execPath, [COLD_REQUIRE, ...extra], {
-				cwd: PROJECT_ROOT,
-				encoding: 'utf8',
-				timeout: 60_000,
+			const out = await output(process.execPath, [COLD_REQUIRE, ...extra], {
 				env: { ...process.env, NODE_OPTIONS: '' },
 			});
-			variants[key].push(JSON.parse(out.trim().split('\n').pop()));
+			variants[key].push(JSON.parse(out.split('\n').pop()));
 		}
 	}
 	return {
@@ -485,7 +482,7 @@ async function main() {
 	}
 	const host = await ensureN8n({ log });
 	await installCommunityPackage({ tarball, userFolder, log });
-	const n8nNodeVersion = execFileSync(host.nodeBin, ['--version'], { encoding: 'utf8' }).trim();
+	const n8nNodeVersion = await output(host.nodeBin, ['--version']);
 
 	const { startSandbox, DEMO_API_KEY } = await import(
 		pathToFileURL(path.join(PROJECT_ROOT, 'test', 'sandbox', 'sandbox.mjs')).href

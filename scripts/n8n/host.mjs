@@ -36,37 +36,33 @@ export const RESOLVE_PROBE = path.join(PROJECT_ROOT, 'scripts', 'n8n', 'resolve-
 // child processes: every one is tracked, bounded in time, and stopped when this process exits
 
 const live = new Set();
+const alive = (child) => child.exitCode === null && child.signalCode === null;
 
+/** Signals a child's whole process group (every child here is spawned detached, as its leader). */
 export function killTree(child, signal = 'SIGTERM') {
-	if (!child || child.exitCode !== null || child.signalCode !== null) return;
 	try {
-		process.kill(-child.pid, signal); // its own process group (detached)
-	} catch {
-		try {
-			child.kill(signal);
-		} catch {}
+		process.kill(-child.pid, signal);
+	} catch {} // the group is gone already
+}
+process.on('exit', () => {
+	for (const child of live) killTree(child, 'SIGKILL');
+});
+
+/** SIGTERM to a child's process group, SIGKILL after graceMs; resolves once it has exited. */
+export async function stopProcess(child, graceMs = 15_000) {
+	if (alive(child)) {
+		const closed = new Promise((r) => child.once('close', r));
+		killTree(child, 'SIGTERM');
+		const timer = setTimeout(() => killTree(child, 'SIGKILL'), graceMs);
+		await closed;
+		clearTimeout(timer);
 	}
+	killTree(child, 'SIGKILL'); // anything of its group still there (n8n's task runner)
 }
 
-function killAll(signal) {
-	for (const child of live) killTree(child, signal);
-}
-process.on('exit', () => killAll('SIGKILL'));
-
-/** Stops every tracked child (SIGTERM, then SIGKILL after graceMs). */
-export async function stopAll(graceMs = 10_000) {
-	const waiting = [...live].map(
-		(child) =>
-			new Promise((resolve) => {
-				if (child.exitCode !== null || child.signalCode !== null) return resolve();
-				child.once('close', resolve);
-			}),
-	);
-	killAll('SIGTERM');
-	const timer = setTimeout(() => killAll('SIGKILL'), graceMs);
-	await Promise.all(waiting);
-	clearTimeout(timer);
-}
+/** Stops every tracked child (stopProcess on each). */
+export const stopAll = (graceMs = 10_000) =>
+	Promise.all([...live].map((child) => stopProcess(child, graceMs)));
 
 /**
  * Runs a command to completion with a time limit. Resolves { code, signal, stdout, stderr, ms };
@@ -80,7 +76,6 @@ export function runCommand(
 		env = process.env,
 		timeoutMs,
 		label = cmd,
-		onLine,
 		onSpawn,
 		stdio = ['ignore', 'pipe', 'pipe'],
 	} = {},
@@ -94,13 +89,8 @@ export function runCommand(
 		let stdout = '';
 		let stderr = '';
 		let timedOut = false;
-		child.stdout?.on('data', (d) => {
-			stdout += d;
-			if (onLine) for (const line of d.toString().split('\n')) if (line.trim()) onLine(line);
-		});
-		child.stderr?.on('data', (d) => {
-			stderr += d;
-		});
+		child.stdout?.on('data', (d) => (stdout += d));
+		child.stderr?.on('data', (d) => (stderr += d));
 		const timer = setTimeout(() => {
 			timedOut = true;
 			killTree(child, 'SIGTERM');
@@ -114,10 +104,7 @@ export function runCommand(
 		child.on('close', (code, signal) => {
 			clearTimeout(timer);
 			live.delete(child);
-			// a CLI that exits leaves no helpers behind (e.g. n8n's task runner)
-			try {
-				process.kill(-child.pid, 'SIGKILL');
-			} catch {}
+			killTree(child, 'SIGKILL'); // a CLI that exits leaves no helpers behind (n8n's task runner)
 			resolve({
 				code: timedOut ? null : code,
 				signal,
@@ -143,17 +130,6 @@ export function startProcess(
 	child.stdout.on('data', (d) => onStdout?.(d.toString()));
 	child.stderr.on('data', (d) => onStderr?.(d.toString()));
 	return child;
-}
-
-/** SIGTERM to a child's process group, SIGKILL after graceMs; resolves once it has exited. */
-export async function stopProcess(child, graceMs = 15_000) {
-	if (child.exitCode !== null || child.signalCode !== null) return;
-	const closed = new Promise((r) => child.once('close', r));
-	killTree(child, 'SIGTERM');
-	const timer = setTimeout(() => killTree(child, 'SIGKILL'), graceMs);
-	await closed;
-	clearTimeout(timer);
-	killTree(child, 'SIGKILL'); // anything of its group still there
 }
 
 export function describeFailure(result, tailChars = 4000) {
@@ -208,8 +184,9 @@ export async function packPackage({ outDir, log }) {
  * Installs a packed tarball into <userFolder>/.n8n/nodes the way n8n 2.41's Community Nodes
  * installer does (CommunityPackagesService.downloadPackage): unpack into
  * nodes/node_modules/<name>, drop devDependencies/peerDependencies/optionalDependencies from its
- * package.json (it has no dependencies to `npm install`), and record it in nodes/package.json. n8n then loads every nodes/node_modules/n8n-nodes-*
- * at start-up; its node types are `n8n-nodes-callkaro.<node>`.
+ * package.json (it has no dependencies to `npm install`), and record it in nodes/package.json.
+ * n8n then loads every nodes/node_modules/n8n-nodes-* at start-up; its node types are
+ * `n8n-nodes-callkaro.<node>`.
  *
  * Peer dependencies (n8n-workflow) and the libraries the package does not ship (zod, luxon) are
  * not installed: they resolve from the host n8n, which puts its own module paths on NODE_PATH
