@@ -1,5 +1,6 @@
 import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../src/runOptions';
 import { CREDENTIAL_TYPE } from './transport';
 
 export const callKaroCredentials: INodeCredentialDescription[] = [
@@ -47,14 +48,12 @@ export const timeZoneOption: INodeProperties = {
 		"IANA zone in which a schedule time without an offset is read. Empty means the workflow's time zone. CallKaro itself is always sent Indian time (IST).",
 };
 
-export const DEFAULT_CONCURRENCY = 5;
-
 /** Options that pace a whole run of a node (read once per run, see executeForEachItem). */
 export const concurrencyOption: INodeProperties = {
 	displayName: 'Concurrency',
 	name: 'concurrency',
 	type: 'number',
-	typeOptions: { minValue: 1, maxValue: 50 },
+	typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 	default: DEFAULT_CONCURRENCY,
 	description:
 		'How many requests this node keeps in flight at once. Output items stay in input order.',

@@ -11,7 +11,7 @@ import type { CallKaroClient } from '../../src/client';
 import { createPacedTransport } from '../../src/pacing';
 import { previewTransport } from '../../src/preview';
 import type { RunVocabulary } from '../../src/runReport';
-import { DEFAULT_CONCURRENCY } from './descriptions';
+import { checkRunOptions } from '../../src/runOptions';
 import type { DuplicateGuardWording } from './descriptions';
 import { createItemGuard, guardApplies, readGuardSettings } from './guard';
 import type { ItemGuard } from './guard';
@@ -44,13 +44,15 @@ export interface ActionOperation {
 }
 
 interface RunOptions {
-	concurrency?: number;
-	maxRequestsPerSecond?: number;
+	concurrency?: unknown;
+	maxRequestsPerSecond?: unknown;
 	previewOnly?: boolean;
 }
 
 interface RunSetup {
 	client: CallKaroClient;
+	/** Requests in flight at once, checked (see checkRunOptions). */
+	concurrency: number;
 	guard?: ItemGuard;
 	/** The guard is on, but this editor run neither checks nor records. */
 	guardOffInEditorRun: boolean;
@@ -63,7 +65,10 @@ interface RunSetup {
  */
 async function createNodeClient(
 	context: IExecuteFunctions,
-	{ maxRequestsPerSecond = 0, previewOnly = false }: RunOptions,
+	{
+		maxRequestsPerSecond,
+		previewOnly = false,
+	}: { maxRequestsPerSecond: number; previewOnly?: boolean },
 ): Promise<CallKaroClient> {
 	const cancelSignal = context.getExecutionCancelSignal();
 	const cancellableSleep = async (ms: number) => await sleep(ms, cancelSignal);
@@ -81,13 +86,16 @@ async function setUpRun(
 	operation: ActionOperation,
 	options: RunOptions,
 ): Promise<RunSetup> {
-	const client = await createNodeClient(context, options);
+	// The editor bounds these, but not an expression such as {{ 500 }}: out of range fails every item.
+	const { concurrency, maxRequestsPerSecond } = checkRunOptions(options);
+	const client = await createNodeClient(context, { ...options, maxRequestsPerSecond });
 	// A preview records nothing, so the guard has nothing to do in it.
 	const settings = operation.guard && !options.previewOnly && readGuardSettings(context);
-	if (!operation.guard || !settings) return { client, guardOffInEditorRun: false };
-	if (!guardApplies(context, settings)) return { client, guardOffInEditorRun: true };
+	if (!operation.guard || !settings) return { client, concurrency, guardOffInEditorRun: false };
+	if (!guardApplies(context, settings)) return { client, concurrency, guardOffInEditorRun: true };
 	return {
 		client,
+		concurrency,
 		guard: createItemGuard(context, settings, operation.guard),
 		guardOffInEditorRun: false,
 	};
@@ -132,7 +140,7 @@ export async function executeForEachItem(
 		},
 		{
 			outputCount: operation.outputs.outputs.length,
-			concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+			concurrency: setup instanceof Error ? 1 : setup.concurrency,
 			vocabulary: operation.vocabulary,
 			preview: options.previewOnly ?? false,
 			guard: setup instanceof Error ? undefined : setup.guard,
