@@ -1,5 +1,6 @@
 import { invalidInput } from './errors';
 import { describeValue, readJsonObject } from './input';
+import { maskPhoneNumbersInText } from './mask';
 import { MAX_ATTRIBUTE_ROWS, MAX_ATTRIBUTE_VALUE_LENGTH } from './schemas';
 import type { AttributeReport, AttributeRow } from './schemas';
 
@@ -125,4 +126,15 @@ export function summarizeAttributeReport(report: AttributeReport | undefined): A
 		},
 		hasProblems: ignored.length > 0 || invalid.length > 0,
 	};
+}
+
+/** 'ignored (no such CRM attribute): Foo; invalid: Age (must be a number)', phone numbers masked. */
+export function describeAttributeProblems({ ignored, invalid }: AttributeSummary): string {
+	const parts = [
+		ignored.length ? `ignored (no such CRM attribute): ${ignored.join(', ')}` : '',
+		invalid.length
+			? `invalid: ${invalid.map(({ key, reason }) => `${key} (${reason})`).join(', ')}`
+			: '',
+	];
+	return maskPhoneNumbersInText(parts.filter(Boolean).join('; '));
 }

@@ -1,6 +1,6 @@
 import type { z } from 'zod/v4';
 
-import { summarizeAttributeReport } from './attributes';
+import { describeAttributeProblems, summarizeAttributeReport } from './attributes';
 import type { AttributeSummary } from './attributes';
 import { CallKaroApiError, classifyStatus, parseRetryAfter } from './errors';
 import type { HttpErrorKind } from './errors';
@@ -33,6 +33,8 @@ export interface ClientOptions {
 
 export interface AssignResult {
 	outcome: 'started' | 'already-running';
+	/** The status of CallKaro's answer: 2xx, or 409 for already-running. */
+	httpStatus: number;
 	/** The run was started by an earlier attempt of this request whose answer was lost or was a 5xx. */
 	startedByEarlierAttempt: boolean;
 	status?: string;
@@ -42,6 +44,41 @@ export interface AssignResult {
 	attributes: AttributeSummary;
 	attempts: number;
 	body: unknown;
+}
+
+/**
+ * Assign's result as an error of its item, for On Attribute Problems = Fail the Item, when
+ * CallKaro did not save every attribute. The run was started (or was running) all the same, so
+ * the error names the attributes and keeps the run's IDs.
+ */
+export function attributeProblemsError(
+	result: AssignResult,
+	maskedNumber: string,
+): CallKaroApiError | undefined {
+	if (!result.attributes.hasProblems) return undefined;
+	const run =
+		result.outcome === 'started'
+			? `the run was started all the same${result.runId ? ` (run ${result.runId})` : ''}`
+			: 'the number was already running in this workflow';
+	const { updated, keptExisting, ignored, invalid } = result.attributes;
+	return new CallKaroApiError(
+		`CallKaro did not save every attribute of ${maskedNumber}: ${describeAttributeProblems(result.attributes)}; ${run}`,
+		{
+			kind: 'attributes-not-saved',
+			httpStatus: result.httpStatus,
+			serviceMessage: result.message || undefined,
+			attempts: result.attempts,
+			outcomeUnknown: false,
+			body: result.body,
+			operation: 'assign',
+			achieved: {
+				status: result.outcome,
+				runId: result.runId ?? null,
+				enrollmentId: result.enrollmentId ?? null,
+				attributes: { updated, keptExisting, ignored, invalid },
+			},
+		},
+	);
 }
 
 export interface DeleteResult {
@@ -204,6 +241,7 @@ export function createCallKaroClient(options: ClientOptions): CallKaroClient {
 				kind: 'network',
 				attempts,
 				outcomeUnknown,
+				operation,
 			});
 		}
 		const { status, retryAfterMs, response } = last;
@@ -229,6 +267,7 @@ export function createCallKaroClient(options: ClientOptions): CallKaroClient {
 			attempts,
 			outcomeUnknown,
 			body: response.body,
+			operation,
 		});
 	}
 
@@ -237,12 +276,12 @@ export function createCallKaroClient(options: ClientOptions): CallKaroClient {
 		operation: Operation,
 		settled: Settled,
 		schema: S,
-	): { data: z.output<S>; body: unknown } {
+	): { data: z.output<S>; body: unknown; httpStatus: number } {
 		const { last, attempts } = settled;
 		if (!isSuccess(last)) throw failureError(operation, settled);
 		const { body } = last.response;
 		const parsed = schema.safeParse(body);
-		if (parsed.success) return { data: parsed.data, body };
+		if (parsed.success) return { data: parsed.data, body, httpStatus: last.status };
 		const [issue] = parsed.error.issues;
 		const detail = `the body does not have the documented shape (${issue.path.join('.') || 'body'}: ${issue.message})`;
 		// The service answered 2xx, so the request has most likely taken effect.
@@ -260,6 +299,7 @@ export function createCallKaroClient(options: ClientOptions): CallKaroClient {
 				attempts,
 				outcomeUnknown: true,
 				body,
+				operation,
 			},
 		);
 	}
@@ -279,6 +319,7 @@ export function createCallKaroClient(options: ClientOptions): CallKaroClient {
 		const data = parsed.success ? parsed.data : undefined;
 		return {
 			outcome: 'already-running',
+			httpStatus: 409,
 			startedByEarlierAttempt: settled.earlierAttemptMayHaveTakenEffect,
 			status: data?.status,
 			message: data?.message ?? '',
@@ -298,9 +339,10 @@ export function createCallKaroClient(options: ClientOptions): CallKaroClient {
 			const { last } = settled;
 			if (last.type === 'response' && last.status === 409)
 				return alreadyRunning(settled, last.response.body);
-			const { data, body } = successBody('assign', settled, assignResponseSchema);
+			const { data, body, httpStatus } = successBody('assign', settled, assignResponseSchema);
 			return {
 				outcome: 'started',
+				httpStatus,
 				startedByEarlierAttempt: false,
 				status: data.status,
 				message: data.message,

@@ -1,5 +1,7 @@
 import { DateTime } from 'luxon';
 
+import type { Operation } from './retry';
+
 export type CallKaroErrorKind =
 	| 'bad-request'
 	| 'auth'
@@ -8,7 +10,9 @@ export type CallKaroErrorKind =
 	| 'rate-limited'
 	| 'service-failure'
 	| 'network'
-	| 'unexpected-response';
+	| 'unexpected-response'
+	/** Assign with On Attribute Problems = Fail the Item: the run started, but not every attribute was saved. */
+	| 'attributes-not-saved';
 
 /** A bad input value: thrown before any request is sent. `field` is the n8n display name, e.g. 'Phone Number'. message already names the field in quotes. */
 export class CallKaroInputError extends Error {
@@ -34,6 +38,10 @@ export interface CallKaroApiErrorDetails {
 	attempts: number;
 	outcomeUnknown: boolean;
 	body?: unknown;
+	/** What the request achieved all the same (e.g. the run it started), shown with the error. */
+	achieved?: Record<string, unknown>;
+	/** The endpoint's operation, for hints that depend on it. */
+	operation?: Operation;
 }
 
 /** The service (or the network) refused the request. message is plain English and carries the service's own text; never the API key, never a full phone number (masked). */
@@ -50,6 +58,8 @@ export class CallKaroApiError extends Error {
 	readonly outcomeUnknown: boolean;
 	/** Raw response body when there is one. */
 	readonly body?: unknown;
+	readonly achieved?: Record<string, unknown>;
+	readonly operation?: Operation;
 
 	constructor(message: string, details: CallKaroApiErrorDetails) {
 		super(message);
@@ -61,11 +71,13 @@ export class CallKaroApiError extends Error {
 		this.attempts = details.attempts;
 		this.outcomeUnknown = details.outcomeUnknown;
 		this.body = details.body;
+		this.achieved = details.achieved;
+		this.operation = details.operation;
 	}
 }
 
-/** The kinds an HTTP status can have; 'network' has none. */
-export type HttpErrorKind = Exclude<CallKaroErrorKind, 'network'>;
+/** The kinds an HTTP status can have. */
+export type HttpErrorKind = Exclude<CallKaroErrorKind, 'network' | 'attributes-not-saved'>;
 
 const KIND_BY_STATUS: Record<number, HttpErrorKind> = {
 	400: 'bad-request',

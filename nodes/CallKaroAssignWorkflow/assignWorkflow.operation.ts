@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { attributeRowsFromObject, validateAttributeRows } from '../../src/attributes';
 import type { AttributeSummary } from '../../src/attributes';
+import { attributeProblemsError } from '../../src/client';
 import type { CallKaroClient } from '../../src/client';
 import { prepareAssign } from '../../src/requests';
 import type { AttributeRow } from '../../src/schemas';
@@ -225,16 +226,6 @@ function attributesJson(summary: AttributeSummary): IDataObject {
 	return { updated, keptExisting, ignored, invalid, counts };
 }
 
-function describeAttributeProblems({ ignored, invalid }: AttributeSummary): string {
-	const parts = [
-		ignored.length ? `ignored (no such CRM attribute): ${ignored.join(', ')}` : '',
-		invalid.length
-			? `invalid: ${invalid.map(({ key, reason }) => `${key} (${reason})`).join(', ')}`
-			: '',
-	];
-	return parts.filter(Boolean).join('; ');
-}
-
 /** Reads and checks one item now; the returned function sends it. */
 export function prepare(
 	context: IExecuteFunctions,
@@ -285,17 +276,9 @@ export function prepare(
 	const send = async (): Promise<ItemResult> => {
 		const result = await client.assignWorkflow(prepared.request);
 
-		if (options.onAttributeProblems === 'fail' && result.attributes.hasProblems) {
-			throw new NodeOperationError(
-				context.getNode(),
-				`CallKaro did not save every attribute of ${prepared.phone.masked} [item ${itemIndex}]`,
-				{
-					itemIndex,
-					description: `${describeAttributeProblems(result.attributes)}. The run was ${
-						result.outcome === 'started' ? 'started' : 'already running'
-					} all the same.`,
-				},
-			);
+		if (options.onAttributeProblems === 'fail') {
+			const problems = attributeProblemsError(result, prepared.phone.masked);
+			if (problems) throw problems;
 		}
 
 		const started = result.outcome === 'started';

@@ -1,8 +1,9 @@
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { ExpressionError, NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { Failure, INode, JsonObject } from 'n8n-workflow';
 
 import { CallKaroApiError, CallKaroInputError } from '../../src/errors';
 import type { CallKaroErrorKind } from '../../src/errors';
+import { maskPhoneNumbersInText } from '../../src/mask';
 
 const HINTS: Partial<Record<CallKaroErrorKind, string>> = {
 	auth: 'Check the API key in the CallKaro credential (CallKaro dashboard, API Key page).',
@@ -10,10 +11,43 @@ const HINTS: Partial<Record<CallKaroErrorKind, string>> = {
 	'rate-limited':
 		'CallKaro is throttling requests: lower "Concurrency" in the node options, or try again later.',
 	'bad-request': 'CallKaro refused the values sent: see its message above.',
+	'attributes-not-saved':
+		'Check the attribute names against the CRM attributes in CallKaro. The run was not undone; with On Attribute Problems = Report in Output the item goes to its output instead.',
 };
+
+// Delete answers 404 for an agent it does not know, and (on some accounts) when nothing is scheduled.
+const DELETE_NOT_FOUND_HINT =
+	"For this endpoint 404 means that the agent is not one of the account of the API key, or that this agent has no call scheduled to this number: CallKaro's message above says which. Check the Agent ID; a call that was already placed or cancelled cannot be cancelled.";
 
 const OUTCOME_UNKNOWN_HINT =
 	'The request may have taken effect. Check the CallKaro dashboard before sending it again.';
+
+const NOTHING_SENT_HINT = 'Nothing was sent to CallKaro for this item.';
+
+/** The parameter behind each required text field, to tell an expression that gave nothing. */
+const PARAMETER_OF_FIELD: Record<string, string> = {
+	'Phone Number': 'phoneNumber',
+	'Agent ID': 'agentId',
+	'Workflow ID': 'workflowId',
+	'Campaign Name': 'name',
+};
+
+const SHOWN_EXPRESSION_LENGTH = 80;
+
+/**
+ * When a required field is empty because its expression gave nothing for this item (a missing
+ * input field, say), says so: "is empty" alone reads as if the node was set up wrongly.
+ */
+function emptyExpressionNote(node: INode, error: CallKaroInputError): string {
+	const parameter = node.parameters[PARAMETER_OF_FIELD[error.field] ?? ''];
+	if (!error.message.startsWith(`"${error.field}" is empty`)) return '';
+	if (typeof parameter !== 'string' || !parameter.startsWith('=')) return '';
+	const expression = parameter.slice(1).trim().slice(0, SHOWN_EXPRESSION_LENGTH);
+	return ` Its expression ${maskPhoneNumbersInText(expression)} gave an empty value for this item: check that the input item has the field it reads.`;
+}
+
+/** The `details` of each error item, kept beside the n8n error it belongs to. */
+const detailsOfError = new WeakMap<Error, JsonObject>();
 
 function failureOf(error: CallKaroApiError): Failure | undefined {
 	switch (error.kind) {
@@ -28,6 +62,12 @@ function failureOf(error: CallKaroApiError): Failure | undefined {
 	}
 }
 
+function hintOf(error: CallKaroApiError): string | undefined {
+	if (error.outcomeUnknown) return OUTCOME_UNKNOWN_HINT;
+	if (error.kind === 'not-found' && error.operation === 'delete') return DELETE_NOT_FOUND_HINT;
+	return HINTS[error.kind];
+}
+
 function apiErrorDetails(error: CallKaroApiError): JsonObject {
 	return {
 		kind: error.kind,
@@ -35,7 +75,29 @@ function apiErrorDetails(error: CallKaroApiError): JsonObject {
 		serviceMessage: error.serviceMessage ?? null,
 		attempts: error.attempts,
 		outcomeUnknown: error.outcomeUnknown,
+		...(error.achieved as JsonObject | undefined),
 	};
+}
+
+/** The details of an item that failed before anything was sent. */
+function nothingSentDetails(kind: string, extra: JsonObject = {}): JsonObject {
+	return {
+		kind,
+		httpStatus: null,
+		serviceMessage: null,
+		attempts: 0,
+		outcomeUnknown: false,
+		...extra,
+		description: NOTHING_SENT_HINT,
+	};
+}
+
+function withDetails<E extends NodeApiError | NodeOperationError>(
+	error: E,
+	details: JsonObject,
+): E {
+	detailsOfError.set(error, details);
+	return error;
 }
 
 /** Wraps any failure of one item as the n8n error a builder sees, tied to that item. */
@@ -45,20 +107,41 @@ export function toNodeError(
 	itemIndex: number,
 ): NodeApiError | NodeOperationError {
 	if (error instanceof CallKaroInputError) {
-		return new NodeOperationError(node, `${error.message} [item ${itemIndex}]`, { itemIndex });
+		return withDetails(
+			new NodeOperationError(
+				node,
+				`${error.message}${emptyExpressionNote(node, error)} [item ${itemIndex}]`,
+				{
+					itemIndex,
+					description: NOTHING_SENT_HINT,
+				},
+			),
+			nothingSentDetails('invalid-input', { field: error.field }),
+		);
 	}
 	if (error instanceof CallKaroApiError) {
-		return new NodeApiError(node, apiErrorDetails(error), {
-			message: error.message,
-			description: error.outcomeUnknown ? OUTCOME_UNKNOWN_HINT : HINTS[error.kind],
-			httpCode: error.httpStatus === undefined ? undefined : String(error.httpStatus),
-			itemIndex,
-			failure: failureOf(error),
-		});
+		const description = hintOf(error);
+		return withDetails(
+			new NodeApiError(node, apiErrorDetails(error), {
+				message: `${error.message}${error.kind === 'attributes-not-saved' ? ` [item ${itemIndex}]` : ''}`,
+				description,
+				httpCode: error.httpStatus === undefined ? undefined : String(error.httpStatus),
+				itemIndex,
+				failure: failureOf(error),
+			}),
+			{ ...apiErrorDetails(error), description: description ?? null },
+		);
 	}
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		error.context.itemIndex = itemIndex;
 		return error;
+	}
+	// An expression of a parameter that fails to evaluate: n8n throws it while the item is read.
+	if (error instanceof ExpressionError) {
+		return withDetails(
+			new NodeOperationError(node, error, { itemIndex, description: NOTHING_SENT_HINT }),
+			nothingSentDetails('expression'),
+		);
 	}
 	return new NodeOperationError(node, error as Error, { itemIndex });
 }
@@ -66,12 +149,16 @@ export function toNodeError(
 /**
  * The json of an item that failed under Continue On Fail: what happened, never the key. Only
  * `error` and `details` keys, so n8n routes it to the error output when there is one, merged
- * with the fields of the input item.
+ * with the fields of the input item. Every failure has the same `details` keys.
  */
 export function errorItemJson(error: NodeApiError | NodeOperationError): JsonObject {
-	if (!(error instanceof NodeApiError)) return { error: error.message };
-	return {
-		error: error.message,
-		details: { ...(error.errorResponse as JsonObject), description: error.description ?? null },
+	const details = detailsOfError.get(error) ?? {
+		kind: 'other',
+		httpStatus: null,
+		serviceMessage: null,
+		attempts: null,
+		outcomeUnknown: null,
+		description: error.description ?? null,
 	};
+	return { error: error.message, details };
 }

@@ -19,6 +19,8 @@ import {
 	fromAI,
 	failedItemJson,
 	pairedItems,
+	refusedDetails,
+	refusedItemJson,
 	runNode,
 	sentNumbers,
 	useSandbox,
@@ -43,6 +45,9 @@ function assign(
 ): Promise<RunResult> {
 	return runNode(sandbox, { type: ASSIGN_WORKFLOW, parameters, ...more });
 }
+
+const ATTRIBUTES_NOT_SAVED =
+	'CallKaro did not save every attribute of +91******3210: ignored (no such CRM attribute): Favourite Colour; invalid: Lead Score (Lead Score needs a number); the run was started all the same';
 
 describe('CallKaro Assign Workflow', () => {
 	// Runs never finish on their own, so a second assign of a number gets 409 until finishRuns.
@@ -348,17 +353,59 @@ describe('CallKaro Assign Workflow', () => {
 				options: { onAttributeProblems: 'fail' },
 			});
 
+			const [run] = sandbox().state.runs;
 			const error = workflowError(result);
 			expect(error).toMatchObject({
-				name: 'NodeOperationError',
-				message: 'CallKaro did not save every attribute of +91******3210 [item 0]',
-				description:
-					'ignored (no such CRM attribute): Favourite Colour; invalid: Lead Score (Lead Score needs a number). The run was started all the same.',
+				name: 'NodeApiError',
+				message: `${ATTRIBUTES_NOT_SAVED} (run ${run.id}) [item 0]`,
+				description: HINTS.attributesNotSaved,
 				context: { itemIndex: 0 },
 			});
 			// the run did start: failing the item does not undo it
 			expect(sandbox().state.runs).toHaveLength(1);
 			expectNoSecrets(result, { numbers: [ASHA] });
+		});
+
+		it("'On Attribute Problems: Fail the Item' gives an error item that keeps the run's IDs", async () => {
+			const result = await assign(
+				sandbox(),
+				{
+					phoneNumber: ASHA,
+					workflowId: 'wf_welcome',
+					attributeSource: 'rows',
+					attributes: {
+						attribute: [
+							{ key: 'Lead Score', value: 'high', replace: true },
+							{ key: 'Favourite Colour', value: 'Blue', replace: true },
+						],
+					},
+					options: { onAttributeProblems: 'fail' },
+				},
+				{ settings: { continueOnFail: true } },
+			);
+
+			const [run] = sandbox().state.runs;
+			const [item] = result.outputOf(NODE_NAME)[0];
+			expect(failedItemJson(item)).toEqual({
+				error: `${ATTRIBUTES_NOT_SAVED} (run ${run.id}) [item 0]`,
+				details: {
+					kind: 'attributes-not-saved',
+					httpStatus: 200,
+					serviceMessage: expect.any(String),
+					attempts: 1,
+					outcomeUnknown: false,
+					description: HINTS.attributesNotSaved,
+					status: 'started',
+					runId: run.id,
+					enrollmentId: expect.any(String),
+					attributes: {
+						updated: [],
+						keptExisting: [],
+						ignored: ['Favourite Colour'],
+						invalid: [{ key: 'Lead Score', reason: 'Lead Score needs a number' }],
+					},
+				},
+			});
 		});
 
 		it("'On Attribute Problems: Fail the Item' passes items whose attributes were all saved", async () => {
@@ -533,7 +580,7 @@ describe('CallKaro Assign Workflow', () => {
 				'an empty Workflow ID (from an expression)',
 				{},
 				{ workflowId: '' },
-				'"Workflow ID" is empty. Enter the ID of a CallKaro workflow. [item 1]',
+				'"Workflow ID" is empty. Enter the ID of a CallKaro workflow. Its expression {{ $json.workflowId }} gave an empty value for this item: check that the input item has the field it reads. [item 1]',
 			],
 			[
 				'51 attribute rows',
@@ -631,7 +678,7 @@ describe('CallKaro Assign Workflow', () => {
 				expect(pairedItems(started)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 				expect(started[0].json).toMatchObject({ status: 'started', toNumber: phones[0] });
 				// the message names the field and the item; nothing else, as nothing was sent
-				expect(failedItemJson(started[1])).toEqual({ error: message });
+				expect(failedItemJson(started[1])).toEqual(refusedItemJson(message));
 				expect(started[2].json).toMatchObject({ status: 'started', toNumber: phones[2] });
 				expect([...sentNumbers(sandbox())].sort()).toEqual([phones[0], phones[2]]);
 				expect(
@@ -662,6 +709,7 @@ describe('CallKaro Assign Workflow', () => {
 				...items[1],
 				error:
 					'"Phone Number" has no country code: "***45". Start the number with + and the country code, e.g. +919876543210, or set a default country code. [item 1]',
+				details: refusedDetails('Phone Number'),
 			});
 			expect(result.json('Output 2')).toEqual([outputs[ERROR_OUTPUT][0].json]);
 			expect(sentNumbers(sandbox())).toHaveLength(2);
@@ -691,8 +739,8 @@ describe('CallKaro Assign Workflow', () => {
 			expect(outputs[1]).toEqual([]);
 			expect(pairedItems(outputs[ERROR_OUTPUT])).toEqual([{ item: 0 }, { item: 1 }]);
 			expect(outputs[ERROR_OUTPUT].map(failedItemJson)).toEqual([
-				{ ...items[0], error: `${BASE_URL_ERROR} [item 0]` },
-				{ ...items[1], error: `${BASE_URL_ERROR} [item 1]` },
+				{ ...items[0], error: `${BASE_URL_ERROR} [item 0]`, details: refusedDetails('Base URL') },
+				{ ...items[1], error: `${BASE_URL_ERROR} [item 1]`, details: refusedDetails('Base URL') },
 			]);
 			// the node after Started never runs
 			expect(result.runData['Output 0']).toBeUndefined();

@@ -20,6 +20,8 @@ import {
 	fromAI,
 	failedItemJson,
 	pairedItems,
+	refusedDetails,
+	refusedItemJson,
 	runNode,
 	sentNumbers,
 	useSandbox,
@@ -190,7 +192,7 @@ describe('CallKaro Delete Scheduled Call', () => {
 				'an empty Agent ID (from an expression)',
 				{ agentId: '  ' },
 				{},
-				'"Agent ID" is empty. Enter the ID of the CallKaro agent. [item 1]',
+				'"Agent ID" is empty. Enter the ID of the CallKaro agent. Its expression {{ $json.agentId }} gave an empty value for this item: check that the input item has the field it reads. [item 1]',
 			],
 			[
 				'a bad Default Country Code',
@@ -234,7 +236,7 @@ describe('CallKaro Delete Scheduled Call', () => {
 
 				const [output] = result.outputOf(NODE_NAME);
 				expect(pairedItems(output)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-				expect(failedItemJson(output[1])).toEqual({ error: message });
+				expect(failedItemJson(output[1])).toEqual(refusedItemJson(message));
 				expect(output.map((item) => item.json)).toEqual([
 					{
 						deleted: true,
@@ -244,7 +246,7 @@ describe('CallKaro Delete Scheduled Call', () => {
 						attempts: 1,
 						body: { status: 'success', message: 'No scheduled call found' },
 					},
-					{ error: message },
+					refusedItemJson(message),
 					{
 						deleted: true,
 						agentId: AGENT,
@@ -276,6 +278,7 @@ describe('CallKaro Delete Scheduled Call', () => {
 			expect(failedItemJson(failed[0])).toEqual({
 				...items[1],
 				error: expect.stringMatching(/^"Phone Number" must have 8 to 15 digits .* \[item 1\]$/),
+				details: refusedDetails('Phone Number'),
 			});
 		});
 	});
@@ -331,7 +334,7 @@ describe('CallKaro Delete Scheduled Call', () => {
 				message: 'Not found (HTTP 404): Agent does not exist',
 				kind: 'not-found',
 				serviceMessage: 'Agent does not exist',
-				description: HINTS.notFound,
+				description: HINTS.deleteNotFound,
 				attempts: 1,
 			},
 			{
@@ -341,7 +344,7 @@ describe('CallKaro Delete Scheduled Call', () => {
 				message: 'Not found (HTTP 404): Agent does not exist',
 				kind: 'not-found',
 				serviceMessage: 'Agent does not exist',
-				description: HINTS.notFound,
+				description: HINTS.deleteNotFound,
 				attempts: 1,
 				allFail: true,
 			},
@@ -521,7 +524,7 @@ describe('CallKaro Delete Scheduled Call', () => {
 					name: 'NodeApiError',
 					message: 'Not found (HTTP 404): No scheduled call found',
 					httpCode: '404',
-					description: HINTS.notFound,
+					description: HINTS.deleteNotFound,
 					context: { itemIndex: 0 },
 				});
 
@@ -552,7 +555,7 @@ describe('CallKaro Delete Scheduled Call', () => {
 						serviceMessage: 'No scheduled call found',
 						attempts: 1,
 						outcomeUnknown: false,
-						description: HINTS.notFound,
+						description: HINTS.deleteNotFound,
 					},
 				});
 			});
@@ -576,6 +579,7 @@ describe('CallKaro Delete Scheduled Call', () => {
 				error: expect.stringMatching(
 					new RegExp(`^"Base URL" must start with https:// .* \\[item ${index}\\]$`),
 				),
+				details: refusedDetails('Base URL'),
 			})),
 		);
 	});
@@ -661,7 +665,9 @@ describe('CallKaro Delete Scheduled Call', () => {
 		expect(output.map((item) => [item.pairedItem, item.json.toNumber ?? item.json.error])).toEqual(
 			phones.map((phone, index) => [
 				{ item: index },
-				index === 2 ? '"Agent ID" is empty. Enter the ID of the CallKaro agent. [item 2]' : phone,
+				index === 2
+					? '"Agent ID" is empty. Enter the ID of the CallKaro agent. Its expression {{ $json.agentId }} gave an empty value for this item: check that the input item has the field it reads. [item 2]'
+					: phone,
 			]),
 		);
 		expect(callIds.map((id) => callStatus(sandbox(), id))).toEqual(

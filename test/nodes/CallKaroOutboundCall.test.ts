@@ -20,6 +20,8 @@ import {
 	fromAI,
 	failedItemJson,
 	pairedItems,
+	refusedDetails,
+	refusedItemJson,
 	runNode,
 	sentNumbers,
 	useSandbox,
@@ -407,7 +409,7 @@ describe('CallKaro Outbound Call', () => {
 				'an empty Agent ID (from an expression)',
 				{},
 				{ agentId: '' },
-				'"Agent ID" is empty. Enter the ID of the CallKaro agent. [item 1]',
+				'"Agent ID" is empty. Enter the ID of the CallKaro agent. Its expression {{ $json.agentId }} gave an empty value for this item: check that the input item has the field it reads. [item 1]',
 			],
 		];
 
@@ -446,7 +448,7 @@ describe('CallKaro Outbound Call', () => {
 
 				const [output] = result.outputOf(NODE_NAME);
 				expect(pairedItems(output)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-				expect(failedItemJson(output[1])).toEqual({ error: message });
+				expect(failedItemJson(output[1])).toEqual(refusedItemJson(message));
 				expect([output[0].json.toNumber, output[2].json.toNumber]).toEqual([phones[0], phones[2]]);
 				expect(
 					sandbox()
@@ -706,10 +708,12 @@ describe('CallKaro Outbound Call', () => {
 			{
 				error:
 					'"Base URL" must start with https:// (got ftp://127.0.0.1), because the API key travels with every request. Plain http is allowed only for a local sandbox on this machine (localhost, 127.0.0.1). [item 0]',
+				details: refusedDetails('Base URL'),
 			},
 			{
 				error:
 					'"Base URL" must start with https:// (got ftp://127.0.0.1), because the API key travels with every request. Plain http is allowed only for a local sandbox on this machine (localhost, 127.0.0.1). [item 1]',
+				details: refusedDetails('Base URL'),
 			},
 		]);
 		expect(sandbox().state.calls).toEqual([]);

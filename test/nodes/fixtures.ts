@@ -157,9 +157,13 @@ export function workflowError(result: RunResult): NodeErrorShape {
 export const HINTS = {
 	auth: 'Check the API key in the CallKaro credential (CallKaro dashboard, API Key page).',
 	notFound: 'Check the ID, and that it belongs to the account of the API key in the credential.',
+	deleteNotFound:
+		"For this endpoint 404 means that the agent is not one of the account of the API key, or that this agent has no call scheduled to this number: CallKaro's message above says which. Check the Agent ID; a call that was already placed or cancelled cannot be cancelled.",
 	rateLimited:
 		'CallKaro is throttling requests: lower "Concurrency" in the node options, or try again later.',
 	badRequest: 'CallKaro refused the values sent: see its message above.',
+	attributesNotSaved:
+		'Check the attribute names against the CRM attributes in CallKaro. The run was not undone; with On Attribute Problems = Report in Output the item goes to its output instead.',
 	outcomeUnknown:
 		'The request may have taken effect. Check the CallKaro dashboard before sending it again.',
 } as const;
@@ -303,4 +307,28 @@ export function stoppedRunDescription(
 		mayHaveTakenEffect: outcomeUnknown ? [failingItem] : [],
 	});
 	return `${report} ${hint}`;
+}
+
+/** The hint of an item refused before anything was sent (NodeOperationError description, details.description). */
+export const NOTHING_SENT = 'Nothing was sent to CallKaro for this item.';
+
+/**
+ * The json of an item refused before anything was sent (bad input): the message, and the same
+ * `details` keys as a failed request, with the field the message names.
+ */
+export function refusedItemJson(message: string): IDataObject {
+	return { error: message, details: refusedDetails(/^"([^"]+)"/.exec(message)?.[1] ?? '') };
+}
+
+/** The `details` of an item refused before anything was sent, because of `field`. */
+export function refusedDetails(field: string): IDataObject {
+	return {
+		kind: 'invalid-input',
+		httpStatus: null,
+		serviceMessage: null,
+		attempts: 0,
+		outcomeUnknown: false,
+		field,
+		description: NOTHING_SENT,
+	};
 }

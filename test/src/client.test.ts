@@ -63,6 +63,7 @@ describe('assignWorkflow', () => {
 		const { client, transport, sleeps } = setup([reply(200, body)]);
 		await expect(client.assignWorkflow(ASSIGN)).resolves.toEqual({
 			outcome: 'started',
+			httpStatus: 200,
 			startedByEarlierAttempt: false,
 			status: 'done',
 			message: 'Workflow started',
@@ -93,6 +94,7 @@ describe('assignWorkflow', () => {
 		const { client, sleeps } = setup([...before, reply(409, conflict)]);
 		await expect(client.assignWorkflow(ASSIGN)).resolves.toEqual({
 			outcome: 'already-running',
+			httpStatus: 409,
 			startedByEarlierAttempt,
 			status: 'error',
 			message: 'This number is already running in this workflow',
