@@ -8,6 +8,7 @@ import {
 	NODE_NAME,
 	apiRequests,
 	failedItemJson,
+	refusedItemJson,
 	freshNumber,
 	runNode,
 	useSandbox,
@@ -104,7 +105,7 @@ describe.each(NODES)('Schedule Time in %s', (_node, type, parameters) => {
 			settings: { continueOnFail: true },
 		});
 
-		expect(failedItemJson(result.outputOf(NODE_NAME)[0][0])).toEqual({ error: message });
+		expect(failedItemJson(result.outputOf(NODE_NAME)[0][0])).toEqual(refusedItemJson(message));
 		expect(apiRequests(sandbox())).toEqual([]);
 	});
 });
