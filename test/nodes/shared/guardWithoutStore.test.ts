@@ -50,7 +50,19 @@ describe('Skip Numbers Called Before without a store', () => {
 
 		const message =
 			'"Skip Numbers Called Before" cannot work: this n8n has no store of processed items. Nothing was sent';
-		expect(result.json(NODE_NAME)).toEqual([{ error: message }, { error: message }]);
+		// not an error of a request, so its details say only what the node knows
+		const details = {
+			kind: 'other',
+			httpStatus: null,
+			serviceMessage: null,
+			attempts: null,
+			outcomeUnknown: null,
+			description: DESCRIPTION,
+		};
+		expect(result.json(NODE_NAME)).toEqual([
+			{ error: message, details },
+			{ error: message, details },
+		]);
 		expect(apiRequests(sandbox())).toEqual([]);
 	});
 });

@@ -145,7 +145,7 @@ describe('a bulk run that stops on an error', () => {
 		});
 
 		expect(workflowError(result).description).toBe(
-			`2 of 3 scheduled calls were deleted (items 0–1); running this node again does no harm. ${HINTS.notFound}`,
+			`2 of 3 scheduled calls were deleted (items 0–1); running this node again does no harm. ${HINTS.deleteNotFound}`,
 		);
 	});
 });
