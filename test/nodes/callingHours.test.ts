@@ -8,6 +8,7 @@ import {
 	NODE_NAME,
 	apiRequests,
 	failedItemJson,
+	refusedDetails,
 	freshNumber,
 	runNode,
 	useSandbox,
@@ -152,6 +153,7 @@ describe.each(NODES)('Calling Hours on %s', (_node, type, parameters) => {
 		expect(failedItemJson(result.outputOf(NODE_NAME)[0][0])).toEqual({
 			error:
 				'"Calling Hours" are 09:00-21:00 every day in Asia/Kolkata, and the call would start at 2030-01-07T22:30:00 there. The next allowed time is 2030-01-08T09:00:00 in Asia/Kolkata; start the call then, or choose Move to the Next Allowed Time. [item 0]',
+			details: refusedDetails('Calling Hours'),
 		});
 	});
 
@@ -178,6 +180,7 @@ describe.each(NODES)('Calling Hours on %s', (_node, type, parameters) => {
 		expect(failedItemJson(result.outputOf(NODE_NAME)[0][0])).toEqual({
 			error:
 				'"Calling Hours Start" is not a time of day: "9am". Use HH:MM on a 24-hour clock, such as 09:00 or 21:00. [item 0]',
+			details: refusedDetails('Calling Hours Start'),
 		});
 	});
 });
