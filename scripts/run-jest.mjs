@@ -4,6 +4,8 @@
 //   npm run check:editor [-- --port 5690] [--sandbox-port 4090] [--url URL] [--skip-build] [jest options]
 // --n8n picks the n8n version (default 2.41.1 on Node 24; 1.123.81 runs on this machine's Node 20).
 // Every other argument (e.g. -t "crm example") goes to jest as it is.
+// npm run test:e2e -- --queue [--n8n 1.123.81] [--skip-build] runs n8n's scaling mode instead
+// (scripts/e2e/queue.mjs: PostgreSQL, Redis, workers, a webhook processor).
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
@@ -17,11 +19,19 @@ const options = {
 	port: { type: 'string', env: 'CALLKARO_EDITOR_PORT' },
 	'sandbox-port': { type: 'string', env: 'CALLKARO_EDITOR_SANDBOX_PORT' },
 	url: { type: 'string', env: 'CALLKARO_EDITOR_URL' },
+	queue: { type: 'boolean', env: 'CALLKARO_E2E_QUEUE' },
 };
 const { values, tokens } = parseArgs({ args, options, strict: false, tokens: true });
 const env = { ...process.env };
 for (const [name, value] of Object.entries(values))
 	if (options[name]) env[options[name].env] = value === true ? '1' : String(value);
+if (project === 'e2e' && values.queue) {
+	const queue = spawnSync(process.execPath, [new URL('e2e/queue.mjs', import.meta.url).pathname], {
+		stdio: 'inherit',
+		env,
+	});
+	process.exit(queue.status ?? 1);
+}
 env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --experimental-vm-modules --no-warnings=ExperimentalWarning`;
 
 // what parseArgs did not take as one of ours goes to jest, in order

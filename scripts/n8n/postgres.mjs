@@ -180,6 +180,9 @@ export function postgresEnv(pg) {
 		DB_POSTGRESDB_DATABASE: pg.database,
 		DB_POSTGRESDB_USER: pg.user,
 		DB_POSTGRESDB_PASSWORD: '',
+		// n8n's default pool of 2 connections gave "Database is not ready!" (503) under 50
+		// concurrent webhooks on a busy 2-core machine
+		DB_POSTGRESDB_POOL_SIZE: '10',
 	};
 }
 
