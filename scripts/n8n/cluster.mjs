@@ -29,8 +29,6 @@ export function clusterEnv({ pg, redis, queue = true, webhookProcessor = true, e
 					QUEUE_BULL_REDIS_PORT: String(redis.port),
 					// the webhook processor alone takes production webhooks
 					N8N_DISABLE_PRODUCTION_MAIN_PROCESS: webhookProcessor ? 'true' : 'false',
-					// main looks for executions whose worker died every minute (default: 3 hours)
-					N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL: '1',
 				}
 			: { EXECUTIONS_MODE: 'regular' }),
 		// a stop waits at most this long for running executions (default 30 s)
