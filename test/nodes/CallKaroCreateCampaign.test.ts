@@ -1,13 +1,7 @@
 // CallKaro Create Campaign in n8n's engine against the sandbox: a campaign, then calls that join it.
+// Bad input, refusals, retries and tool use: the action-node contract (shared/contract.ts).
 import { CREATE_CAMPAIGN, OUTBOUND_CALL } from '../engine/callKaroNodes';
-import {
-	apiRequests,
-	NODE_NAME,
-	pairedItems,
-	runNode,
-	useSandbox,
-	workflowError,
-} from './fixtures';
+import { apiRequests, NODE_NAME, runNode, useSandbox } from './fixtures';
 
 const AGENT = 'agent_sales_01';
 const OTHER_AGENT = 'agent_support_02';
@@ -78,46 +72,5 @@ describe('CallKaro Create Campaign', () => {
 		expect(sandbox().state.calls).toEqual([
 			expect.objectContaining({ batchId, toNumber: '+919811100001' }),
 		]);
-	});
-
-	test('an empty name fails the item before anything is sent', async () => {
-		const result = await runNode(sandbox(), {
-			type: CREATE_CAMPAIGN,
-			parameters: { name: '={{ $json.name }}', campaignType: 'v2' },
-			items: [{ name: 'First' }, { name: '  ' }],
-			settings: { continueOnFail: true },
-		});
-
-		const [output] = result.outputOf(NODE_NAME);
-		expect(pairedItems(output)).toEqual([{ item: 0 }, { item: 1 }]);
-		expect(output[1].json.error).toMatch(/^"Campaign Name" .* \[item 1\]$/);
-		expect(apiRequests(sandbox())).toHaveLength(1);
-	});
-
-	test('an unknown agent stops the workflow with the service message', async () => {
-		const result = await runNode(sandbox(), {
-			type: CREATE_CAMPAIGN,
-			parameters: { name: 'Lost', campaignType: 'v1', agentId: 'agent_nobody' },
-		});
-
-		expect(workflowError(result)).toMatchObject({
-			name: 'NodeApiError',
-			httpCode: '404',
-			message: expect.stringContaining('Agent does not exist'),
-		});
-	});
-
-	test('a 500 is not retried: the campaign may have been created', async () => {
-		sandbox().setFaults({ endpoint: 'campaign', sequence: ['500'] });
-		const result = await runNode(sandbox(), {
-			type: CREATE_CAMPAIGN,
-			parameters: { name: 'Once', campaignType: 'v2' },
-			settings: { continueOnFail: true },
-		});
-
-		expect(result.json(NODE_NAME)[0]).toMatchObject({
-			details: { outcomeUnknown: true, attempts: 1 },
-		});
-		expect(apiRequests(sandbox())).toHaveLength(1);
 	});
 });

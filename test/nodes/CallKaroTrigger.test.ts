@@ -11,43 +11,13 @@ import { PASS_THROUGH_TYPE, startTriggerServer } from '../engine/webhookHarness'
 import type { TriggerServer, TriggerServerOptions } from '../engine/webhookHarness';
 import { call, freshNumber } from '../sandbox/helpers';
 import { startSandbox } from '../sandbox/sandbox.mjs';
+import { callEndedEvent } from '../support/callEnded';
 
 const TRIGGER_TYPE = 'n8n-nodes-callkaro.callKaroTrigger';
 const TRIGGER = 'CallKaro Trigger';
 const NEXT = 'Next';
 const WEBHOOK_ID = '9b7c2d1e-4f5a-4b6c-8d7e-0f1a2b3c4d5e';
 const SECRET = 'dummy-long-random-shared-secret-0123456789';
-
-/** A call_ended event as the public docs describe it (§5). */
-function callEnded(data: IDataObject = {}): { event: string; data: IDataObject } {
-	return {
-		event: 'call_ended',
-		data: {
-			callSid: 'sid-0001',
-			name: 'outbound-api',
-			agent: 'agent_sales_01',
-			versionId: 'ver_01',
-			from: '+918069000000',
-			to: '+919876543210',
-			batchId: 'batch_01',
-			recordingUrl: 'https://example.invalid/rec.mp3',
-			call_duration: 42,
-			time: '2026-11-21 15:04:05',
-			transcription: 'Agent: Hello',
-			hangup_reason: 'CLIENT_INITIATED',
-			call_metadata: { orderId: 'A-17' },
-			try_count: 0,
-			post_call: {},
-			post_call_detail: {},
-			functions_called: [],
-			disposition_reason: '',
-			conversion_status: '',
-			next_call_scheduled: false,
-			call_link: 'https://example.invalid/call',
-			...data,
-		},
-	};
-}
 
 function nodeTypes(Trigger: typeof CallKaroTrigger = CallKaroTrigger) {
 	const trigger = new Trigger();
@@ -195,7 +165,7 @@ describe('CallKaro Trigger', () => {
 	describe('call_ended', () => {
 		it('starts the workflow with the raw event and the normalised fields', async () => {
 			const server = await serve();
-			const answer = await deliver(server, callEnded());
+			const answer = await deliver(server, callEndedEvent());
 			expect(answer).toEqual({ status: 200, body: { message: 'Workflow was started' } });
 			expect(server.executions).toHaveLength(1);
 			const [execution] = server.executions;
@@ -210,11 +180,11 @@ describe('CallKaro Trigger', () => {
 				hangupReason: 'CLIENT_INITIATED',
 				durationSeconds: 42,
 				batchId: 'batch_01',
-				metadata: { orderId: 'A-17' },
+				metadata: { orderId: 'A-17', amount: 499 },
 				endedAt: '2026-11-21T15:04:05.000+05:30',
 				isRepeat: false,
 				event: 'call_ended',
-				data: callEnded().data,
+				data: callEndedEvent().data,
 			};
 			expect(execution.json(TRIGGER)).toEqual([expected]);
 			expect(execution.json(NEXT)).toEqual([expected]);
@@ -222,7 +192,7 @@ describe('CallKaro Trigger', () => {
 
 		it('converts IST time across the day boundary, and gives null for missing or odd fields', async () => {
 			const server = await serve();
-			await deliver(server, callEnded({ callSid: 'sid-early', time: '2026-11-21 02:30:00' }));
+			await deliver(server, callEndedEvent({ callSid: 'sid-early', time: '2026-11-21 02:30:00' }));
 			await deliver(server, {
 				event: 'call_ended',
 				data: {
@@ -252,7 +222,7 @@ describe('CallKaro Trigger', () => {
 
 		it('reads the body even when it came without a JSON content type', async () => {
 			const server = await serve();
-			const answer = await deliver(server, JSON.stringify(callEnded()), {
+			const answer = await deliver(server, JSON.stringify(callEndedEvent()), {
 				'content-type': 'text/plain',
 			});
 			expect(answer.status).toBe(200);
@@ -263,7 +233,7 @@ describe('CallKaro Trigger', () => {
 			'another event (%s) gets 200 and starts nothing',
 			async (event) => {
 				const server = await serve();
-				const answer = await deliver(server, { event, data: callEnded().data });
+				const answer = await deliver(server, { event, data: callEndedEvent().data });
 				expect(answer).toEqual({
 					status: 200,
 					body: {
@@ -276,8 +246,8 @@ describe('CallKaro Trigger', () => {
 		);
 
 		test.each([
-			['an array', [callEnded()], 'The body is not a CallKaro event'],
-			['no event', { data: callEnded().data }, 'The body is not a CallKaro event'],
+			['an array', [callEndedEvent()], 'The body is not a CallKaro event'],
+			['no event', { data: callEndedEvent().data }, 'The body is not a CallKaro event'],
 			[
 				'call_ended without data',
 				{ event: 'call_ended' },
@@ -358,7 +328,7 @@ describe('CallKaro Trigger', () => {
 			],
 		])('%s', async (_case, filters, data, runs) => {
 			const server = await serve({ filters });
-			const answer = await deliver(server, callEnded(data));
+			const answer = await deliver(server, callEndedEvent(data));
 			expect(answer.status).toBe(200);
 			expect(server.executions).toHaveLength(runs ? 1 : 0);
 			if (!runs) {
@@ -373,8 +343,8 @@ describe('CallKaro Trigger', () => {
 			const server = await serve({
 				filters: { agentIds: '={{ ["agent_x", "agent_sales_01"].join(",") }}' },
 			});
-			await deliver(server, callEnded());
-			await deliver(server, callEnded({ callSid: 'sid-2', agent: 'agent_y' }));
+			await deliver(server, callEndedEvent());
+			await deliver(server, callEndedEvent({ callSid: 'sid-2', agent: 'agent_y' }));
 			expect(server.executions.map((execution) => execution.json(TRIGGER)[0].callId)).toEqual([
 				'sid-0001',
 			]);
@@ -382,7 +352,7 @@ describe('CallKaro Trigger', () => {
 
 		it('a filtered-out call is not remembered as delivered', async () => {
 			const server = await serve({ filters: { outcomes: ['connected'] } });
-			await deliver(server, callEnded({ hangup_reason: 'USER_REJECTED' }));
+			await deliver(server, callEndedEvent({ hangup_reason: 'USER_REJECTED' }));
 			expect(server.storedStaticData()).toEqual({});
 		});
 	});
@@ -396,9 +366,9 @@ describe('CallKaro Trigger', () => {
 
 		it('runs when the header carries the secret (header name in any case)', async () => {
 			const server = await serve(secured);
-			expect((await deliver(server, callEnded(), { 'x-callkaro-secret': SECRET })).status).toBe(
-				200,
-			);
+			expect(
+				(await deliver(server, callEndedEvent(), { 'x-callkaro-secret': SECRET })).status,
+			).toBe(200);
 			expect(server.executions).toHaveLength(1);
 		});
 
@@ -411,7 +381,7 @@ describe('CallKaro Trigger', () => {
 			['in another header', { 'X-Other-Secret': SECRET }],
 		])('401 and no execution when it is %s', async (_case, headers) => {
 			const server = await serve(secured);
-			const answer = await deliver(server, callEnded(), headers);
+			const answer = await deliver(server, callEndedEvent(), headers);
 			expect(answer).toEqual({
 				status: 401,
 				body: { status: 'error', message: 'The shared secret header is missing or wrong' },
@@ -429,8 +399,8 @@ describe('CallKaro Trigger', () => {
 		it('compares in constant time: timingSafeEqual on equal-length digests, whatever the lengths sent', async () => {
 			const spy = jest.spyOn(crypto, 'timingSafeEqual');
 			const server = await serve(secured);
-			await deliver(server, callEnded(), { 'X-CallKaro-Secret': 'short' });
-			await deliver(server, callEnded({ callSid: 'sid-2' }), { 'X-CallKaro-Secret': SECRET });
+			await deliver(server, callEndedEvent(), { 'X-CallKaro-Secret': 'short' });
+			await deliver(server, callEndedEvent({ callSid: 'sid-2' }), { 'X-CallKaro-Secret': SECRET });
 			expect(spy).toHaveBeenCalledTimes(2);
 			for (const [a, b] of spy.mock.calls) {
 				expect((a as Buffer).length).toBe(32);
@@ -442,11 +412,12 @@ describe('CallKaro Trigger', () => {
 
 		it('takes the secret from an expression', async () => {
 			const server = await serve({ ...secured, secretHeaderValue: `={{ "${SECRET}" }}` });
-			expect((await deliver(server, callEnded(), { 'X-CallKaro-Secret': SECRET })).status).toBe(
-				200,
-			);
 			expect(
-				(await deliver(server, callEnded({ callSid: 's2' }), { 'X-CallKaro-Secret': 'x' })).status,
+				(await deliver(server, callEndedEvent(), { 'X-CallKaro-Secret': SECRET })).status,
+			).toBe(200);
+			expect(
+				(await deliver(server, callEndedEvent({ callSid: 's2' }), { 'X-CallKaro-Secret': 'x' }))
+					.status,
 			).toBe(401);
 		});
 
@@ -468,7 +439,7 @@ describe('CallKaro Trigger', () => {
 			async (_case, setting, headers, message) => {
 				const server = await serve({ ...secured, ...setting });
 				await expect(server.activate()).rejects.toThrow(message);
-				const answer = await deliver(server, callEnded(), headers);
+				const answer = await deliver(server, callEndedEvent(), headers);
 				expect(answer).toEqual({
 					status: 500,
 					body: {
@@ -488,7 +459,7 @@ describe('CallKaro Trigger', () => {
 
 		it('is off by default: no header needed', async () => {
 			const server = await serve({ headerName: 'X-CallKaro-Secret', secretHeaderValue: SECRET });
-			expect((await deliver(server, callEnded())).status).toBe(200);
+			expect((await deliver(server, callEndedEvent())).status).toBe(200);
 			expect(server.executions).toHaveLength(1);
 		});
 	});
@@ -496,13 +467,13 @@ describe('CallKaro Trigger', () => {
 	describe('repeated deliveries', () => {
 		it('drops a repeat of the same callSid (200, no execution), using static data stored between requests', async () => {
 			const server = await serve();
-			expect((await deliver(server, callEnded())).status).toBe(200);
-			const repeat = await deliver(server, callEnded());
+			expect((await deliver(server, callEndedEvent())).status).toBe(200);
+			const repeat = await deliver(server, callEndedEvent());
 			expect(repeat).toEqual({
 				status: 200,
 				body: { status: 'ignored', message: 'Call sid-0001 was delivered before; repeat ignored' },
 			});
-			await deliver(server, callEnded({ callSid: 'sid-0002' }));
+			await deliver(server, callEndedEvent({ callSid: 'sid-0002' }));
 			expect(server.executions.map((execution) => execution.json(TRIGGER)[0].callId)).toEqual([
 				'sid-0001',
 				'sid-0002',
@@ -514,34 +485,34 @@ describe('CallKaro Trigger', () => {
 
 		it('after a restart, remembers what n8n saved in static data', async () => {
 			const first = await serve();
-			await deliver(first, callEnded());
+			await deliver(first, callEndedEvent());
 			const restarted = await serveInNewProcess({
 				workflowId: first.workflowId,
 				staticData: first.storedStaticData(),
 			});
-			await deliver(restarted, callEnded());
+			await deliver(restarted, callEndedEvent());
 			expect(restarted.executions).toHaveLength(0);
 		});
 
 		it('does not mix up workflows: the same call starts each workflow that has this trigger', async () => {
 			const one = await serve();
 			const other = await serve();
-			await deliver(one, callEnded());
-			await deliver(other, callEnded());
+			await deliver(one, callEndedEvent());
+			await deliver(other, callEndedEvent());
 			expect([one.executions.length, other.executions.length]).toEqual([1, 1]);
 		});
 
 		it('never treats a test event (Test URL) as a repeat', async () => {
 			const server = await serve({}, undefined, { mode: 'manual' });
-			await deliver(server, callEnded());
-			await deliver(server, callEnded());
+			await deliver(server, callEndedEvent());
+			await deliver(server, callEndedEvent());
 			expect(server.executions).toHaveLength(2);
 		});
 
 		it('keeps repeats with the option, marking them', async () => {
 			const server = await serve({ options: { keepRepeats: true } });
-			await deliver(server, callEnded());
-			await deliver(server, callEnded());
+			await deliver(server, callEndedEvent());
+			await deliver(server, callEndedEvent());
 			expect(server.executions.map((execution) => execution.json(TRIGGER)[0].isRepeat)).toEqual([
 				false,
 				true,
@@ -551,22 +522,22 @@ describe('CallKaro Trigger', () => {
 		it('remembers the last 1000 call IDs only', async () => {
 			const ids = Array.from({ length: 1000 }, (_v, i) => `old-${i}`);
 			const server = await serve({}, { [`node:${TRIGGER}`]: { recentCallIds: ids } });
-			await deliver(server, callEnded({ callSid: 'old-999' }));
+			await deliver(server, callEndedEvent({ callSid: 'old-999' }));
 			expect(server.executions).toHaveLength(0);
-			await deliver(server, callEnded({ callSid: 'new-1' }));
+			await deliver(server, callEndedEvent({ callSid: 'new-1' }));
 			const stored = (server.storedStaticData()[`node:${TRIGGER}`] as { recentCallIds: string[] })
 				.recentCallIds;
 			expect(stored).toHaveLength(1000);
 			expect(stored[0]).toBe('old-1');
 			expect(stored.at(-1)).toBe('new-1');
-			await deliver(server, callEnded({ callSid: 'old-0' }));
+			await deliver(server, callEndedEvent({ callSid: 'old-0' }));
 			expect(server.executions).toHaveLength(2);
 		});
 
 		it('runs every delivery of an event without a callSid (nothing to compare)', async () => {
 			const server = await serve();
-			await deliver(server, callEnded({ callSid: undefined }));
-			await deliver(server, callEnded({ callSid: undefined }));
+			await deliver(server, callEndedEvent({ callSid: undefined }));
+			await deliver(server, callEndedEvent({ callSid: undefined }));
 			expect(server.executions).toHaveLength(2);
 		});
 	});
@@ -585,10 +556,12 @@ describe('CallKaro Trigger', () => {
 				const server = await serveStored();
 				const ids = Array.from({ length: 50 }, (_v, i) => `sid-seq-${i}`);
 				for (const id of ids) {
-					expect((await deliver(server, callEnded({ callSid: id }))).body).toEqual({
+					expect((await deliver(server, callEndedEvent({ callSid: id }))).body).toEqual({
 						message: 'Workflow was started',
 					});
-					expect((await deliver(server, callEnded({ callSid: id }))).body.status).toBe('ignored');
+					expect((await deliver(server, callEndedEvent({ callSid: id }))).body.status).toBe(
+						'ignored',
+					);
 				}
 				expect(callIdsRun(server)).toEqual(ids);
 			});
@@ -596,7 +569,10 @@ describe('CallKaro Trigger', () => {
 			it('20 copies of one event delivered at the same moment start 1 execution', async () => {
 				const server = await serveStored();
 				const answers = await Promise.all(
-					Array.from({ length: 20 }, async () => await post(server.productionUrl, callEnded())),
+					Array.from(
+						{ length: 20 },
+						async () => await post(server.productionUrl, callEndedEvent()),
+					),
 				);
 				await server.settled();
 				expect(answers.filter((answer) => answer.body.status === 'ignored')).toHaveLength(19);
@@ -608,7 +584,7 @@ describe('CallKaro Trigger', () => {
 				const ids = Array.from({ length: 10 }, (_v, i) => `sid-burst-${i}`);
 				await Promise.all(
 					[...ids, ...ids].map(
-						async (id) => await post(server.productionUrl, callEnded({ callSid: id })),
+						async (id) => await post(server.productionUrl, callEndedEvent({ callSid: id })),
 					),
 				);
 				await server.settled();
@@ -617,7 +593,7 @@ describe('CallKaro Trigger', () => {
 
 			it('a repeat of a call stored before is dropped', async () => {
 				const server = await serveStored();
-				await deliver(server, callEnded({ callSid: 'sid-from-yesterday' }));
+				await deliver(server, callEndedEvent({ callSid: 'sid-from-yesterday' }));
 				expect(server.executions).toHaveLength(0);
 			});
 		},

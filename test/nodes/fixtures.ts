@@ -127,6 +127,15 @@ export async function runNode(sandbox: Sandbox, options: RunNodeOptions): Promis
 	});
 }
 
+/** `runNode` for one node type: `const assign = runnerFor(ASSIGN_WORKFLOW)`. */
+export function runnerFor(type: string) {
+	return (
+		sandbox: Sandbox,
+		parameters: INodeParameters,
+		more: Omit<RunNodeOptions, 'type' | 'parameters'> = {},
+	): Promise<RunResult> => runNode(sandbox, { type, parameters, ...more });
+}
+
 /** The API requests the sandbox logged (admin requests are never logged), optionally of one path. */
 export function apiRequests(sandbox: Sandbox, path?: string): LoggedRequest[] {
 	return sandbox.state.requests.filter((request) => path === undefined || request.path === path);

@@ -5,6 +5,7 @@ import { DataError, buildAccounts, demoData, formatIst, startSandbox } from './s
 import { runCli } from './testUtils.mjs';
 import { startReceiver, unusedUrl } from './webhookReceiver.mjs';
 import { HANGUP_REASONS, HANGUP_REASON_GROUPS } from './webhooks.mjs';
+import { DOCUMENTED_FIELDS, callEndedData } from '../support/callEnded';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
@@ -13,31 +14,6 @@ const AGENT = 'agent_sales_01';
 const OTHER_AGENT = 'agent_support_02';
 const SECRET_HEADER = { 'X-CallKaro-Secret': 'dummy-sandbox-secret-123' };
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** Every field of `data` the public docs list (§5). */
-const DOCUMENTED_FIELDS = [
-	'callSid',
-	'name',
-	'agent',
-	'versionId',
-	'from',
-	'to',
-	'batchId',
-	'recordingUrl',
-	'call_duration',
-	'time',
-	'transcription',
-	'hangup_reason',
-	'call_metadata',
-	'try_count',
-	'post_call',
-	'post_call_detail',
-	'functions_called',
-	'disposition_reason',
-	'conversion_status',
-	'next_call_scheduled',
-	'call_link',
-];
 
 interface Delivery {
 	id: number;
@@ -206,29 +182,21 @@ describe('Webhooks: the sandbox posts call_ended (public docs §5)', () => {
 			const payload = received.body as { event: string; data: Record<string, unknown> };
 			expect(payload.event).toBe('call_ended');
 			expect(Object.keys(payload.data).sort()).toEqual([...DOCUMENTED_FIELDS].sort());
-			expect(payload.data).toEqual({
-				callSid: placed.id,
-				name: 'outbound-api',
-				agent: AGENT,
-				versionId: expect.stringMatching(/^[0-9a-f]{24}$/),
-				from: '+918069000000',
-				to: placed.number,
-				batchId,
-				recordingUrl: `https://recordings.sandbox.callkaro.invalid/${placed.id}.mp3`,
-				call_duration: 73,
-				time: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
-				transcription: 'Agent: Hi\nUser: Bye',
-				hangup_reason: 'CLIENT_INITIATED',
-				call_metadata: { orderId: 'A-17', amount: 499 },
-				try_count: 0,
-				post_call: {},
-				post_call_detail: {},
-				functions_called: [],
-				disposition_reason: '',
-				conversion_status: '',
-				next_call_scheduled: false,
-				call_link: `https://app.sandbox.callkaro.invalid/dashboard/calls/${placed.id}`,
-			});
+			// the sample event of the tests, with this call's values
+			expect(payload.data).toEqual(
+				callEndedData({
+					callSid: placed.id,
+					agent: AGENT,
+					versionId: expect.stringMatching(/^[0-9a-f]{24}$/),
+					to: placed.number,
+					batchId,
+					recordingUrl: `https://recordings.sandbox.callkaro.invalid/${placed.id}.mp3`,
+					call_duration: 73,
+					time: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+					transcription: 'Agent: Hi\nUser: Bye',
+					call_link: `https://app.sandbox.callkaro.invalid/dashboard/calls/${placed.id}`,
+				}),
+			);
 			// time is IST wall-clock time of the end (second precision).
 			const ended = istMs(payload.data.time as string);
 			expect(ended).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);

@@ -12,34 +12,7 @@ import {
 	splitList,
 } from '../../src/callEnded';
 import type { CallEnded } from '../../src/callEnded';
-
-/** A call_ended `data` object with every field the public docs list (§5). */
-function fullData(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-	return {
-		callSid: '6761f0c0a1b2c3d4e5f60718',
-		name: 'outbound-api',
-		agent: 'agent_sales_01',
-		versionId: 'ver_01',
-		from: '+918069000000',
-		to: '+919876543210',
-		batchId: 'batch_01',
-		recordingUrl: 'https://example.invalid/rec.mp3',
-		call_duration: 42,
-		time: '2026-11-21 15:04:05',
-		transcription: 'Agent: Hello',
-		hangup_reason: 'CLIENT_INITIATED',
-		call_metadata: { orderId: 'A-17', amount: 499 },
-		try_count: 0,
-		post_call: {},
-		post_call_detail: {},
-		functions_called: [],
-		disposition_reason: '',
-		conversion_status: '',
-		next_call_scheduled: false,
-		call_link: 'https://example.invalid/call',
-		...overrides,
-	};
-}
+import { callEndedData } from '../support/callEnded';
 
 describe('outcome groups (public docs §5)', () => {
 	test.each([
@@ -58,7 +31,7 @@ describe('outcome groups (public docs §5)', () => {
 		['PRE_CALL_FN_FAILED', 'other'],
 	])('%s is %s', (reason, outcome) => {
 		expect(outcomeOf(reason)).toBe(outcome);
-		expect(normaliseCallEnded(fullData({ hangup_reason: reason })).outcome).toBe(outcome);
+		expect(normaliseCallEnded(callEndedData({ hangup_reason: reason })).outcome).toBe(outcome);
 	});
 
 	it('covers exactly the 13 documented reasons, each in a known group', () => {
@@ -128,8 +101,8 @@ describe('istTimeToIso', () => {
 
 describe('normaliseCallEnded', () => {
 	it('normalises the documented payload', () => {
-		expect(normaliseCallEnded(fullData())).toEqual<CallEnded>({
-			callId: '6761f0c0a1b2c3d4e5f60718',
+		expect(normaliseCallEnded(callEndedData())).toEqual<CallEnded>({
+			callId: 'sid-0001',
 			agentId: 'agent_sales_01',
 			to: '+919876543210',
 			from: '+918069000000',
@@ -183,7 +156,7 @@ describe('normaliseCallEnded', () => {
 		['odd time', { time: '21/11/2026 15:04' }, { endedAt: null }],
 		['time as a number', { time: 1763717645 }, { endedAt: null }],
 	])('%s', (_case, overrides, expected) => {
-		expect(normaliseCallEnded(fullData(overrides))).toMatchObject(expected);
+		expect(normaliseCallEnded(callEndedData(overrides))).toMatchObject(expected);
 	});
 
 	test.each([
@@ -203,13 +176,13 @@ describe('normaliseCallEnded', () => {
 			{ callId: 'documented' },
 		],
 	])('reads the alias %s', (_case, overrides, expected) => {
-		expect(normaliseCallEnded(fullData(overrides))).toMatchObject(expected);
+		expect(normaliseCallEnded(callEndedData(overrides))).toMatchObject(expected);
 	});
 });
 
 describe('readWebhookEvent', () => {
 	it('reads call_ended with the raw data kept as is', () => {
-		const data = fullData();
+		const data = callEndedData();
 		const event = readWebhookEvent({ event: 'call_ended', data });
 		expect(event).toMatchObject({ kind: 'callEnded', event: 'call_ended', data });
 		if (event.kind === 'callEnded') expect(event.call.callId).toBe(data.callSid);
@@ -235,11 +208,11 @@ describe('readWebhookEvent', () => {
 		['null', null],
 		['an array', [{ event: 'call_ended', data: {} }]],
 		['a string', 'call_ended'],
-		['no event', { data: fullData() }],
+		['no event', { data: callEndedData() }],
 		['a numeric event', { event: 1, data: {} }],
 		['call_ended without data', { event: 'call_ended' }],
 		['call_ended with data null', { event: 'call_ended', data: null }],
-		['call_ended with data as an array', { event: 'call_ended', data: [fullData()] }],
+		['call_ended with data as an array', { event: 'call_ended', data: [callEndedData()] }],
 		['call_ended with data as text', { event: 'call_ended', data: 'x' }],
 	])('%s is invalid', (_case, body) => {
 		expect(readWebhookEvent(body).kind).toBe('invalid');
@@ -247,7 +220,7 @@ describe('readWebhookEvent', () => {
 });
 
 describe('filters', () => {
-	const call = normaliseCallEnded(fullData());
+	const call = normaliseCallEnded(callEndedData());
 
 	it('passes with no filters', () => {
 		expect(filterMismatch(call, {})).toBeNull();

@@ -1,0 +1,157 @@
+// CallKaro Delete Scheduled Call's row of the action-node contract (test/nodes/shared/contract.ts).
+import type { INodeParameters } from 'n8n-workflow';
+
+import { DELETE_SCHEDULED_CALL } from '../engine/callKaroNodes';
+import { vocabulary } from '../../nodes/CallKaroDeleteScheduledCall/deleteScheduledCall.operation';
+import { call } from '../sandbox/helpers';
+import { formatIst } from '../sandbox/sandbox.mjs';
+import { HINTS, fromAI } from './fixtures';
+import type { Sandbox } from './fixtures';
+import { PHONE_NUMBER_KEYS } from './shared/contract';
+import type { ActionNodeRow } from './shared/contract';
+import { agentEndpointRefusals, rateLimitedBeyondWait } from './shared/refusals';
+
+export const AGENT = 'agent_sales_01';
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Schedules a call for tomorrow straight through the sandbox's API; resolves to the call's id. */
+export async function scheduleCall(
+	sandbox: Sandbox,
+	toNumber: string,
+	agentId = AGENT,
+): Promise<string> {
+	const answer = await call(sandbox.url, '/call/outbound', {
+		to_number: toNumber,
+		agent_id: agentId,
+		schedule_at: formatIst(Date.now() + DAY_MS),
+	});
+	return answer.body.call_id as string;
+}
+
+/** Agent ID and phone number from each item. */
+export function fromItems(extra: INodeParameters = {}): INodeParameters {
+	return { agentId: '={{ $json.agentId }}', phoneNumber: '={{ $json.phone }}', ...extra };
+}
+
+/** The output of a deleted call. */
+export function deleted(
+	phone: string,
+	attempts = 1,
+	message = 'Scheduled call deleted successfully',
+) {
+	return {
+		deleted: true,
+		agentId: AGENT,
+		toNumber: phone,
+		message,
+		attempts,
+		body: { status: 'success', message },
+	};
+}
+
+export const deleteScheduledCall: ActionNodeRow = {
+	displayName: 'CallKaro Delete Scheduled Call',
+	type: DELETE_SCHEDULED_CALL,
+	path: '/call/delete-schedule-call',
+	faultEndpoint: 'delete',
+	vocabulary,
+	mainOutputs: 1,
+	parameters: fromItems,
+	...PHONE_NUMBER_KEYS,
+	item: (phone) => ({ phone, agentId: AGENT, country: '91' }),
+	arrange: async (sandbox, phones) => {
+		for (const phone of phones) await scheduleCall(sandbox, phone);
+	},
+	succeeded: (phone, attempts) => deleted(phone, attempts),
+	done: (sandbox) =>
+		sandbox.state.calls
+			.filter((entry) => entry.status === 'deleted')
+			.map((entry) => entry.toNumber),
+	retriesServerErrors: true,
+	badInput: [
+		[
+			'a phone number too short',
+			{},
+			{ phone: '+91 12345' },
+			'"Phone Number" must have 8 to 15 digits including the country code, but is "+****345". Check the number and its country code. [item 1]',
+		],
+		[
+			'a phone number with letters',
+			{},
+			{ phone: 'call me' },
+			'"Phone Number" may contain only digits, spaces, dashes, dots, brackets and a leading +, but is "*******". Remove the other characters. [item 1]',
+		],
+		[
+			'a phone number with country code 0',
+			{},
+			{ phone: '+0 1234 5678' },
+			'"Phone Number" must have 8 to 15 digits including the country code, but is "+01***5678". Check the number and its country code. [item 1]',
+		],
+		[
+			'an empty Agent ID (from an expression)',
+			{},
+			{ agentId: '  ' },
+			'"Agent ID" is empty. Enter the ID of the CallKaro agent. Its expression {{ $json.agentId }} gave an empty value for this item: check that the input item has the field it reads. [item 1]',
+		],
+		[
+			'a bad Default Country Code',
+			{ options: { defaultCountryCode: '={{ $json.country }}' } },
+			{ country: '0091' },
+			'"Default Country Code" must be 1 to 3 digits, such as 91 or +91, not "0091". Enter the country code without other characters. [item 1]',
+		],
+	],
+	apiErrors: [
+		...agentEndpointRefusals(HINTS.deleteNotFound),
+		rateLimitedBeyondWait(120),
+		{
+			title: '500 on every attempt',
+			httpCode: '500',
+			faults: { sequence: ['ok', '500', '500', '500', '500', 'ok'] },
+			message:
+				'CallKaro failed (HTTP 500) after 4 attempts and the scheduled call may or may not have been deleted: Internal server error',
+			kind: 'service-failure',
+			serviceMessage: 'Internal server error',
+			description: HINTS.outcomeUnknown,
+			outcomeUnknown: true,
+			attempts: 4,
+		},
+		{
+			title: '502 on every attempt',
+			httpCode: '502',
+			faults: { sequence: ['ok', '502', '502', '502', '502', 'ok'] },
+			message:
+				'CallKaro failed (HTTP 502) after 4 attempts and the scheduled call may or may not have been deleted: Bad gateway',
+			kind: 'service-failure',
+			serviceMessage: 'Bad gateway',
+			description: HINTS.outcomeUnknown,
+			outcomeUnknown: true,
+			attempts: 4,
+		},
+		{
+			title: '503 at a rate of 1',
+			httpCode: '503',
+			faults: { rates: { 503: 1 }, seed: 3 },
+			message:
+				'CallKaro failed (HTTP 503) after 4 attempts and the scheduled call may or may not have been deleted: Service unavailable',
+			kind: 'service-failure',
+			serviceMessage: 'Service unavailable',
+			description: HINTS.outcomeUnknown,
+			outcomeUnknown: true,
+			attempts: 4,
+			allFail: true,
+		},
+	],
+	tool: {
+		parameters: {
+			agentId: AGENT,
+			phoneNumber: fromAI('phoneNumber', 'The number whose call to cancel'),
+		},
+		args: (phoneNumber) => ({ phoneNumber }),
+		schemaKeys: ['phoneNumber'],
+		body: (phone) => ({ to_number: phone }),
+		badInput: [
+			{ phoneNumber: '98765 01234' },
+			'"Phone Number" has no country code: "98****1234". Start the number with + and the country code, e.g. +919876543210, or set a default country code. [item 0]',
+		],
+	},
+};

@@ -1,0 +1,573 @@
+// The contract every CallKaro action node keeps, written once and run for each node through n8n's
+// real engine against the sandbox (test/nodes/shared/contract.test.ts). A node takes part with one
+// row (an ActionNodeRow, next to its test file): how its items look, what CallKaro does for it, and
+// its own tables of bad input and refusals. The node's test file keeps only what is its own.
+//
+// Each behaviour below is one function of (row, sandbox), listed in CONTRACT. To add one (e.g. the
+// preview, "Preview Only (Send Nothing)", or the duplicate-call guard, "Skip Numbers Called
+// Before"): give ActionNodeRow an optional field with what the behaviour needs from a node, write
+// its function (doing nothing for rows without the field) and add it to CONTRACT.
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { RunVocabulary } from '../../../src/runReport';
+import { callKaroNodeTypes } from '../../engine/callKaroNodes';
+import { runAsTool } from '../../engine/harness';
+import type { RunResult } from '../../engine/harness';
+import { DEMO_API_KEY, OTHER_API_KEY, startSandbox } from '../../sandbox/sandbox.mjs';
+import {
+	NODE_NAME,
+	WRONG_API_KEY,
+	apiRequests,
+	credentialsFor,
+	expectNoSecrets,
+	failedItemJson,
+	fastBackoff,
+	freshNumbers,
+	pairedItems,
+	refusedItemJson,
+	runnerFor,
+	stoppedRunDescription,
+	workflowError,
+} from '../fixtures';
+import type { ErrorDetails, FaultInput, Sandbox } from '../fixtures';
+
+/** [what is wrong, node parameters over the row's, fields of the bad (middle) item, the error]. */
+export type BadInputCase = [
+	what: string,
+	parameters: INodeParameters,
+	badFields: IDataObject,
+	message: string,
+];
+
+/** A refusal of CallKaro, over three items at Concurrency 1. */
+export interface ApiErrorCase {
+	title: string;
+	httpCode: string;
+	message: string;
+	kind: ErrorDetails['kind'];
+	serviceMessage: string;
+	/** The hint under the message: the NodeApiError description and details.description. */
+	description: string;
+	/** CallKaro may have acted although the item failed. */
+	outcomeUnknown?: boolean;
+	/** The item CallKaro refuses (default 1), unless every item fails. */
+	failingItem?: number;
+	/** Fields of the failing item that CallKaro refuses, given the sandbox. */
+	refused?: (sandbox: Sandbox) => IDataObject | Promise<IDataObject>;
+	apiKey?: string;
+	/** On the row's endpoint: the items before the failing one ok, then its attempts, then the rest. */
+	faults?: Omit<FaultInput, 'endpoint'>;
+	/** Requests sent for the failing item (default 1). */
+	attempts?: number;
+	/** Every item fails (a key or a rate that hits every request), not only one. */
+	allFail?: boolean;
+}
+
+/** What the contract needs to know of one action node. */
+export interface ActionNodeRow {
+	displayName: string;
+	type: string;
+	/** The API path the node posts to, and its endpoint in the sandbox's faults. */
+	path: string;
+	faultEndpoint: FaultInput['endpoint'];
+	/** Main outputs before the error output. */
+	mainOutputs: number;
+	/** How the node's run report names what it did (its operation file's `vocabulary`). */
+	vocabulary: RunVocabulary;
+	/** The node's parameters reading each item's fields, with `extra` over them. */
+	parameters(extra?: INodeParameters): INodeParameters;
+	/**
+	 * What tells the items apart, in the request body (`requestKey`) and the output (`outputKey`):
+	 * phone numbers, or campaign names. Fresh keys sort in the order they were made.
+	 */
+	freshKeys(count: number): string[];
+	requestKey: string;
+	outputKey: string;
+	/** The keys are phone numbers, never shown in full. */
+	keysArePhones: boolean;
+	/** A good input item. */
+	item(key: string): IDataObject;
+	/** What CallKaro must hold before the node runs (e.g. a scheduled call to delete). */
+	arrange?(sandbox: Sandbox, keys: string[]): Promise<void>;
+	/** The json of a succeeded item (a value or a matcher for toEqual). */
+	succeeded(key: string, attempts?: number): unknown;
+	/** The keys CallKaro acted for (runs started, calls placed or deleted, campaigns), in order. */
+	done(sandbox: Sandbox): string[];
+	/** The key CallKaro recorded under the ID a succeeded item reports (callId, runId...). */
+	recorded?(sandbox: Sandbox, json: IDataObject): string | undefined;
+	/** A 5xx is retried (nothing the node sends takes effect twice), or never (it could). */
+	retriesServerErrors: boolean;
+	badInput: BadInputCase[];
+	apiErrors: ApiErrorCase[];
+	tool: {
+		/** Parameters with `$fromAI` for the key (see fromAI). */
+		parameters: INodeParameters;
+		args(key: string): IDataObject;
+		schemaKeys: string[];
+		/** The request body CallKaro receives. */
+		body(key: string): IDataObject;
+		/** [arguments the model gives, the error it reads back]. */
+		badInput: [IDataObject, string];
+	};
+}
+
+/** The keys of the rows whose items are phone numbers. */
+export const PHONE_NUMBER_KEYS = {
+	freshKeys: freshNumbers,
+	requestKey: 'to_number',
+	outputKey: 'toNumber',
+	keysArePhones: true,
+} satisfies Partial<ActionNodeRow>;
+
+type SandboxOf = () => Sandbox;
+
+const ALL_KEYS = [DEMO_API_KEY, OTHER_API_KEY, WRONG_API_KEY];
+
+/** `count` fresh keys, with what CallKaro must hold for them. */
+async function arranged(row: ActionNodeRow, sandbox: Sandbox, count: number): Promise<string[]> {
+	const keys = row.freshKeys(count);
+	await row.arrange?.(sandbox, keys);
+	return keys;
+}
+
+function sentKeys(row: ActionNodeRow, sandbox: Sandbox): unknown[] {
+	return apiRequests(sandbox, row.path).map(
+		(request) => (request.body as IDataObject)[row.requestKey],
+	);
+}
+
+function sorted<T>(values: T[]): T[] {
+	return [...values].sort();
+}
+
+function withOptions(parameters: INodeParameters, options: INodeParameters): INodeParameters {
+	return { ...parameters, options: { ...(parameters.options as INodeParameters), ...options } };
+}
+
+/** The items on every main output but the first, which no contract case fills. */
+function otherMainOutputs(row: ActionNodeRow, result: RunResult) {
+	return result.outputOf(NODE_NAME).slice(1, row.mainOutputs);
+}
+
+function badInput(row: ActionNodeRow, sandbox: SandboxOf) {
+	const run = runnerFor(row.type);
+	describe('bad input fails the item before anything is sent', () => {
+		async function threeItems(bad: IDataObject) {
+			const keys = await arranged(row, sandbox(), 3);
+			const items = keys.map((key) => row.item(key));
+			Object.assign(items[1], bad);
+			return { keys, items };
+		}
+
+		it.each(row.badInput)(
+			'%s: stops the execution, naming the field and the item',
+			async (_, extra, bad, message) => {
+				const { keys, items } = await threeItems(bad);
+				const parameters = withOptions(row.parameters(extra), { concurrency: 1 });
+				const result = await run(sandbox(), parameters, { items });
+
+				expect(workflowError(result)).toMatchObject({
+					name: 'NodeOperationError',
+					message,
+					context: { itemIndex: 1 },
+				});
+				// item 0 went out before; nothing for item 1; item 2 never started
+				expect(sentKeys(row, sandbox())).toEqual([keys[0]]);
+				expect(row.done(sandbox())).toEqual([keys[0]]);
+				const numbers = row.keysArePhones ? [keys[1], '+919876501234'] : [];
+				expectNoSecrets(result, { numbers });
+			},
+		);
+
+		it.each(row.badInput)(
+			'%s: with continueOnFail the other items go through unharmed',
+			async (_, extra, bad, message) => {
+				const { keys, items } = await threeItems(bad);
+				const result = await run(sandbox(), row.parameters(extra), {
+					items,
+					settings: { continueOnFail: true },
+				});
+
+				expect(result.status).toBe('success');
+				const [output] = result.outputOf(NODE_NAME);
+				expect(pairedItems(output)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+				// the message names the field and the item; nothing else, as nothing was sent
+				expect(failedItemJson(output[1])).toEqual(refusedItemJson(message));
+				expect(output.map((item) => item.json)).toEqual([
+					row.succeeded(keys[0]),
+					refusedItemJson(message),
+					row.succeeded(keys[2]),
+				]);
+				for (const other of otherMainOutputs(row, result)) expect(other).toEqual([]);
+				expect(sorted(sentKeys(row, sandbox()))).toEqual([keys[0], keys[2]]);
+				expect(sorted(row.done(sandbox()))).toEqual([keys[0], keys[2]]);
+			},
+		);
+
+		it.each(row.badInput)(
+			'%s: with the error output, the bad item goes there with the fields of its input item',
+			async (_, extra, bad, message) => {
+				const { keys, items } = await threeItems(bad);
+				const result = await run(sandbox(), row.parameters(extra), {
+					items,
+					settings: { onError: 'continueErrorOutput' },
+				});
+
+				const outputs = result.outputOf(NODE_NAME);
+				const failed = outputs[row.mainOutputs];
+				expect(outputs[0].map((item) => [item.json[row.outputKey], item.pairedItem])).toEqual([
+					[keys[0], { item: 0 }],
+					[keys[2], { item: 2 }],
+				]);
+				for (const other of otherMainOutputs(row, result)) expect(other).toEqual([]);
+				expect(pairedItems(failed)).toEqual([{ item: 1 }]);
+				// n8n merges the fields of the input item into the error item
+				expect(failedItemJson(failed[0])).toEqual({ ...items[1], ...refusedItemJson(message) });
+				expect(result.json(`Output ${row.mainOutputs}`)).toEqual([failed[0].json]);
+				expect(sorted(sentKeys(row, sandbox()))).toEqual([keys[0], keys[2]]);
+			},
+		);
+	});
+}
+
+function apiErrors(row: ActionNodeRow, sandbox: SandboxOf) {
+	const run = runnerFor(row.type);
+	describe('answers of CallKaro that fail an item', () => {
+		describe.each(row.apiErrors)('$title', (errorCase) => {
+			const failing = errorCase.allFail ? [0, 1, 2] : [errorCase.failingItem ?? 1];
+			const succeeding = [0, 1, 2].filter((index) => !failing.includes(index));
+			const attempts = errorCase.attempts ?? 1;
+			const details: ErrorDetails = {
+				kind: errorCase.kind,
+				httpStatus: Number(errorCase.httpCode),
+				serviceMessage: errorCase.serviceMessage,
+				attempts,
+				outcomeUnknown: errorCase.outcomeUnknown ?? false,
+				description: errorCase.description,
+			};
+			const parameters = withOptions(row.parameters(), { concurrency: 1 });
+			const requests = () => apiRequests(sandbox(), row.path);
+			let keys: string[] = [];
+			let items: IDataObject[] = [];
+
+			beforeEach(async () => {
+				keys = await arranged(row, sandbox(), 3);
+				items = keys.map((key) => row.item(key));
+				if (!errorCase.allFail)
+					Object.assign(items[failing[0]], await errorCase.refused?.(sandbox()));
+				fastBackoff();
+				if (errorCase.faults) {
+					sandbox().setFaults({ endpoint: row.faultEndpoint, ...errorCase.faults });
+				}
+			});
+
+			it('stops the execution with a NodeApiError carrying the HTTP code and the item', async () => {
+				const result = await run(sandbox(), parameters, {
+					items,
+					apiKey: errorCase.apiKey,
+				});
+
+				expect(workflowError(result)).toMatchObject({
+					name: 'NodeApiError',
+					message: errorCase.message,
+					httpCode: errorCase.httpCode,
+					// how far the run got, then the item's hint
+					description: stoppedRunDescription(
+						row.vocabulary,
+						{ itemCount: 3, failingItem: failing[0], outcomeUnknown: details.outcomeUnknown },
+						errorCase.description,
+					),
+					context: { itemIndex: failing[0] },
+				});
+				// the items after the failed one were never sent
+				expect(requests()).toHaveLength(failing[0] + attempts);
+				expect(row.done(sandbox())).toEqual(keys.slice(0, failing[0]));
+				expectNoSecrets(result, { apiKeys: ALL_KEYS, numbers: row.keysArePhones ? keys : [] });
+			});
+
+			it('with continueOnFail: an error item in its place, the other items unharmed', async () => {
+				const result = await run(sandbox(), parameters, {
+					items,
+					apiKey: errorCase.apiKey,
+					settings: { continueOnFail: true },
+				});
+
+				expect(result.status).toBe('success');
+				const [output] = result.outputOf(NODE_NAME);
+				for (const other of otherMainOutputs(row, result)) expect(other).toEqual([]);
+				expect(pairedItems(output)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+				output.forEach((item, index) => {
+					if (failing.includes(index)) {
+						// only error and details: what n8n routes to an error output
+						expect(failedItemJson(item)).toEqual({ error: errorCase.message, details });
+					} else {
+						expect(item.json).toEqual(row.succeeded(keys[index]));
+					}
+				});
+				expect(requests()).toHaveLength(succeeding.length + failing.length * attempts);
+				expect(row.done(sandbox())).toEqual(succeeding.map((index) => keys[index]));
+				expectNoSecrets(result, { apiKeys: ALL_KEYS });
+			});
+
+			it('with the error output: the failed item goes there, with the fields of its input item', async () => {
+				const result = await run(sandbox(), parameters, {
+					items,
+					apiKey: errorCase.apiKey,
+					settings: { onError: 'continueErrorOutput' },
+				});
+
+				expect(result.status).toBe('success');
+				const outputs = result.outputOf(NODE_NAME);
+				const [succeeded] = outputs;
+				const failed = outputs[row.mainOutputs];
+				expect(pairedItems(succeeded)).toEqual(succeeding.map((item) => ({ item })));
+				for (const other of otherMainOutputs(row, result)) expect(other).toEqual([]);
+				expect(pairedItems(failed)).toEqual(failing.map((item) => ({ item })));
+				failed.forEach((item, position) => {
+					expect(failedItemJson(item)).toEqual({
+						...items[failing[position]],
+						error: errorCase.message,
+						details,
+					});
+				});
+				// the node after the error output gets them as they are; the one after the first
+				// output only the items that succeeded (and does not run when there are none)
+				expect(result.json(`Output ${row.mainOutputs}`)).toEqual(failed.map((item) => item.json));
+				if (succeeded.length) {
+					expect(result.json('Output 0')).toEqual(succeeded.map((item) => item.json));
+				} else {
+					expect(result.runData['Output 0']).toBeUndefined();
+				}
+			});
+		});
+	});
+}
+
+function httpsOnly(row: ActionNodeRow, sandbox: SandboxOf) {
+	const run = runnerFor(row.type);
+	describe('a credential whose Base URL is not https fails every item, sending nothing', () => {
+		const error = (shown: string, item: number) =>
+			`"Base URL" must start with https:// (got ${shown}), because the API key travels with every request. Plain http is allowed only for a local sandbox on this machine (localhost, 127.0.0.1). [item ${item}]`;
+		// [Base URL, as the message shows it]
+		const urls: Array<[string, string]> = [
+			['http://api.callkaro.ai', 'http://api.callkaro.ai'],
+			['http://api.callkaro.ai/', 'http://api.callkaro.ai'],
+			['ftp://127.0.0.1', 'ftp://127.0.0.1'],
+		];
+		const items = () => row.freshKeys(2).map((key) => row.item(key));
+
+		afterEach(() => expect(apiRequests(sandbox())).toEqual([]));
+
+		it.each(urls)('%s: stops the execution', async (baseUrl, shown) => {
+			const result = await run(sandbox(), row.parameters(), {
+				items: items(),
+				baseUrl,
+			});
+			expect(workflowError(result)).toMatchObject({
+				name: 'NodeOperationError',
+				message: error(shown, 0),
+			});
+		});
+
+		it.each(urls)('%s: an error item for each with continueOnFail', async (baseUrl, shown) => {
+			const result = await run(sandbox(), row.parameters(), {
+				items: items(),
+				baseUrl,
+				settings: { continueOnFail: true },
+			});
+			expect(result.json(NODE_NAME)).toEqual([
+				refusedItemJson(error(shown, 0)),
+				refusedItemJson(error(shown, 1)),
+			]);
+		});
+
+		it.each(urls)('%s: every item on the error output', async (baseUrl, shown) => {
+			const input = items();
+			const result = await run(sandbox(), row.parameters(), {
+				items: input,
+				baseUrl,
+				settings: { onError: 'continueErrorOutput' },
+			});
+
+			const outputs = result.outputOf(NODE_NAME);
+			for (const output of outputs.slice(0, row.mainOutputs)) expect(output).toEqual([]);
+			const failed = outputs[row.mainOutputs];
+			expect(pairedItems(failed)).toEqual([{ item: 0 }, { item: 1 }]);
+			expect(failed.map(failedItemJson)).toEqual([
+				{ ...input[0], ...refusedItemJson(error(shown, 0)) },
+				{ ...input[1], ...refusedItemJson(error(shown, 1)) },
+			]);
+			// the node after the first output never runs
+			expect(result.runData['Output 0']).toBeUndefined();
+		});
+	});
+}
+
+function retries(row: ActionNodeRow, sandbox: SandboxOf) {
+	const run = runnerFor(row.type);
+	describe('retries', () => {
+		it('a 429 with Retry-After: 1 is waited out and retried, acting once', async () => {
+			const [key] = await arranged(row, sandbox(), 1);
+			sandbox().setFaults({ endpoint: row.faultEndpoint, sequence: ['429'], retryAfterSeconds: 1 });
+			const started = Date.now();
+
+			const result = await run(sandbox(), row.parameters(), {
+				items: [row.item(key)],
+			});
+
+			expect(Date.now() - started).toBeGreaterThanOrEqual(990);
+			expect(result.json(NODE_NAME)).toEqual([row.succeeded(key, 2)]);
+			expect(apiRequests(sandbox(), row.path).map((request) => request.status)).toEqual([429, 200]);
+			expect(row.done(sandbox())).toEqual([key]);
+		});
+
+		if (row.retriesServerErrors) {
+			it('a 503 and then success: retried, since nothing it sends can act twice', async () => {
+				const [key] = await arranged(row, sandbox(), 1);
+				fastBackoff();
+				sandbox().setFaults({ endpoint: row.faultEndpoint, sequence: ['503'] });
+
+				const result = await run(sandbox(), row.parameters(), {
+					items: [row.item(key)],
+				});
+
+				expect(result.json(NODE_NAME)).toEqual([row.succeeded(key, 2)]);
+				const statuses = apiRequests(sandbox(), row.path).map((request) => request.status);
+				expect(statuses).toEqual([503, 200]);
+				expect(row.done(sandbox())).toEqual([key]);
+			});
+		} else {
+			it('a 503 is not retried: CallKaro may have acted, and a second request could act twice', async () => {
+				const [key] = await arranged(row, sandbox(), 1);
+				sandbox().setFaults({ endpoint: row.faultEndpoint, sequence: ['503'] });
+
+				const result = await run(sandbox(), row.parameters(), {
+					items: [row.item(key)],
+					settings: { continueOnFail: true },
+				});
+
+				expect(result.json(NODE_NAME)[0].details).toMatchObject({
+					kind: 'service-failure',
+					httpStatus: 503,
+					attempts: 1,
+					outcomeUnknown: true,
+				});
+				expect(apiRequests(sandbox(), row.path)).toHaveLength(1);
+			});
+		}
+
+		it('a request that never reached CallKaro (connection refused) is retried, then fails', async () => {
+			fastBackoff();
+			// a sandbox that is gone: its port refuses connections
+			const closed = await startSandbox({ port: 0 });
+			await closed.close();
+
+			const result = await run(closed, row.parameters(), {
+				items: [row.item(row.freshKeys(1)[0])],
+			});
+
+			expect(workflowError(result)).toMatchObject({
+				name: 'NodeApiError',
+				message:
+					'Could not reach CallKaro after 4 attempts: The service refused the connection - perhaps it is offline',
+			});
+		});
+	});
+}
+
+function inputOrder(row: ActionNodeRow, sandbox: SandboxOf) {
+	const run = runnerFor(row.type);
+	it('at Concurrency 5, gives one item per input item, in input order, each paired with its input', async () => {
+		const keys = await arranged(row, sandbox(), 8);
+		sandbox().setFaults({ endpoint: row.faultEndpoint, seed: 11, latencyMs: 5, jitterMs: 80 });
+		// the first bad input, on item 1
+		const [[, extra, bad, message]] = row.badInput;
+		const items = keys.map((key) => row.item(key));
+		Object.assign(items[1], bad);
+
+		const result = await run(sandbox(), withOptions(row.parameters(extra), { concurrency: 5 }), {
+			items,
+			settings: { continueOnFail: true },
+		});
+
+		const [output] = result.outputOf(NODE_NAME);
+		expect(
+			output.map((item) => [item.pairedItem, item.json[row.outputKey] ?? item.json.error]),
+		).toEqual(keys.map((key, index) => [{ item: index }, index === 1 ? message : key]));
+		// each item reports what CallKaro did for its own input
+		for (const item of output.filter((_, index) => index !== 1)) {
+			if (row.recorded) expect(row.recorded(sandbox(), item.json)).toBe(item.json[row.outputKey]);
+		}
+		expect(sorted(row.done(sandbox()))).toEqual(keys.filter((_, index) => index !== 1));
+		expect(apiRequests(sandbox(), row.path)).toHaveLength(7);
+	});
+}
+
+function aiTool(row: ActionNodeRow, sandbox: SandboxOf) {
+	describe('as an AI agent tool', () => {
+		const useTool = (more: Omit<Parameters<typeof runAsTool>[0], 'nodeType'>) =>
+			runAsTool({
+				nodeType: row.type,
+				nodeTypes: callKaroNodeTypes(),
+				parameters: row.tool.parameters,
+				credentials: credentialsFor(sandbox()),
+				...more,
+			});
+
+		it.each(['supplyData', 'engineRequest'] as const)(
+			'%s path: the result reaches the agent, the model filling the values',
+			async (via) => {
+				const [key] = await arranged(row, sandbox(), 1);
+				const tool = await useTool({ via, toolArgs: row.tool.args(key) });
+
+				expect(tool.error).toBeUndefined();
+				if (via === 'supplyData') expect(sorted(tool.schemaKeys)).toEqual(row.tool.schemaKeys);
+				expect(tool.response).toEqual([row.succeeded(key)]);
+				const [json] = tool.response as IDataObject[];
+				if (row.recorded) expect(row.recorded(sandbox(), json)).toBe(key);
+				const bodies = apiRequests(sandbox(), row.path).map((request) => request.body);
+				expect(bodies).toEqual([row.tool.body(key)]);
+				expect(row.done(sandbox())).toEqual([key]);
+			},
+		);
+
+		it('supplyData path: a refusal reaches the agent as the tool error, with the hint', async () => {
+			const refusal = row.apiErrors.find((errorCase) => errorCase.apiKey === WRONG_API_KEY);
+			const tool = await useTool({
+				credentials: credentialsFor(sandbox(), WRONG_API_KEY),
+				toolArgs: row.tool.args(row.freshKeys(1)[0]),
+			});
+			// n8n wraps what the tool throws and appends the description for the model
+			expect(tool.error).toEqual({
+				name: 'NodeOperationError',
+				message: `${refusal?.message}\n\nDetails: ${refusal?.description}`,
+			});
+		});
+
+		it('engineRequest path: bad input from the model reaches it as [{ error }]', async () => {
+			const [args, message] = row.tool.badInput;
+			const tool = await useTool({ via: 'engineRequest', toolArgs: args });
+
+			expect(tool.run.status).toBe('success');
+			expect(tool.response).toEqual([{ error: message }]);
+			expect(apiRequests(sandbox())).toEqual([]);
+		});
+	});
+}
+
+/** The behaviours every action node has, in the order they are reported. */
+const CONTRACT: Array<(row: ActionNodeRow, sandbox: SandboxOf) => void> = [
+	badInput,
+	apiErrors,
+	httpsOnly,
+	retries,
+	inputOrder,
+	aiTool,
+];
+
+/** Runs the whole contract for each row, against one sandbox. */
+export function describeActionNodeContract(rows: ActionNodeRow[], sandbox: SandboxOf): void {
+	describe.each(rows)('$displayName', (row) => {
+		for (const behaviour of CONTRACT) behaviour(row, sandbox);
+	});
+}
