@@ -23,7 +23,7 @@ import type { ActionOperation } from '../shared/executeForEachItem';
 import {
 	callingHoursFrom,
 	callingHoursOutput,
-	scheduleNote,
+	scheduleOutput,
 	scheduleZone,
 } from '../shared/schedule';
 import type { CallingHoursOptionValue } from '../shared/schedule';
@@ -234,6 +234,7 @@ export function prepare(
 ): PreparedItem {
 	const options = context.getNodeParameter('options', itemIndex, {}) as AssignOptions;
 	const startsLater = context.getNodeParameter('schedule', itemIndex) === 'at';
+	const zone = startsLater ? scheduleZone(context, options.timeZone) : undefined;
 	const prepared = prepareAssign({
 		phoneNumber: context.getNodeParameter('phoneNumber', itemIndex),
 		workflowId: context.getNodeParameter('workflowId', itemIndex),
@@ -241,7 +242,7 @@ export function prepare(
 		schedule: startsLater
 			? {
 					value: context.getNodeParameter('scheduleAt', itemIndex),
-					zone: scheduleZone(context, options.timeZone),
+					zone: zone as string,
 				}
 			: undefined,
 		callingHours: callingHoursFrom(options.callingHours),
@@ -249,10 +250,7 @@ export function prepare(
 	});
 
 	const schedule = {
-		scheduleAt: prepared.schedule?.scheduleAt ?? null,
-		scheduledForUtc: prepared.schedule?.utc ?? null,
-		scheduleInPast: prepared.schedule?.isPast ?? false,
-		...scheduleNote(prepared.schedule),
+		...scheduleOutput(prepared.schedule, zone),
 		...callingHoursOutput(prepared.callingHours),
 	};
 	// Not started by this run, so it goes with Already Running.

@@ -21,7 +21,7 @@ import type { ActionOperation, RunMemory } from '../shared/executeForEachItem';
 import {
 	callingHoursFrom,
 	callingHoursOutput,
-	scheduleNote,
+	scheduleOutput,
 	scheduleZone,
 } from '../shared/schedule';
 import type { CallingHoursOptionValue } from '../shared/schedule';
@@ -228,6 +228,7 @@ export function prepare(
 		defaultCountryCode?: string;
 		timeZone?: string;
 	};
+	const zone = scheduleAt ? scheduleZone(context, options.timeZone, oldPlaceTimeZone) : undefined;
 	const prepared = prepareOutbound({
 		agentId: context.getNodeParameter('agentId', itemIndex),
 		phoneNumber: context.getNodeParameter('phoneNumber', itemIndex),
@@ -236,24 +237,21 @@ export function prepare(
 		options: {
 			...fields,
 			metadataRows: metadata?.entry,
-			schedule: scheduleAt
-				? { value: scheduleAt, zone: scheduleZone(context, options.timeZone, oldPlaceTimeZone) }
-				: undefined,
+			schedule: zone ? { value: scheduleAt, zone } : undefined,
 		},
 	});
 
+	const scheduleAtSent = prepared.schedule?.scheduleAt ?? 'now';
 	const call = {
 		agentId: prepared.request.agent_id,
 		toNumber: prepared.phone.e164,
-		scheduleAt: prepared.schedule?.scheduleAt ?? null,
-		scheduledForUtc: prepared.schedule?.utc ?? null,
-		...scheduleNote(prepared.schedule),
+		...scheduleOutput(prepared.schedule, zone),
 		...callingHoursOutput(prepared.callingHours),
 	};
 
 	// A run that repeats a row would call the person twice, and no idempotency key exists. Items
 	// are prepared in input order, so the first of a repeated call is the one placed.
-	const callKey = `${call.agentId}|${call.toNumber}|${call.scheduleAt ?? 'now'}`;
+	const callKey = `${call.agentId}|${call.toNumber}|${scheduleAtSent}`;
 	const firstItem = run.firstItemWithKey.get(callKey);
 	if (firstItem === undefined) run.firstItemWithKey.set(callKey, itemIndex);
 	else if (!options.allowDuplicateCalls) {

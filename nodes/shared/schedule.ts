@@ -18,6 +18,24 @@ export function scheduleNote(schedule: IstSchedule | undefined): IDataObject {
 	return schedule?.note === undefined ? {} : { scheduleNote: schedule.note };
 }
 
+/**
+ * How every node echoes its schedule: the IST text sent, the same instant in UTC, whether it was
+ * already past (CallKaro then starts at once), and the zone a time without an offset was read
+ * in (the Time Zone option, else the workflow's, which n8n defaults to its instance zone).
+ */
+export function scheduleOutput(
+	schedule: IstSchedule | undefined,
+	zone: string | undefined,
+): IDataObject {
+	return {
+		scheduleAt: schedule?.scheduleAt ?? null,
+		scheduledForUtc: schedule?.utc ?? null,
+		scheduleInPast: schedule?.isPast ?? false,
+		scheduleTimeZone: schedule ? (zone ?? null) : null,
+		...scheduleNote(schedule),
+	};
+}
+
 /** Options → Calling Hours as n8n gives it: a window once the builder adds one. */
 export interface CallingHoursOptionValue {
 	window?: Parameters<typeof readCallingHours>[0];

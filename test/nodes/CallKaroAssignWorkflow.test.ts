@@ -68,6 +68,7 @@ describe('CallKaro Assign Workflow', () => {
 				scheduleAt: null,
 				scheduledForUtc: null,
 				scheduleInPast: false,
+				scheduleTimeZone: null,
 				startedByEarlierAttempt: false,
 				attempts: 1,
 				attributes: {
@@ -244,6 +245,7 @@ describe('CallKaro Assign Workflow', () => {
 						scheduleAt: null,
 						scheduledForUtc: null,
 						scheduleInPast: false,
+						scheduleTimeZone: null,
 						startedByEarlierAttempt: false,
 						attempts: 1,
 						attributes: {

@@ -51,6 +51,8 @@ describe('CallKaro Outbound Call', () => {
 							toNumber: phone,
 							scheduleAt: null,
 							scheduledForUtc: null,
+							scheduleInPast: false,
+							scheduleTimeZone: null,
 							attempts: 1,
 							body: {
 								status: 'success',

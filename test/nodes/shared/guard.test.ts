@@ -71,6 +71,8 @@ describe('Skip Numbers Called Before (Outbound Call)', () => {
 			toNumber: b,
 			scheduleAt: null,
 			scheduledForUtc: null,
+			scheduleInPast: false,
+			scheduleTimeZone: null,
 			guard: 'skipped',
 		});
 		expect(skippedC).toMatchObject({ placed: false, status: 'calledBefore', toNumber: c });
@@ -304,6 +306,7 @@ describe('Skip Numbers Enrolled Before (Assign Workflow)', () => {
 				scheduleAt: null,
 				scheduledForUtc: null,
 				scheduleInPast: false,
+				scheduleTimeZone: null,
 				guard: 'skipped',
 			},
 		]);
