@@ -381,7 +381,23 @@ export function prepareOutbound(input: OutboundInput): PreparedOutbound {
 			),
 		}),
 	);
+	checkCallWindow(request);
 	return { request, phone, schedule, callingHours };
+}
+
+/** A window that ends before it starts would never let the call start: refuse it before sending. */
+function checkCallWindow({
+	min_trigger_time: earliest,
+	max_trigger_time: latest,
+}: OutboundRequest): void {
+	// 'HH:MM' on a 24-hour clock compares as text.
+	if (earliest !== undefined && latest !== undefined && earliest > latest) {
+		throw invalidInput(
+			'Earliest Call Time',
+			`(${earliest}) is later than "Latest Call Time" (${latest})`,
+			'Swap the two times, or clear one of them',
+		);
+	}
 }
 
 export function prepareCampaign(input: CampaignInput): PreparedCampaign {

@@ -342,3 +342,27 @@ describe('prepareCampaign', () => {
 		expect(inputErrorOf(() => prepareCampaign(input)).field).toBe(field);
 	});
 });
+
+describe('prepareOutbound: the call window', () => {
+	const base = { agentId: 'agent_1', phoneNumber: '+919876543210' };
+
+	it('refuses an Earliest Call Time later than the Latest, naming both fields', () => {
+		expect(
+			inputErrorOf(() =>
+				prepareOutbound({ ...base, options: { minTriggerTime: '18:00', maxTriggerTime: '09:30' } }),
+			).message,
+		).toBe(
+			'"Earliest Call Time" (18:00) is later than "Latest Call Time" (09:30). Swap the two times, or clear one of them.',
+		);
+	});
+
+	it.each([
+		['09:30', '18:00'],
+		['09:30', '09:30'],
+		['09:30', undefined],
+	])('sends %s to %s', (minTriggerTime, maxTriggerTime) => {
+		const { request } = prepareOutbound({ ...base, options: { minTriggerTime, maxTriggerTime } });
+		expect(request.min_trigger_time).toBe(minTriggerTime);
+		expect(request.max_trigger_time).toBe(maxTriggerTime);
+	});
+});
