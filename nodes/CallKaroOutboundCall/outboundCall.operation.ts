@@ -260,8 +260,9 @@ export function prepare(
 			json: {
 				placed: false,
 				status: 'duplicate',
-				message: `Not placed: item ${firstItem} of this run already calls ${prepared.phone.masked} with this agent at the same time`,
-				duplicateOfItem: firstItem,
+				// Not placed even if that item fails: its failure may still have placed the call.
+				message: `Not placed: a repeat of item ${firstItem} (${prepared.phone.masked}, same agent and time). Only item ${firstItem} was sent; its output says whether the call was placed`,
+				duplicateOf: firstItem,
 				...call,
 			},
 			outcome: 'skipped as duplicate',

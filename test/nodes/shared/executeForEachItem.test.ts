@@ -115,10 +115,10 @@ describe('bulk runs of a CallKaro node', () => {
 			expect(output.map((item) => item.placed)).toEqual([true, true, false, true]);
 			expect(output[2]).toMatchObject({
 				status: 'duplicate',
-				duplicateOfItem: 0,
+				duplicateOf: 0,
 				toNumber: '+919800000001',
 				message:
-					'Not placed: item 0 of this run already calls +91******0001 with this agent at the same time',
+					'Not placed: a repeat of item 0 (+91******0001, same agent and time). Only item 0 was sent; its output says whether the call was placed',
 			});
 			expect(apiRequests(sandbox(), '/call/outbound')).toHaveLength(3);
 		});

@@ -171,7 +171,7 @@ describe('Preview Only (Send Nothing)', () => {
 			preview: true,
 			placed: false,
 			status: 'duplicate',
-			duplicateOfItem: 0,
+			duplicateOf: 0,
 		});
 		expect(result.task(NODE_NAME).hints).toEqual([
 			{

@@ -1,0 +1,31 @@
+// A repeated call in one run (same agent, number and time) is sent once. The repeat links to the
+// item that was sent (duplicateOf) and is not placed even when that item failed: a failure can
+// still have placed the call, so calling again is left to the builder.
+import { OUTBOUND_CALL } from '../engine/callKaroNodes';
+import { NODE_NAME, apiRequests, freshNumber, runNode, useSandbox } from './fixtures';
+
+describe('a repeated Outbound Call item', () => {
+	const sandbox = useSandbox();
+
+	it('links to the first item and is not placed, even when the first one failed', async () => {
+		const phone = freshNumber();
+		const result = await runNode(sandbox(), {
+			type: OUTBOUND_CALL,
+			parameters: { agentId: 'agent_nobody', phoneNumber: '={{ $json.phone }}' },
+			items: [{ phone }, { phone }],
+			settings: { continueOnFail: true },
+		});
+
+		const [first, repeat] = (result.runData[NODE_NAME][0].data?.main[0] ?? []).map(
+			(item) => item.json,
+		);
+		expect(first).toMatchObject({ details: { kind: 'not-found', httpStatus: 404 } });
+		expect(repeat).toMatchObject({
+			placed: false,
+			status: 'duplicate',
+			duplicateOf: 0,
+			message: `Not placed: a repeat of item 0 (+91******${phone.slice(-4)}, same agent and time). Only item 0 was sent; its output says whether the call was placed`,
+		});
+		expect(apiRequests(sandbox(), '/call/outbound')).toHaveLength(1);
+	});
+});
