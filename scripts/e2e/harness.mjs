@@ -194,7 +194,11 @@ export async function startE2e({ workflows = [], publish = [] } = {}) {
 		cli,
 		async execute(id, opts) {
 			const r = await cli(['execute', `--id=${id}`, '--rawOutput'], opts);
-			if (r.code !== 0) throw new Error(describeFailure(r));
+			// n8n 2.41.1 on Node 24 sometimes segfaults while exiting, after it has printed the
+			// whole run (seen about once in ten runs). The run printed is what the test judges.
+			const crashedAfterRun = r.signal === 'SIGSEGV' && /"finished": true/.test(r.stdout);
+			if (r.code !== 0 && !crashedAfterRun) throw new Error(describeFailure(r));
+			if (crashedAfterRun) console.warn(`n8n execute --id=${id} crashed (SIGSEGV) after its run`);
 			return { ms: r.ms, out: nodeOutputs(parseTrailingJson(r.stdout)) };
 		},
 		env,
