@@ -505,28 +505,28 @@ async function queueChecks({ cluster, cookie: loggedIn, sandbox }) {
 	};
 	const victim = cluster.workers[0];
 	const killAfter = 60;
-	let delivered = 0;
-	let killed = false;
-	const kill = (async () => {
-		while (!killed) {
-			const calls = (await state(sandbox)).calls.filter((c) => numbers.includes(`+${c.number}`));
-			if (calls.length >= killAfter) {
-				process.kill(victim.pid, 'SIGKILL');
-				killed = true;
-				log(
-					`SIGKILL to ${victim.name} (pid ${victim.pid}) after ${calls.length} calls, ${delivered} deliveries`,
-				);
-			}
-			await sleep(100);
+	let killedAfter = null;
+	const outAnswers = await pool(
+		numbers,
+		10,
+		async (phone) => await postJson(`${hooks}/webhook/callkaro-queue-outbound`, { phone }),
+	);
+	// the webhook processor answers at once and queues: the kill waits for the workers' calls
+	const killDeadline = Date.now() + 120_000;
+	while (killedAfter === null && Date.now() < killDeadline) {
+		const placed = (await state(sandbox)).calls.filter((c) =>
+			numbers.includes(`+${c.number}`),
+		).length;
+		if (placed >= killAfter) {
+			process.kill(victim.pid, 'SIGKILL');
+			killedAfter = placed;
+			log(`SIGKILL to ${victim.name} (pid ${victim.pid}) after ${placed} calls`);
 		}
-	})();
-	const outAnswers = await pool(numbers, 10, async (phone) => {
-		const a = await postJson(`${hooks}/webhook/callkaro-queue-outbound`, { phone });
-		delivered += 1;
-		return a;
+		await sleep(100);
+	}
+	check('queue: a worker was killed mid-run', killedAfter !== null && killedAfter < 200, {
+		killedAfter,
 	});
-	killed = true;
-	await kill;
 	// main finds executions whose worker died once a minute (N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL)
 	const deadline = Date.now() + 150_000;
 	const tally = async () => ({
@@ -551,6 +551,7 @@ async function queueChecks({ cluster, cookie: loggedIn, sandbox }) {
 	for (const c of calls) callsPerNumber.set(c.number, (callsPerNumber.get(c.number) ?? 0) + 1);
 	figures.queue_worker_killed = {
 		deliveries_answered_200: outAnswers.filter((a) => a.status === 200).length,
+		killed_after_calls: killedAfter,
 		...counts,
 		numbers_called: callsPerNumber.size,
 		numbers_called_twice: [...callsPerNumber.values()].filter((n) => n > 1).length,
