@@ -1,0 +1,376 @@
+// The README is a contract: each message it quotes and each output it shows is produced here by
+// running the node in n8n's real engine against the sandbox, and must appear in the README word for
+// word (line breaks aside). A quote in the README that no example here produces, and that is not
+// listed as checked elsewhere, fails the last test: a README edit needs its behaviour, and back.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
+import { request } from 'undici';
+
+import { CallKaroTrigger } from '../../nodes/CallKaroTrigger/CallKaroTrigger.node';
+
+import { ASSIGN_WORKFLOW, DELETE_SCHEDULED_CALL, OUTBOUND_CALL } from '../engine/callKaroNodes';
+import {
+	NODE_NAME,
+	WRONG_API_KEY,
+	fastBackoff,
+	freshNumber,
+	runNode,
+	useSandbox,
+} from '../nodes/fixtures';
+import type { RunNodeOptions } from '../nodes/fixtures';
+import { testCredential } from '../engine/credentialTest';
+import { startEchoServer } from '../engine/echoServer.mjs';
+import type { EchoResponse } from '../engine/echoServer.mjs';
+import { startTriggerServer } from '../engine/webhookHarness';
+import type { TriggerServer } from '../engine/webhookHarness';
+import { call } from '../sandbox/helpers';
+import { DEMO_API_KEY } from '../sandbox/sandbox.mjs';
+import { callEndedEvent } from '../support/callEnded';
+
+const README = readFileSync(join(__dirname, '../../README.md'), 'utf8').replace(/\s+/g, ' ');
+
+const EVERY_DAY = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+
+/**
+ * The README's quotes that read as a message or an output: inline code spans of six words or more
+ * (commands aside), and text in double quotes of three words or more outside code.
+ */
+function quotedMessages(): string[] {
+	const prose = README.replace(/```.*?```/g, '');
+	const spans = [...prose.matchAll(/`([^`]+)`/g)].map((match) => match[1].trim());
+	const codeSpans = spans.filter(
+		(span) => span.split(' ').length >= 6 && !/^(npm|curl|node|git|apt-get|N8N_|\{\{)/.test(span),
+	);
+	const text = prose.replace(/`[^`]*`/g, '');
+	const doubleQuoted = [...text.matchAll(/"([^"]+)"/g)]
+		.map((match) => match[1])
+		.filter((quote) => quote.split(' ').length >= 3);
+	return [...codeSpans, ...doubleQuoted];
+}
+
+/** Quotes the README shows that the examples below do not produce, and where they are checked. */
+const CHECKED_ELSEWHERE: Record<string, string> = {
+	'9 of 10 calls were placed (items 0–4, 6–9); running this node again calls them again unless Skip Numbers Called Before is on.':
+		'test/src/runReport.test.ts (wording) and test/nodes/shared/runItems.test.ts',
+	'"Skip Numbers Called Before" cannot work: this n8n has no store of processed items. Nothing was sent':
+		'test/nodes/shared/guardWithoutStore.test.ts (needs an engine without the store)',
+	'CallKaro did not save every attribute of +91******3210: ignored (no such CRM attribute): Favourite Colour; invalid: Lead Score (Lead Score needs a number); the run was started all the same (run 6b043a313cf94047fca25988) [item 0]':
+		'test/nodes/CallKaroAssignWorkflow.test.ts (the run id differs per run)',
+	'3 items: 2 started, 1 already running; 3 scheduled in the past':
+		'test/nodes/shared hints tests (an illustration of the summary format)',
+	'accept every status':
+		"n8n 1.x's reading of the credential test (test/nodes/CallKaroApi.credentials.test.ts)",
+	'no call scheduled':
+		'a paraphrase of the Delete hint, HINTS.deleteNotFound in test/nodes/fixtures.ts',
+	'… remembers the last 10 numbers and now holds 9. Beyond that the oldest are forgotten and no longer skipped: raise History Size.':
+		'test/nodes/shared/guard.test.ts (needs the processed-items store)',
+	'item 1 may have been placed as well': 'test/nodes/shared/runItems.test.ts',
+	'workflow runs were started': 'test/src/runReport.test.ts',
+	'scheduled calls were deleted': 'test/src/runReport.test.ts',
+	'campaigns were created': 'test/src/runReport.test.ts',
+	'running this node again skips them (Skip Numbers Called Before is on)':
+		'test/src/runReport.test.ts',
+	'The execution was canceled before every item was sent': 'test/nodes/shared/runItems.test.ts',
+	'item 4 may have been placed as well': 'test/nodes/shared/runItems.test.ts',
+	'Database is not ready!': "n8n's own answer, measured by the queue-mode e2e run",
+	'4 items: 2 placed, 1 skipped as duplicate, 1 failed':
+		'test/nodes/shared hints tests (an illustration of the summary format)',
+	'{ "error": "…", "details": { "kind", "httpStatus", "serviceMessage", "attempts", "outcomeUnknown", "description" } }':
+		'test/nodes/errorItems.test.ts (the key list, a schema rather than one output)',
+	'{ "placed": false, "status": "calledBefore", "message": "Not placed: this node has already called +91******3210 with this agent (\\"Skip Numbers Called Before\\" is on)", …, "guard": "skipped" }':
+		'test/nodes/shared/guard.test.ts (needs the processed-items store)',
+};
+
+/** Texts the examples produced, to match against the README's quotes at the end. */
+const produced = new Set<string>();
+
+/** Asserts that the README quotes `text` and records it. */
+function expectQuoted(text: string) {
+	produced.add(text);
+	expect({ text, inReadme: README.includes(text) }).toEqual({ text, inReadme: true });
+}
+
+/** A JSON object the way the README writes one inline: `{ "status": "ignored", "message": "…" }`. */
+function inlineJson(object: IDataObject): string {
+	const fields = Object.entries(object).map(([key, value]) => `"${key}": ${JSON.stringify(value)}`);
+	return `{ ${fields.join(', ')} }`;
+}
+
+/** The README quotes a per-item message without its ` [item N]` suffix when it names no item. */
+function withoutItem(message: string): string {
+	return message.replace(/ \[item \d+\]$/, '');
+}
+
+describe('README examples, produced by the nodes', () => {
+	const sandbox = useSandbox({ runDurationMs: 0 });
+
+	async function outputs(options: Omit<RunNodeOptions, 'settings'>): Promise<IDataObject[]> {
+		const result = await runNode(sandbox(), { ...options, settings: { continueOnFail: true } });
+		return (result.runData[NODE_NAME][0].data?.main[0] ?? []).map((item) => item.json);
+	}
+
+	const outbound = (parameters: INodeParameters, items?: IDataObject[], baseUrl?: string) =>
+		outputs({
+			type: OUTBOUND_CALL,
+			parameters: { agentId: 'agent_sales_01', phoneNumber: '={{ $json.phone }}', ...parameters },
+			items: items ?? [{ phone: freshNumber() }],
+			baseUrl,
+		});
+
+	const assignAt = (scheduleAt: string, timezone: string) =>
+		outputs({
+			type: ASSIGN_WORKFLOW,
+			parameters: {
+				phoneNumber: freshNumber(),
+				workflowId: 'wf_welcome',
+				schedule: 'at',
+				scheduleAt,
+			},
+			timezone,
+		});
+
+	it('a phone number without a country code', async () => {
+		const [, item] = await outbound({}, [{ phone: freshNumber() }, { phone: '12345' }]);
+		expectQuoted(String(item.error));
+	});
+
+	it('a required field whose expression gave nothing', async () => {
+		const [, item] = await outbound({ agentId: '={{ $json.agentId }}' }, [
+			{ phone: freshNumber(), agentId: 'agent_sales_01' },
+			{ phone: freshNumber() },
+		]);
+		expectQuoted(String(item.error));
+	});
+
+	it('an Earliest Call Time later than the Latest', async () => {
+		const [item] = await outbound({
+			additionalFields: { minTriggerTime: '18:00', maxTriggerTime: '09:30' },
+		});
+		expectQuoted(withoutItem(String(item.error)));
+	});
+
+	it('a call outside Calling Hours with Fail the Item', async () => {
+		const [item] = await outbound({
+			additionalFields: { scheduleAt: '2030-01-07T22:30:00+05:30' },
+			options: {
+				callingHours: {
+					window: { days: EVERY_DAY, start: '09:00', end: '21:00', onOutside: 'fail' },
+				},
+			},
+		});
+		expectQuoted(String(item.error));
+	});
+
+	it('a call outside Calling Hours, moved to the next allowed time', async () => {
+		const [item] = await outbound({
+			additionalFields: { scheduleAt: '2030-01-07T22:30:00+05:30' },
+			options: { callingHours: { window: { days: EVERY_DAY, start: '09:00', end: '21:00' } } },
+		});
+		expectQuoted(`scheduleAt: "${String(item.scheduleAt)}"`);
+		expectQuoted(`scheduleMovedFrom: "${String(item.scheduleMovedFrom)}"`);
+	});
+
+	it('a Concurrency out of range', async () => {
+		const [item] = await outbound({ options: { concurrency: '={{ 500 }}' } });
+		expectQuoted(withoutItem(String(item.error)));
+	});
+
+	it('a repeated Outbound Call item', async () => {
+		const [, repeat] = await outbound({}, [{ phone: '+919876500001' }, { phone: '+919876500001' }]);
+		expectQuoted(String(repeat.message));
+	});
+
+	it('a 429 without Retry-After on every attempt', async () => {
+		fastBackoff();
+		sandbox().setFaults({ endpoint: 'outbound', sequence: ['429', '429', '429', '429'] });
+		const [item] = await outbound({});
+		expect(item.details).toMatchObject({ kind: 'rate-limited', attempts: 4 });
+		expectQuoted(String(item.error));
+	});
+
+	it('the languages Outbound Call accepts', async () => {
+		const [item] = await outbound({ additionalFields: { language: 'fr' } });
+		const accepted = /one of ((?:[a-z]{2}, )*[a-z]{2})\b/.exec(String(item.error))?.[1] ?? '';
+		expect(accepted).not.toBe('');
+		expectQuoted(accepted.split(', ').join(' '));
+	});
+
+	it('a 5xx after an Outbound Call', async () => {
+		sandbox().setFaults({ endpoint: 'outbound', sequence: ['500'] });
+		const [item] = await outbound({});
+		const quote =
+			'the call may or may not have been placed; it was not retried, to avoid calling twice';
+		expect(String(item.error)).toContain(quote);
+		expectQuoted(quote);
+	});
+
+	it('a plain-http Base URL to another host', async () => {
+		const [item] = await outbound({}, undefined, 'http://0.0.0.0:4010');
+		expectQuoted(withoutItem(String(item.error)));
+	});
+
+	it('a wall time the clocks skip', async () => {
+		const [item] = await assignAt('2026-03-08T02:30', 'America/New_York');
+		expectQuoted(withoutItem(String(item.error)));
+	});
+
+	it('a repeated wall time', async () => {
+		const [item] = await assignAt('2026-10-25T01:30', 'Europe/London');
+		expect(item.scheduleAt).toBe('2026-10-25T06:00:00');
+		expectQuoted(`scheduleNote: "${String(item.scheduleNote)}"`);
+	});
+
+	it('a date whose midnight is skipped', async () => {
+		const [item] = await assignAt('2018-11-04', 'America/Sao_Paulo');
+		expectQuoted(`scheduleNote: "${String(item.scheduleNote)}"`);
+	});
+
+	it('Delete Scheduled Call when no call was scheduled', async () => {
+		const [item] = await outputs({
+			type: DELETE_SCHEDULED_CALL,
+			parameters: { agentId: 'agent_sales_01', phoneNumber: freshNumber() },
+		});
+		expectQuoted(`("${String(item.message)}" in the sandbox)`);
+	});
+
+	it('Preview Only', async () => {
+		const [item] = await outbound(
+			{
+				additionalFields: { scheduleAt: '2030-12-01T09:30:00Z', language: 'hi' },
+				options: { previewOnly: true },
+			},
+			[{ phone: '+91 98765 43210' }],
+		);
+		const shown = { preview: item.preview, request: item.request };
+		expectQuoted(JSON.stringify(shown, null, 2).replace(/\s+/g, ' '));
+	});
+
+	it('Delete Scheduled Call output fields', async () => {
+		const [item] = await outputs({
+			type: DELETE_SCHEDULED_CALL,
+			parameters: { agentId: 'agent_sales_01', phoneNumber: freshNumber() },
+		});
+		const { deleted, ...rest } = item;
+		const keys = Object.keys(rest).map((key) => `"${key}"`);
+		expectQuoted(`{ "deleted": ${String(deleted)}, ${keys.join(', ')} }`);
+	});
+
+	it("CallKaro's answer to the credential test's request", async () => {
+		const answer = await call(sandbox().url, '/call/delete-schedule-call', {});
+		expect(answer.status).toBe(400);
+		expectQuoted(inlineJson(answer.body as IDataObject));
+	});
+});
+
+describe('README examples of the CallKaro Trigger', () => {
+	const TRIGGER_TYPE = 'n8n-nodes-callkaro.callKaroTrigger';
+	let server: TriggerServer | undefined;
+
+	async function deliver(parameters: INodeParameters, body: unknown): Promise<Answer> {
+		const trigger = new CallKaroTrigger();
+		trigger.description.name = TRIGGER_TYPE;
+		const node: INode = {
+			id: 'node-trigger',
+			name: 'CallKaro Trigger',
+			type: TRIGGER_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			webhookId: '9b7c2d1e-4f5a-4b6c-8d7e-0f1a2b3c4d5e',
+			parameters,
+		};
+		server = await startTriggerServer({ nodes: [node], nodeTypes: { [TRIGGER_TYPE]: trigger } });
+		const answer = await request(server.productionUrl, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+		});
+		const json = (await answer.body.json()) as IDataObject;
+		await server.settled();
+		return { status: answer.statusCode, body: json };
+	}
+
+	afterEach(async () => {
+		await server?.close();
+		server = undefined;
+	});
+
+	it('a call_ended event that passes the filters', async () => {
+		const answer = await deliver({}, callEndedEvent());
+		expect(answer.status).toBe(200);
+		expectQuoted(inlineJson(answer.body));
+	});
+
+	it('a call_ended event filtered out', async () => {
+		const answer = await deliver({ filters: { agentIds: 'agent_other' } }, callEndedEvent());
+		expect(answer.status).toBe(200);
+		expect(answer.body.message).toEqual(expect.stringContaining('filtered out'));
+		expectQuoted(inlineJson({ ...answer.body, message: '…' }));
+	});
+
+	it('another event', async () => {
+		const answer = await deliver({}, { event: 'call_started', data: callEndedEvent().data });
+		expect(answer.status).toBe(200);
+		expectQuoted(`{ "status": ${JSON.stringify(answer.body.status)}, … }`);
+	});
+
+	it('a trigger set up wrongly', async () => {
+		const answer = await deliver(
+			{ verifySecret: true, headerName: 'X-CallKaro-Secret', secretHeaderValue: '' },
+			callEndedEvent(),
+		);
+		expect(answer.status).toBe(500);
+		const message = String(answer.body.message);
+		const reason = message.slice(message.indexOf(':') + 1);
+		expect(reason.trim()).not.toBe('');
+		expectQuoted(inlineJson({ ...answer.body, message: message.replace(reason, ' …') }));
+	});
+});
+
+interface Answer {
+	status: number;
+	body: IDataObject;
+}
+
+describe('README examples of the credential test', () => {
+	const sandbox = useSandbox();
+
+	async function testMessage(answer: EchoResponse): Promise<string> {
+		const server = await startEchoServer({ responder: () => answer });
+		try {
+			return (await testCredential({ apiKey: DEMO_API_KEY, baseUrl: server.url })).message;
+		} finally {
+			await server.close();
+		}
+	}
+
+	it('a key CallKaro accepts, and one it refuses', async () => {
+		const accepted = await testCredential({ apiKey: DEMO_API_KEY, baseUrl: sandbox().url });
+		const refused = await testCredential({ apiKey: WRONG_API_KEY, baseUrl: sandbox().url });
+		expect(accepted.status).toBe('OK');
+		expect(refused.status).toBe('Error');
+		expectQuoted(`| "${accepted.message}" |`);
+		expectQuoted(`| "${refused.message}" |`);
+	});
+
+	it.each<[string, EchoResponse]>([
+		['another status', { status: 404, json: { detail: 'Not Found' } }],
+		[
+			'an answer that is not JSON',
+			{ status: 400, text: '<html></html>', headers: { 'content-type': 'text/html' } },
+		],
+		['JSON without the error shape', { status: 400, json: { error: 'bad request' } }],
+	])('a server that is not CallKaro: %s', async (_, answer) => {
+		expectQuoted(`| "${await testMessage(answer)}" |`);
+	});
+});
+
+describe('the README', () => {
+	it('every quote of the README is produced above or checked elsewhere', () => {
+		const unchecked = quotedMessages().filter(
+			(quote) => !CHECKED_ELSEWHERE[quote] && ![...produced].some((text) => text.includes(quote)),
+		);
+		expect(unchecked).toEqual([]);
+	});
+});
