@@ -2,9 +2,6 @@
 // running the node in n8n's real engine against the sandbox, and must appear in the README word for
 // word (line breaks aside). A quote in the README that no example here produces, and that is not
 // listed as checked elsewhere, fails the last test: a README edit needs its behaviour, and back.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 import { request } from 'undici';
 
@@ -28,8 +25,9 @@ import type { TriggerServer } from '../engine/webhookHarness';
 import { call } from '../sandbox/helpers';
 import { DEMO_API_KEY } from '../sandbox/sandbox.mjs';
 import { callEndedEvent } from '../support/callEnded';
+import { readmeText } from './readmeText.mjs';
 
-const README = readFileSync(join(__dirname, '../../README.md'), 'utf8').replace(/\s+/g, ' ');
+const README = readmeText();
 
 const EVERY_DAY = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 

@@ -1,0 +1,10 @@
+// The README's text, read here because the strict n8n lint forbids file access in every .ts file.
+// jest loads this file through babel (CommonJS), so no import.meta.
+/* global __dirname */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** README.md with every run of whitespace (line breaks included) as one space. @returns {string} */
+export function readmeText() {
+	return readFileSync(join(__dirname, '../../README.md'), 'utf8').replace(/\s+/g, ' ');
+}
