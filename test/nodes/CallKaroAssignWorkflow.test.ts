@@ -322,19 +322,22 @@ describe('CallKaro Assign Workflow', () => {
 			},
 		);
 
+		/** One attribute CallKaro saves and one it has no CRM attribute for. */
+		const failOnAttributeProblems = {
+			phoneNumber: ASHA,
+			workflowId: 'wf_welcome',
+			attributeSource: 'rows',
+			attributes: {
+				attribute: [
+					{ key: 'Lead Score', value: 'high', replace: true },
+					{ key: 'Favourite Colour', value: 'Blue', replace: true },
+				],
+			},
+			options: { onAttributeProblems: 'fail' },
+		};
+
 		it("'On Attribute Problems: Fail the Item' fails an item whose attributes were not all saved", async () => {
-			const result = await assign(sandbox(), {
-				phoneNumber: ASHA,
-				workflowId: 'wf_welcome',
-				attributeSource: 'rows',
-				attributes: {
-					attribute: [
-						{ key: 'Lead Score', value: 'high', replace: true },
-						{ key: 'Favourite Colour', value: 'Blue', replace: true },
-					],
-				},
-				options: { onAttributeProblems: 'fail' },
-			});
+			const result = await assign(sandbox(), failOnAttributeProblems);
 
 			const [run] = sandbox().state.runs;
 			const error = workflowError(result);
@@ -350,22 +353,9 @@ describe('CallKaro Assign Workflow', () => {
 		});
 
 		it("'On Attribute Problems: Fail the Item' gives an error item that keeps the run's IDs", async () => {
-			const result = await assign(
-				sandbox(),
-				{
-					phoneNumber: ASHA,
-					workflowId: 'wf_welcome',
-					attributeSource: 'rows',
-					attributes: {
-						attribute: [
-							{ key: 'Lead Score', value: 'high', replace: true },
-							{ key: 'Favourite Colour', value: 'Blue', replace: true },
-						],
-					},
-					options: { onAttributeProblems: 'fail' },
-				},
-				{ settings: { continueOnFail: true } },
-			);
+			const result = await assign(sandbox(), failOnAttributeProblems, {
+				settings: { continueOnFail: true },
+			});
 
 			const [run] = sandbox().state.runs;
 			const [item] = result.outputOf(NODE_NAME)[0];
