@@ -20,8 +20,6 @@ import { pathToFileURL } from 'node:url';
 import { clusterCli, clusterEnv, startCluster, startN8nProcess } from '../n8n/cluster.mjs';
 import { cacheRoot, ensureN8n, n8nVersion } from '../n8n/install.mjs';
 import {
-	CREDENTIAL_ID,
-	CREDENTIAL_NAME,
 	PROJECT_ROOT,
 	activateArgs,
 	buildPackage,
@@ -37,6 +35,21 @@ import {
 	tempDir,
 } from '../n8n/host.mjs';
 import { startPostgres, startRedis } from '../n8n/postgres.mjs';
+import {
+	CREDENTIAL,
+	assignWebhookWorkflow,
+	cpuMs,
+	executionCount,
+	leadNumber,
+	pool,
+	postJson,
+	processTree,
+	sandboxState,
+	settle,
+	waitForPublished,
+	webhookNode,
+	workflow,
+} from '../n8n/webhook-load.mjs';
 
 const OWNER = { email: 'owner@example.com', password: 'CallKaro-Sandbox-1' };
 const t0 = Date.now();
@@ -64,32 +77,6 @@ const TRIGGER_WORKFLOW = 'ckQueueTrigger01';
 const TRIGGER_WEBHOOK_ID = 'c0ffee00-0000-4000-8000-00000000a001';
 const ASSIGN_WORKFLOW = 'ckQueueAssign001';
 const OUTBOUND_WORKFLOW = 'ckQueueOutbnd001';
-const CREDENTIAL = { callKaroApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } };
-
-function workflow(id, name, nodes) {
-	const connections = {};
-	for (let i = 0; i + 1 < nodes.length; i++) {
-		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
-	}
-	return {
-		id,
-		name,
-		nodes: nodes.map((n, i) => ({ id: `${id}-${i}`, position: [i * 240, 0], ...n })),
-		connections,
-		settings: { executionOrder: 'v1' },
-		active: false,
-	};
-}
-
-function webhookNode(pathName) {
-	return {
-		name: 'Webhook',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
-		webhookId: `c0ffee00-0000-4000-8000-${pathName.length.toString().padStart(4, '0')}${Buffer.from(pathName).toString('hex').slice(0, 8)}`,
-		parameters: { httpMethod: 'POST', path: pathName, responseMode: 'onReceived', options: {} },
-	};
-}
 
 const WORKFLOWS = [
 	workflow(TRIGGER_WORKFLOW, 'Queue e2e: CallKaro Trigger', [
@@ -102,20 +89,11 @@ const WORKFLOWS = [
 		},
 		{ name: 'Next', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} },
 	]),
-	workflow(ASSIGN_WORKFLOW, 'Queue e2e: Webhook to Assign Workflow', [
-		webhookNode('callkaro-queue-assign'),
-		{
-			name: 'CallKaro Assign Workflow',
-			type: 'n8n-nodes-callkaro.callKaroAssignWorkflow',
-			typeVersion: 1,
-			credentials: CREDENTIAL,
-			parameters: {
-				phoneNumber: '={{ $json.body.phone }}',
-				workflowId: 'wf_welcome',
-				options: { defaultCountryCode: '91' },
-			},
-		},
-	]),
+	assignWebhookWorkflow({
+		id: ASSIGN_WORKFLOW,
+		name: 'Queue e2e: Webhook to Assign Workflow',
+		pathName: 'callkaro-queue-assign',
+	}),
 	workflow(OUTBOUND_WORKFLOW, 'Queue e2e: Webhook to Outbound Call (Skip Numbers Called Before)', [
 		webhookNode('callkaro-queue-outbound'),
 		{
@@ -132,80 +110,6 @@ const WORKFLOWS = [
 		},
 	]),
 ];
-
-// ---------------------------------------------------------------------------------------------
-// HTTP helpers
-
-async function postJson(url, body, headers = {}) {
-	const started = performance.now();
-	const res = await fetch(url, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json', ...headers },
-		body: JSON.stringify(body),
-		signal: AbortSignal.timeout(60_000),
-	});
-	const text = await res.text();
-	let json = null;
-	try {
-		json = JSON.parse(text);
-	} catch {}
-	return { status: res.status, text, json, ms: performance.now() - started };
-}
-
-/** Runs tasks with at most `limit` at once. */
-async function pool(items, limit, task) {
-	const results = new Array(items.length);
-	let next = 0;
-	await Promise.all(
-		Array.from({ length: Math.min(limit, items.length) }, async () => {
-			while (next < items.length) {
-				const i = next++;
-				results[i] = await task(items[i], i);
-			}
-		}),
-	);
-	return results;
-}
-
-async function executionCount(main, cookie, workflowId, statuses) {
-	const filter = { workflowId, ...(statuses ? { status: statuses } : {}) };
-	const res = await fetch(
-		`${main.url}/rest/executions?filter=${encodeURIComponent(JSON.stringify(filter))}&limit=1`,
-		{ headers: { cookie }, signal: AbortSignal.timeout(30_000) },
-	);
-	const body = await res.json();
-	if (!res.ok) throw new Error(`GET /rest/executions: HTTP ${res.status} ${JSON.stringify(body)}`);
-	return body.data.count;
-}
-
-/** Waits until the workflow has at least `count` executions and none is still running. */
-async function settle(main, cookie, workflowId, count, timeoutMs = 180_000) {
-	const deadline = Date.now() + timeoutMs;
-	let total = 0;
-	let open = 0;
-	for (;;) {
-		total = await executionCount(main, cookie, workflowId);
-		open = await executionCount(main, cookie, workflowId, ['new', 'running', 'waiting']);
-		if (total >= count && open === 0) return total;
-		if (Date.now() > deadline) return total;
-		await sleep(500);
-	}
-}
-
-/** Waits until the workflow's production webhooks are live (2.x publishes through an outbox). */
-async function waitForPublished(main, cookie, workflowId) {
-	for (let i = 0; i < 120; i++) {
-		const res = await fetch(`${main.url}/rest/workflows/${workflowId}/publication-status`, {
-			headers: { cookie },
-			signal: AbortSignal.timeout(15_000),
-		});
-		if (res.status === 404) return; // n8n 1.x: live once activated
-		const body = await res.json().catch(() => null);
-		if (JSON.stringify(body).includes('published')) return;
-		await sleep(500);
-	}
-	throw new Error(`workflow ${workflowId} was not published within 60 s`);
-}
 
 function percentile(sorted, p) {
 	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -299,42 +203,6 @@ async function triggerTargets({ mode, hookBase, main, cookie }) {
 	await settle(main, cookie, TRIGGER_WORKFLOW, expected);
 }
 
-/** CPU milliseconds used so far by processes (user + system, from /proc/<pid>/stat). */
-function cpuMs(pids) {
-	let ticks = 0;
-	for (const pid of pids) {
-		try {
-			const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-			ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
-		} catch {}
-	}
-	return ticks * 10; // USER_HZ is 100
-}
-
-/** The PostgreSQL server's processes (the postmaster and its backends). */
-function postgresPids(pg) {
-	const children = (pid) => {
-		try {
-			return fs
-				.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
-				.trim()
-				.split(/\s+/)
-				.filter(Boolean)
-				.map(Number);
-		} catch {
-			return [];
-		}
-	};
-	const all = [];
-	const queue = [pg.child.pid];
-	while (queue.length) {
-		const pid = queue.shift();
-		all.push(pid);
-		queue.push(...children(pid));
-	}
-	return all;
-}
-
 /**
  * 300 CRM-style deliveries (distinct leads, 20 at a time) to "Webhook -> Assign Workflow": the
  * sandbox must show 300 enrolments and no number twice, n8n 0 failed executions. Measures the
@@ -346,7 +214,7 @@ async function spreadRun({ mode, hookBase, main, cookie, sandbox, firstLead, rol
 	const spreadStart = cluster ? executionsByWorker(cluster) : null;
 	const pids = {
 		...roles,
-		postgres: postgresPids(shared.pg),
+		postgres: processTree(shared.pg.child.pid),
 		redis: mode === 'queue' ? [shared.redis.child.pid] : [],
 	};
 	const cpuBefore = Object.fromEntries(Object.entries(pids).map(([r, p]) => [r, cpuMs(p)]));
@@ -367,7 +235,7 @@ async function spreadRun({ mode, hookBase, main, cookie, sandbox, firstLead, rol
 	cpu.sandbox_and_load_generator = Number(((self.user + self.system) / 1000 / 300).toFixed(2));
 	const failedRuns =
 		(await executionCount(main, cookie, ASSIGN_WORKFLOW, ['error', 'crashed'])) - failedBefore;
-	const enrolled = (await state(sandbox)).runs.filter((r) => leads.includes(`+${r.number}`));
+	const enrolled = (await sandboxState(sandbox)).runs.filter((r) => leads.includes(`+${r.number}`));
 	const perNumber = new Map();
 	for (const r of enrolled) perNumber.set(r.number, (perNumber.get(r.number) ?? 0) + 1);
 	let spread = null;
@@ -407,15 +275,6 @@ function executionsByWorker(cluster) {
 		]),
 	);
 }
-
-async function state(sandbox) {
-	const res = await fetch(`${sandbox.url}/__sandbox/state?requests=0`, {
-		signal: AbortSignal.timeout(30_000),
-	});
-	return await res.json();
-}
-
-const leadNumber = (base, i) => `+9198${String(base + i).padStart(8, '0')}`;
 
 async function queueChecks({ cluster, cookie: loggedIn, sandbox }) {
 	let { main } = cluster;
@@ -461,7 +320,7 @@ async function queueChecks({ cluster, cookie: loggedIn, sandbox }) {
 	// 4. the duplicate-call guard (Skip Numbers Called Before) across the workers
 	const guardUrl = `${hooks}/webhook/callkaro-queue-outbound`;
 	const callsTo = async (phone) =>
-		(await state(sandbox)).calls.filter((c) => `+${c.number}` === phone).length;
+		(await sandboxState(sandbox)).calls.filter((c) => `+${c.number}` === phone).length;
 	const guardBefore = await executionCount(main, cookie, OUTBOUND_WORKFLOW);
 	const sequential = leadNumber(40_000_000, 0);
 	for (let i = 0; i < 3; i++) await postJson(guardUrl, { phone: sequential });
@@ -514,7 +373,7 @@ async function queueChecks({ cluster, cookie: loggedIn, sandbox }) {
 	// the webhook processor answers at once and queues: the kill waits for the workers' calls
 	const killDeadline = Date.now() + 120_000;
 	while (killedAfter === null && Date.now() < killDeadline) {
-		const placed = (await state(sandbox)).calls.filter((c) =>
+		const placed = (await sandboxState(sandbox)).calls.filter((c) =>
 			numbers.includes(`+${c.number}`),
 		).length;
 		if (placed >= killAfter) {
@@ -546,7 +405,7 @@ async function queueChecks({ cluster, cookie: loggedIn, sandbox }) {
 		if (counts.unfinished === 0 || Date.now() > deadline) break;
 		await sleep(2000);
 	}
-	const calls = (await state(sandbox)).calls.filter((c) => numbers.includes(`+${c.number}`));
+	const calls = (await sandboxState(sandbox)).calls.filter((c) => numbers.includes(`+${c.number}`));
 	const callsPerNumber = new Map();
 	for (const c of calls) callsPerNumber.set(c.number, (callsPerNumber.get(c.number) ?? 0) + 1);
 	figures.queue_worker_killed = {
