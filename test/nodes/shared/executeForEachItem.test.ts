@@ -1,11 +1,7 @@
 // What every node shares for bulk runs: Concurrency, Max Requests per Second, a 429 that pauses
-// every worker, and (for Outbound Call) the duplicate-call guard. Through n8n's engine, against
-// the sandbox over real HTTP.
-import { sleep } from 'n8n-workflow';
-
-import { callKaroNodeTypes, OUTBOUND_CALL } from '../../engine/callKaroNodes';
-import { node, runWorkflow } from '../../engine/harness';
-import { DEMO_API_KEY, startSandbox } from '../../sandbox/sandbox.mjs';
+// every worker, and (for Outbound Call) repeated calls in one run. Through n8n's engine, against
+// the sandbox over real HTTP. Cancelling a run: runItems.test.ts.
+import { OUTBOUND_CALL } from '../../engine/callKaroNodes';
 import { apiRequests, NODE_NAME, pairedItems, runNode, useSandbox } from '../fixtures';
 import type { LoggedRequest } from '../fixtures';
 
@@ -133,47 +129,5 @@ describe('bulk runs of a CallKaro node', () => {
 			expect(result.json(NODE_NAME).map((item) => item.placed)).toEqual([true, true, true, true]);
 			expect(apiRequests(sandbox(), '/call/outbound')).toHaveLength(4);
 		});
-	});
-});
-
-describe('cancelling a bulk run', () => {
-	test('stops new requests promptly, through the execution cancel signal', async () => {
-		let cancel: () => void = () => undefined;
-		let seen = 0;
-		// 100 ms per answer and Concurrency 2: the run would take 5 s; it is stopped after 4 requests.
-		const sandbox = await startSandbox({
-			port: 0,
-			latencyMs: 100,
-			onRequest: () => {
-				seen += 1;
-				if (seen === 4) cancel();
-			},
-		});
-		try {
-			const result = await runWorkflow({
-				nodes: [
-					node(NODE_NAME, OUTBOUND_CALL, {
-						agentId: AGENT,
-						phoneNumber: '={{ $json.phone }}',
-						options: { concurrency: 2 },
-					}),
-				],
-				items: Array.from({ length: 100 }, (_, index) => ({
-					phone: `+9170004${String(index).padStart(5, '0')}`,
-				})),
-				credentials: { callKaroApi: { apiKey: DEMO_API_KEY, baseUrl: sandbox.url } },
-				nodeTypes: callKaroNodeTypes(),
-				onStarted: (cancelExecution) => {
-					cancel = cancelExecution;
-				},
-			});
-			await sleep(300);
-
-			expect(result.status).toBe('canceled');
-			// At most the requests in flight when it was cancelled: far fewer than 100.
-			expect(sandbox.state.requestCount).toBeLessThanOrEqual(6);
-		} finally {
-			await sandbox.close();
-		}
 	});
 });

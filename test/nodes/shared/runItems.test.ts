@@ -151,7 +151,7 @@ describe('a bulk run that stops on an error', () => {
 });
 
 describe('cancelling a bulk run', () => {
-	it('keeps what the node can tell: which calls were placed before the cancel', async () => {
+	it('stops new requests promptly and keeps what the node can tell: which calls were placed before the cancel', async () => {
 		let cancel: () => void = () => undefined;
 		let seen = 0;
 		const sandbox = await startSandbox({
@@ -191,6 +191,8 @@ describe('cancelling a bulk run', () => {
 			);
 			expect(placedItems(sandbox, phones).slice(0, 4)).toEqual([0, 1, 2, 3]);
 			expect(sandbox.state.calls.length).toBeLessThanOrEqual(5);
+			// through the execution's cancel signal: no request after the one cut off
+			expect(sandbox.state.requestCount).toBeLessThanOrEqual(5);
 		} finally {
 			await sandbox.close();
 		}
