@@ -44,6 +44,49 @@ export const assignWorkflow: ActionNodeRow = {
 		return run && `+${run.number}`;
 	},
 	retriesServerErrors: true,
+	preview: {
+		title: 'attributes as CallKaro takes them',
+		parameters: {
+			phoneNumber: '={{ $json.phone }}',
+			workflowId: 'wf_welcome',
+			attributeSource: 'json',
+			attributesJson: '={{ { city: $json.city } }}',
+			schedule: 'now',
+		},
+		items: [{ phone: '+919876543210', city: 'Pune' }],
+		requests: [
+			{
+				method: 'POST',
+				path: '/workflow/assign',
+				body: {
+					to_number: '+919876543210',
+					workflow_id: 'wf_welcome',
+					attributes: [{ key: 'city', value: 'Pune', replace: false }],
+				},
+			},
+		],
+	},
+	guard: {
+		displayName: 'Skip Numbers Enrolled Before',
+		// not started by this run: it goes with Already Running
+		skipped: (phone) => ({
+			status: 'enrolledBefore',
+			message: `Not enrolled: this node has already enrolled +91******${phone.slice(-4)} in this workflow ("Skip Numbers Enrolled Before" is on)`,
+			toNumber: phone,
+			workflowId: 'wf_welcome',
+			runId: null,
+			enrollmentId: null,
+			scheduleAt: null,
+			scheduledForUtc: null,
+			scheduleInPast: false,
+			scheduleTimeZone: null,
+		}),
+		skippedOutput: 1,
+		otherTarget: { workflowId: 'wf_followup' },
+		scheduledAt: { schedule: 'at', scheduleAt: '={{ $json.at }}' },
+		// CallKaro itself refuses a number while its run goes on: the guard must skip it after
+		reopen: (sandbox) => sandbox.finishRuns({ all: true }),
+	},
 	badInput: [
 		[
 			'a phone number with letters',

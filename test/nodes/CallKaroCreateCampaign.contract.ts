@@ -49,6 +49,12 @@ export const createCampaign: ActionNodeRow = {
 	recorded: (sandbox, json) =>
 		sandbox.state.campaigns.find((campaign) => campaign.batchId === json.batchId)?.name,
 	retriesServerErrors: false,
+	preview: {
+		title: 'the endpoint of the campaign type',
+		parameters: { name: '={{ $json.name }}', campaignType: 'v2' },
+		items: [{ name: 'Diwali offers' }],
+		requests: [{ method: 'POST', path: '/v2/call/campaign', body: { name: 'Diwali offers' } }],
+	},
 	badInput: [
 		[
 			'an empty name',

@@ -68,6 +68,18 @@ export const deleteScheduledCall: ActionNodeRow = {
 			.filter((entry) => entry.status === 'deleted')
 			.map((entry) => entry.toNumber),
 	retriesServerErrors: true,
+	preview: {
+		title: 'the agent in the query',
+		parameters: { agentId: AGENT, phoneNumber: '={{ $json.phone }}' },
+		items: [{ phone: '+919876543210' }],
+		requests: [
+			{
+				method: 'POST',
+				path: `/call/delete-schedule-call?agent_id=${AGENT}`,
+				body: { to_number: '+919876543210' },
+			},
+		],
+	},
 	badInput: [
 		[
 			'a phone number too short',

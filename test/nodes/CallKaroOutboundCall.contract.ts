@@ -146,6 +146,46 @@ export const outboundCall: ActionNodeRow = {
 	recorded: (sandbox, json) =>
 		sandbox.state.calls.find((entry) => entry.id === json.callId)?.toNumber,
 	retriesServerErrors: false,
+	preview: {
+		title: 'the normalised number and the IST schedule_at',
+		parameters: {
+			agentId: AGENT,
+			phoneNumber: '={{ $json.phone }}',
+			additionalFields: { scheduleAt: '2030-12-01T09:30:00Z', language: 'hi' },
+			options: { defaultCountryCode: '91' },
+		},
+		// the README's example: 98765 43210 as a national number
+		items: [{ phone: '098765 43210' }],
+		requests: [
+			{
+				method: 'POST',
+				path: '/call/outbound',
+				body: {
+					to_number: '+919876543210',
+					agent_id: AGENT,
+					schedule_at: '2030-12-01T15:00:00',
+					language: 'hi',
+				},
+			},
+		],
+	},
+	guard: {
+		displayName: 'Skip Numbers Called Before',
+		skipped: (phone) => ({
+			placed: false,
+			status: 'calledBefore',
+			message: `Not placed: this node has already called +91******${phone.slice(-4)} with this agent ("Skip Numbers Called Before" is on)`,
+			agentId: AGENT,
+			toNumber: phone,
+			scheduleAt: null,
+			scheduledForUtc: null,
+			scheduleInPast: false,
+			scheduleTimeZone: null,
+		}),
+		skippedOutput: 0,
+		otherTarget: { agentId: 'agent_support_02' },
+		scheduledAt: { additionalFields: { scheduleAt: '={{ $json.at }}' } },
+	},
 	badInput: [
 		[
 			'a phone number without country code',

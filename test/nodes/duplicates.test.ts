@@ -28,4 +28,32 @@ describe('a repeated Outbound Call item', () => {
 		});
 		expect(apiRequests(sandbox(), '/call/outbound')).toHaveLength(1);
 	});
+
+	it('shows in a preview that a real run would not send it, and sums up', async () => {
+		const phone = freshNumber();
+		const result = await runNode(sandbox(), {
+			type: OUTBOUND_CALL,
+			parameters: {
+				agentId: 'agent_sales_01',
+				phoneNumber: '={{ $json.phone }}',
+				options: { previewOnly: true },
+			},
+			items: [{ phone }, { phone }],
+		});
+
+		expect(result.json(NODE_NAME)[1]).toMatchObject({
+			preview: true,
+			placed: false,
+			status: 'duplicate',
+			duplicateOf: 0,
+		});
+		expect(result.task(NODE_NAME).hints).toEqual([
+			{
+				type: 'info',
+				location: 'outputPane',
+				message: '2 items: 1 previewed, 1 skipped as duplicate; nothing was sent (Preview Only)',
+			},
+		]);
+		expect(apiRequests(sandbox())).toEqual([]);
+	});
 });

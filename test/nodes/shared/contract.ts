@@ -1,16 +1,25 @@
 // The contract every CallKaro action node keeps, written once and run for each node through n8n's
 // real engine against the sandbox (test/nodes/shared/contract.test.ts). A node takes part with one
 // row (an ActionNodeRow, next to its test file): how its items look, what CallKaro does for it, and
-// its own tables of bad input and refusals. The node's test file keeps only what is its own.
+// its own tables of bad input, refusals and previews. The node's test file keeps only what is its own.
 //
-// Each behaviour below is one function of (row, sandbox), listed in CONTRACT. To add one (e.g. the
-// preview, "Preview Only (Send Nothing)", or the duplicate-call guard, "Skip Numbers Called
-// Before"): give ActionNodeRow an optional field with what the behaviour needs from a node, write
-// its function (doing nothing for rows without the field) and add it to CONTRACT.
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+// Each behaviour below is one function of (row, sandbox), listed in CONTRACT. To add one: give
+// ActionNodeRow a field with what the behaviour needs from a node (optional when only some nodes
+// have it, as `guard`), write its function (doing nothing for rows without the field) and add it
+// to CONTRACT.
+import * as deduplicationHelpers from 'n8n-core/dist/execution-engine/node-execution-context/utils/deduplication-helper-functions';
+import type {
+	DeduplicationHelperFunctions,
+	IDataObject,
+	INodeExecutionData,
+	INodeParameters,
+} from 'n8n-workflow';
 
+import { REDACTED_KEY } from '../../../src/redact';
 import type { RunVocabulary } from '../../../src/runReport';
 import { callKaroNodeTypes } from '../../engine/callKaroNodes';
+import type { InMemoryDeduplicator } from '../../engine/deduplication';
+import { startEchoServer } from '../../engine/echoServer.mjs';
 import { runAsTool } from '../../engine/harness';
 import type { RunResult } from '../../engine/harness';
 import { DEMO_API_KEY, OTHER_API_KEY, startSandbox } from '../../sandbox/sandbox.mjs';
@@ -29,7 +38,7 @@ import {
 	stoppedRunDescription,
 	workflowError,
 } from '../fixtures';
-import type { ErrorDetails, FaultInput, Sandbox } from '../fixtures';
+import type { ErrorDetails, FaultInput, LoggedRequest, RunNodeOptions, Sandbox } from '../fixtures';
 
 /** [what is wrong, node parameters over the row's, fields of the bad (middle) item, the error]. */
 export type BadInputCase = [
@@ -61,6 +70,31 @@ export interface ApiErrorCase {
 	attempts?: number;
 	/** Every item fails (a key or a rate that hits every request), not only one. */
 	allFail?: boolean;
+}
+
+/** Options → Preview Only (Send Nothing): an example of what the node would send. */
+export interface PreviewCase {
+	/** What the example shows, e.g. 'the normalised number and the IST schedule_at'. */
+	title: string;
+	parameters: INodeParameters;
+	items: IDataObject[];
+	/** The request each item previews. */
+	requests: IDataObject[];
+}
+
+/** The duplicate-call guard ("Skip Numbers Called Before"), on the nodes that offer it. */
+export interface GuardRow {
+	displayName: string;
+	/** The json of the item of `key` when the guard skips it (before n8n's `guard` field). */
+	skipped(key: string): IDataObject;
+	/** The main output skipped items go to. */
+	skippedOutput: number;
+	/** Fields of an item that reaches the same number through another agent or workflow. */
+	otherTarget: IDataObject;
+	/** Parameters that read the schedule time from `$json.at`. */
+	scheduledAt: INodeParameters;
+	/** Lets CallKaro take the same number again (Assign: the runs finish), so that only the guard skips it. */
+	reopen?(sandbox: Sandbox): void;
 }
 
 /** What the contract needs to know of one action node. */
@@ -97,6 +131,9 @@ export interface ActionNodeRow {
 	recorded?(sandbox: Sandbox, json: IDataObject): string | undefined;
 	/** A 5xx is retried (nothing the node sends takes effect twice), or never (it could). */
 	retriesServerErrors: boolean;
+	/** Every action node has Preview Only. */
+	preview: PreviewCase;
+	guard?: GuardRow;
 	badInput: BadInputCase[];
 	apiErrors: ApiErrorCase[];
 	tool: {
@@ -142,6 +179,16 @@ function sorted<T>(values: T[]): T[] {
 
 function withOptions(parameters: INodeParameters, options: INodeParameters): INodeParameters {
 	return { ...parameters, options: { ...(parameters.options as INodeParameters), ...options } };
+}
+
+/** The items of every main output, in input order. */
+function inInputOrder(row: ActionNodeRow, result: RunResult): INodeExecutionData[] {
+	const itemIndex = (item: INodeExecutionData) => (item.pairedItem as { item: number }).item;
+	return result
+		.outputOf(NODE_NAME)
+		.slice(0, row.mainOutputs)
+		.flat()
+		.sort((a, b) => itemIndex(a) - itemIndex(b));
 }
 
 /** The items on every main output but the first, which no contract case fills. */
@@ -555,19 +602,430 @@ function aiTool(row: ActionNodeRow, sandbox: SandboxOf) {
 	});
 }
 
+/** The request as the sandbox received it, in the preview's terms. */
+function asPreviewed(request: LoggedRequest): IDataObject {
+	const query = new URLSearchParams(request.query).toString();
+	return {
+		method: request.method,
+		path: `${request.path}${query ? `?${query}` : ''}`,
+		body: request.body as IDataObject,
+	};
+}
+
+function preview(row: ActionNodeRow, sandbox: SandboxOf) {
+	const run = runnerFor(row.type);
+	const previewOnly = (parameters: INodeParameters) =>
+		withOptions(parameters, { previewOnly: true });
+	describe(`Preview Only (Send Nothing): ${row.preview.title}`, () => {
+		const { parameters, items, requests } = row.preview;
+
+		it('outputs each request, sending nothing', async () => {
+			const result = await run(sandbox(), previewOnly(parameters), { items });
+
+			expect(result.outputOf(NODE_NAME)[0]).toEqual(
+				requests.map((request, item) => ({
+					json: { preview: true, request },
+					pairedItem: { item },
+				})),
+			);
+			expect(apiRequests(sandbox())).toEqual([]);
+		});
+
+		it('previews exactly what a real run sends', async () => {
+			const previewed = await run(sandbox(), previewOnly(parameters), { items });
+			await run(sandbox(), parameters, { items });
+
+			expect(apiRequests(sandbox()).map(asPreviewed)).toEqual(
+				previewed.json(NODE_NAME).map((item) => item.request),
+			);
+		});
+
+		it('fails a bad item as a real run would, naming the field and the item', async () => {
+			const [[, extra, bad, message]] = row.badInput;
+			const [good, other] = row.freshKeys(2);
+			const result = await run(sandbox(), previewOnly(row.parameters(extra)), {
+				items: [row.item(good), { ...row.item(other), ...bad }],
+			});
+
+			expect(workflowError(result)).toMatchObject({ message, context: { itemIndex: 1 } });
+			expect(apiRequests(sandbox())).toEqual([]);
+		});
+
+		it('sums up under the output that nothing was sent', async () => {
+			const result = await run(sandbox(), previewOnly(row.parameters()), {
+				items: row.freshKeys(2).map((key) => row.item(key)),
+			});
+
+			expect(result.task(NODE_NAME).hints).toEqual([
+				{
+					type: 'info',
+					location: 'outputPane',
+					message: '2 items: 2 previewed; nothing was sent (Preview Only)',
+				},
+			]);
+			expect(apiRequests(sandbox())).toEqual([]);
+		});
+	});
+}
+
+function guard(row: ActionNodeRow, sandbox: SandboxOf, store: StoreOf) {
+	if (!row.guard) return;
+	const { displayName, skipped, skippedOutput, otherTarget, scheduledAt, reopen } = row.guard;
+	const run = runnerFor(row.type);
+	const guardOn = (extra: INodeParameters = {}) => row.parameters({ skipBefore: true, ...extra });
+	// A production execution (an active workflow's trigger), unless a test says otherwise.
+	const guarded = (
+		parameters: INodeParameters,
+		items: IDataObject[],
+		more: Omit<RunNodeOptions, 'type' | 'parameters' | 'items'> = {},
+	) => run(sandbox(), parameters, { items, mode: 'webhook', ...more });
+	const jsonOf = (result: RunResult) => inInputOrder(row, result).map((item) => item.json);
+	const skippedStatus = (key: string) => skipped(key).status;
+	const at = (key: string, when: string) => ({ ...row.item(key), at: when });
+	const refusal = row.apiErrors.find((errorCase) => errorCase.refused && !errorCase.faults)!;
+
+	describe(`${displayName} (the duplicate-call guard)`, () => {
+		it('skips in a second execution exactly the numbers the first one reached', async () => {
+			const [a, b, c, d] = await arranged(row, sandbox(), 4);
+			const first = await guarded(guardOn(), [a, b, c].map(row.item));
+			expect(jsonOf(first)).toEqual([a, b, c].map((key) => row.succeeded(key)));
+			expect(jsonOf(first).map((json) => json.guard)).toEqual(['recorded', 'recorded', 'recorded']);
+			reopen?.(sandbox());
+
+			const second = await guarded(guardOn(), [b, c, d].map(row.item));
+
+			expect(sentKeys(row, sandbox())).toEqual([a, b, c, d]);
+			expect(second.json(NODE_NAME, skippedOutput).slice(0, 2)).toEqual([
+				{ ...skipped(b), guard: 'skipped' },
+				{ ...skipped(c), guard: 'skipped' },
+			]);
+			const [, , placed] = jsonOf(second);
+			expect(placed).toEqual(row.succeeded(d));
+			expect(placed.guard).toBe('recorded');
+			expect(pairedItems(inInputOrder(row, second))).toEqual([
+				{ item: 0 },
+				{ item: 1 },
+				{ item: 2 },
+			]);
+		});
+
+		it('pairs the number with the agent or workflow: another one may reach it', async () => {
+			const [key] = await arranged(row, sandbox(), 1);
+			await guarded(guardOn(), [row.item(key)]);
+			const other = await guarded(guardOn(), [{ ...row.item(key), ...otherTarget }]);
+
+			expect(jsonOf(other)[0].guard).toBe('recorded');
+			expect(row.done(sandbox())).toEqual([key, key]);
+		});
+
+		it('reaches a number once per run as well, whatever its schedule time', async () => {
+			const [key] = await arranged(row, sandbox(), 1);
+			const result = await guarded(guardOn(scheduledAt), [
+				at(key, '2030-01-01T10:00:00+05:30'),
+				at(key, '2030-01-02T10:00:00+05:30'),
+			]);
+
+			const [sent, repeat] = jsonOf(result);
+			expect(sent).toEqual(row.succeeded(key));
+			expect(repeat).toMatchObject({ status: skippedStatus(key), guard: 'skipped' });
+			expect(sentKeys(row, sandbox())).toEqual([key]);
+		});
+
+		it('gives the number back after a refusal, but not after a lost answer', async () => {
+			const [refused, lost] = await arranged(row, sandbox(), 2);
+			const items = [
+				{ ...row.item(refused), ...(await refusal.refused!(sandbox())) },
+				row.item(lost),
+			];
+			const settings = { continueOnFail: true };
+			const parameters = guardOn({ options: { concurrency: 1 } });
+			sandbox().setFaults({ endpoint: row.faultEndpoint, sequence: ['ok', 'drop-after'] });
+			fastBackoff();
+			const first = await guarded(parameters, items, { settings });
+			const [refusedJson, lostJson] = jsonOf(first);
+			expect(refusedJson.details).toMatchObject({ kind: refusal.kind });
+			// a node that never retries cannot know; one that retries learns it from the retry
+			if (!row.retriesServerErrors) expect(lostJson.details).toMatchObject({ kind: 'network' });
+			const sentBefore = sentKeys(row, sandbox()).length;
+
+			const second = await guarded(parameters, items, { settings });
+
+			// the refused number is sent again; the one that may have been reached is not
+			expect(sentKeys(row, sandbox()).slice(sentBefore)).toEqual([refused]);
+			expect(jsonOf(second)[1]).toMatchObject({ status: skippedStatus(lost), guard: 'skipped' });
+			expect(row.done(sandbox())).toEqual([lost]);
+		});
+
+		it('gives back the numbers a stopped run never sent', async () => {
+			const keys = await arranged(row, sandbox(), 4);
+			const items = keys.map(row.item);
+			const parameters = guardOn({ options: { concurrency: 1 } });
+			const first = await guarded(parameters, [
+				...items.slice(0, 2),
+				{ ...items[2], ...(await refusal.refused!(sandbox())) },
+				items[3],
+			]);
+			expect(first.status).toBe('error');
+			reopen?.(sandbox());
+
+			const second = await guarded(parameters, items);
+
+			expect(jsonOf(second).map((json) => json.guard)).toEqual([
+				'skipped',
+				'skipped',
+				'recorded',
+				'recorded',
+			]);
+			expect(jsonOf(second).slice(2)).toEqual(keys.slice(2).map((key) => row.succeeded(key)));
+		});
+
+		it('with Once per Calendar Day, reaches a number again on another day only', async () => {
+			const [key] = await arranged(row, sandbox(), 1);
+			const daily = guardOn({ ...scheduledAt, guardWindow: 'day', guardTimeZone: 'Asia/Kolkata' });
+			await guarded(daily, [at(key, '2030-01-01T09:00:00+05:30')]);
+			reopen?.(sandbox());
+			const sameDay = await guarded(daily, [at(key, '2030-01-01T23:30:00+05:30')]);
+			// 2030-01-01T20:00Z is already 2 January in India
+			const nextDay = await guarded(daily, [at(key, '2030-01-01T20:00:00Z')]);
+
+			expect(jsonOf(sameDay)[0]).toMatchObject({ status: skippedStatus(key) });
+			expect(jsonOf(nextDay)[0]).toEqual(row.succeeded(key));
+			expect(sentKeys(row, sandbox())).toEqual([key, key]);
+		});
+
+		it('neither checks nor records in editor runs, and says so', async () => {
+			const [key] = await arranged(row, sandbox(), 1);
+			await guarded(guardOn(), [row.item(key)], { mode: 'manual' });
+			reopen?.(sandbox());
+			const again = await guarded(guardOn(), [row.item(key)], { mode: 'manual' });
+
+			expect(sentKeys(row, sandbox())).toEqual([key, key]);
+			expect(jsonOf(again)[0]).toEqual(row.succeeded(key));
+			expect(jsonOf(again)[0].guard).toBe('notAppliedInEditorRun');
+			expect(again.task(NODE_NAME).hints).toContainEqual({
+				type: 'info',
+				location: 'outputPane',
+				message: `"${displayName}" neither checked nor recorded these numbers: this is a manual run from the editor. Turn on "Apply in Editor Runs" to use it here too.`,
+			});
+			expect(store().rows.size).toBe(0);
+		});
+
+		it('checks and records in editor runs when Apply in Editor Runs is on', async () => {
+			const [key] = await arranged(row, sandbox(), 1);
+			const parameters = guardOn({ guardInEditorRuns: true });
+			await guarded(parameters, [row.item(key)], { mode: 'manual' });
+			reopen?.(sandbox());
+			const again = await guarded(parameters, [row.item(key)], { mode: 'manual' });
+
+			expect(jsonOf(again)[0]).toMatchObject({ status: skippedStatus(key), guard: 'skipped' });
+			expect(sentKeys(row, sandbox())).toEqual([key]);
+		});
+
+		it('starts a fresh history under a new History Name', async () => {
+			const [key] = await arranged(row, sandbox(), 1);
+			await guarded(guardOn(), [row.item(key)]);
+			reopen?.(sandbox());
+			const spring = guardOn({ guardHistoryName: 'spring' });
+			const fresh = await guarded(spring, [row.item(key)]);
+			const again = await guarded(spring, [row.item(key)]);
+
+			expect(jsonOf(fresh)[0]).toEqual(row.succeeded(key));
+			expect(jsonOf(again)[0]).toMatchObject({ status: skippedStatus(key) });
+			expect(sentKeys(row, sandbox())).toEqual([key, key]);
+		});
+
+		it('reaches a number once when executions run at the same moment (one process)', async () => {
+			const [key] = await arranged(row, sandbox(), 1);
+			const runs = await Promise.all(
+				Array.from({ length: 8 }, async () => await guarded(guardOn(), [row.item(key)])),
+			);
+
+			expect(sentKeys(row, sandbox())).toEqual([key]);
+			const [first, ...others] = runs
+				.map((result) => jsonOf(result)[0])
+				.sort((a, b) => String(a.guard).localeCompare(String(b.guard)));
+			expect(first).toEqual(row.succeeded(key));
+			expect(others).toEqual(
+				Array.from({ length: 7 }, () => ({ ...skipped(key), guard: 'skipped' })),
+			);
+		});
+
+		it('warns when the history is nearly full', async () => {
+			const keys = await arranged(row, sandbox(), 9);
+			const result = await guarded(guardOn({ guardHistorySize: 10 }), keys.map(row.item));
+
+			expect(result.task(NODE_NAME).hints).toContainEqual({
+				type: 'warning',
+				message: `"${displayName}" remembers the last 10 numbers and now holds 9. Beyond that the oldest are forgotten and no longer skipped: raise History Size.`,
+			});
+		});
+
+		it('sends nothing and records nothing in a preview', async () => {
+			const [key] = await arranged(row, sandbox(), 1);
+			await guarded(guardOn({ options: { previewOnly: true } }), [row.item(key)]);
+
+			expect(apiRequests(sandbox())).toEqual([]);
+			expect(store().rows.size).toBe(0);
+		});
+	});
+}
+
+/**
+ * The guard where n8n offers no working store: it fails with a clear error and never sends
+ * unguarded. Its own test file, which gives n8n-core no store (one per process).
+ */
+export function describeGuardWithoutStore(rows: ActionNodeRow[], sandbox: SandboxOf): void {
+	describe.each(rows.filter((row) => row.guard))('$displayName without a store', (row) => {
+		const { displayName } = row.guard!;
+		const run = runnerFor(row.type);
+		const description = `The option needs n8n's store of processed items (n8n 1.64 or later). Update n8n, or turn "${displayName}" off to send without it.`;
+		const guardedItems = (continueOnFail = false) =>
+			run(sandbox(), row.parameters({ skipBefore: true }), {
+				items: row.freshKeys(2).map(row.item),
+				mode: 'webhook',
+				settings: { continueOnFail },
+			});
+
+		it('fails, sending nothing, when the store does not answer', async () => {
+			const result = await guardedItems();
+
+			const error = workflowError(result);
+			expect(error.message).toBe(
+				`"${displayName}" cannot work: n8n's store of processed items failed (Instance needs to initialized before use. Make sure to call init()). Nothing was sent`,
+			);
+			expect(error.description).toBe(
+				`0 of 2 ${row.vocabulary.noun} were ${row.vocabulary.effect}. ${description}`,
+			);
+			expect(apiRequests(sandbox())).toEqual([]);
+		});
+
+		it('fails every item, sending nothing, on an n8n without the store (before 1.64)', async () => {
+			jest
+				.spyOn(deduplicationHelpers, 'getDeduplicationHelperFunctions')
+				.mockReturnValue({} as DeduplicationHelperFunctions);
+
+			const result = await guardedItems(true);
+
+			const message = `"${displayName}" cannot work: this n8n has no store of processed items. Nothing was sent`;
+			// not an error of a request, so its details say only what the node knows
+			const details = {
+				kind: 'other',
+				httpStatus: null,
+				serviceMessage: null,
+				attempts: null,
+				outcomeUnknown: null,
+				description,
+			};
+			expect(result.json(NODE_NAME)).toEqual([
+				{ error: message, details },
+				{ error: message, details },
+			]);
+			expect(apiRequests(sandbox())).toEqual([]);
+		});
+	});
+}
+
+/** An answer that quotes the key the request carried, in its message and deeper in its body. */
+function echoingKey(status: number) {
+	return (request: { headers: Record<string, unknown> }) => {
+		const key = String(request.headers['x-api-key']);
+		return {
+			status,
+			json: {
+				status: status === 200 ? 'success' : 'error',
+				message: `Key ${key} seen`,
+				run_id: 'run_1',
+				enrollment_id: 'enr_1',
+				call_sid: 'CA1',
+				batch_id: 'batch_1',
+				attributes: { updated: [], kept_existing: [], ignored: [], invalid: [] },
+				echo: { headers: { 'x-api-key': key }, [key]: [key] },
+			},
+		};
+	};
+}
+
+function apiKey(row: ActionNodeRow, sandbox: SandboxOf) {
+	const run = runnerFor(row.type);
+	describe('the API key', () => {
+		it('travels as X-API-KEY and nowhere else', async () => {
+			const [key] = await arranged(row, sandbox(), 1);
+			const result = await run(sandbox(), row.parameters(), { items: [row.item(key)] });
+
+			// the sandbox logs it masked
+			expect(apiRequests(sandbox(), row.path)[0].headers['x-api-key']).toBe('ck_d…89');
+			expect(result.authenticated[0].requestOptions.headers).toMatchObject({
+				'X-API-KEY': DEMO_API_KEY,
+			});
+			expectNoSecrets(result, {});
+		});
+
+		describe('in an answer of the service that quotes it', () => {
+			const echoedKey = 'ck_dummy_key_echoed_4242424242';
+			let echo: Awaited<ReturnType<typeof startEchoServer>> | undefined;
+			beforeAll(async () => {
+				echo = await startEchoServer();
+			});
+			afterAll(async () => await echo?.close());
+			const server = () => echo!;
+			const runEchoing = (status: number, settings = {}) => {
+				server().reset();
+				server().setResponder(echoingKey(status));
+				return run(sandbox(), row.parameters(), {
+					items: [row.item(row.freshKeys(1)[0])],
+					apiKey: echoedKey,
+					baseUrl: server().url,
+					settings,
+				});
+			};
+
+			it('is removed from the message and the body of a success', async () => {
+				const result = await runEchoing(200);
+
+				expect(server().requests[0].headers['x-api-key']).toBe(echoedKey);
+				expectNoSecrets(result, { apiKeys: [echoedKey] });
+				const body = result.json(NODE_NAME)[0].body as IDataObject;
+				expect(body.message).toBe(`Key ${REDACTED_KEY} seen`);
+				expect(body.echo).toEqual({
+					headers: { 'x-api-key': REDACTED_KEY },
+					[REDACTED_KEY]: [REDACTED_KEY],
+				});
+			});
+
+			it('is removed from error, details.serviceMessage and body of a failure', async () => {
+				const result = await runEchoing(400, { continueOnFail: true });
+
+				expectNoSecrets(result, { apiKeys: [echoedKey] });
+				const json = failedItemJson(result.outputOf(NODE_NAME)[0][0]);
+				expect(json.error).toContain(`Key ${REDACTED_KEY} seen`);
+				expect((json.details as IDataObject).serviceMessage).toBe(`Key ${REDACTED_KEY} seen`);
+			});
+		});
+	});
+}
+
+type StoreOf = () => InMemoryDeduplicator;
+
 /** The behaviours every action node has, in the order they are reported. */
-const CONTRACT: Array<(row: ActionNodeRow, sandbox: SandboxOf) => void> = [
+const CONTRACT: Array<(row: ActionNodeRow, sandbox: SandboxOf, store: StoreOf) => void> = [
 	badInput,
 	apiErrors,
 	httpsOnly,
 	retries,
 	inputOrder,
 	aiTool,
+	preview,
+	guard,
+	apiKey,
 ];
 
-/** Runs the whole contract for each row, against one sandbox. */
-export function describeActionNodeContract(rows: ActionNodeRow[], sandbox: SandboxOf): void {
+/** Runs the whole contract for each row, against one sandbox and n8n's processed-data store. */
+export function describeActionNodeContract(
+	rows: ActionNodeRow[],
+	sandbox: SandboxOf,
+	store: StoreOf,
+): void {
 	describe.each(rows)('$displayName', (row) => {
-		for (const behaviour of CONTRACT) behaviour(row, sandbox);
+		for (const behaviour of CONTRACT) behaviour(row, sandbox, store);
 	});
 }
