@@ -56,10 +56,15 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
 		'test/nodes/shared/guardWithoutStore.test.ts (needs an engine without the store)',
 	'CallKaro did not save every attribute of +91******3210: ignored (no such CRM attribute): Favourite Colour; invalid: Lead Score (Lead Score needs a number); the run was started all the same (run 6b043a313cf94047fca25988) [item 0]':
 		'test/nodes/CallKaroAssignWorkflow.test.ts (the run id differs per run)',
-	'3 items: 2 started, 1 already running; 3 scheduled in the past':
-		'test/nodes/shared hints tests (an illustration of the summary format)',
 	'accept every status':
-		"n8n 1.x's reading of the credential test (test/nodes/CallKaroApi.credentials.test.ts)",
+		"n8n 1.x's reading of the credential test (test/nodes/CallKaroApi.credentials.test.ts, scripts/e2e/credentials.e2e.mjs)",
+	'The connection cannot be established, this usually occurs due to an incorrect host (domain) value':
+		"n8n 1.x's own text, scripts/e2e/credentials.e2e.mjs on 1.123.81",
+	'The service refused the connection - perhaps it is offline':
+		"n8n 1.x's own text, scripts/e2e/credentials.e2e.mjs on 1.123.81",
+	'The connection to the server was closed unexpectedly, perhaps it is offline. You can retry the request immediately or wait and retry later.':
+		"n8n 1.x's own text, scripts/e2e/credentials.e2e.mjs on 1.123.81",
+	'wrong version number': "OpenSSL's text, scripts/e2e/credentials.e2e.mjs on 1.123.81",
 	'no call scheduled':
 		'a paraphrase of the Delete hint, HINTS.deleteNotFound in test/nodes/fixtures.ts',
 	'… remembers the last 10 numbers and now holds 9. Beyond that the oldest are forgotten and no longer skipped: raise History Size.':
@@ -73,8 +78,6 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
 	'The execution was canceled before every item was sent': 'test/nodes/shared/runItems.test.ts',
 	'item 4 may have been placed as well': 'test/nodes/shared/runItems.test.ts',
 	'Database is not ready!': "n8n's own answer, measured by the queue-mode e2e run",
-	'4 items: 2 placed, 1 skipped as duplicate, 1 failed':
-		'test/nodes/shared hints tests (an illustration of the summary format)',
 	'{ "error": "…", "details": { "kind", "httpStatus", "serviceMessage", "attempts", "outcomeUnknown", "description" } }':
 		'test/nodes/errorItems.test.ts (the key list, a schema rather than one output)',
 	'{ "placed": false, "status": "calledBefore", "message": "Not placed: this node has already called +91******3210 with this agent (\\"Skip Numbers Called Before\\" is on)", …, "guard": "skipped" }':
@@ -253,6 +256,39 @@ describe('README examples, produced by the nodes', () => {
 		const { deleted, ...rest } = item;
 		const keys = Object.keys(rest).map((key) => `"${key}"`);
 		expectQuoted(`{ "deleted": ${String(deleted)}, ${keys.join(', ')} }`);
+	});
+
+	it('the summary of a bulk run under the output', async () => {
+		const [first, second, third] = [freshNumber(), freshNumber(), freshNumber()];
+		const placed = await runNode(sandbox(), {
+			type: OUTBOUND_CALL,
+			parameters: { agentId: '={{ $json.agent }}', phoneNumber: '={{ $json.phone }}' },
+			items: [
+				{ phone: first, agent: 'agent_sales_01' },
+				{ phone: second, agent: 'agent_sales_01' },
+				{ phone: first, agent: 'agent_sales_01' },
+				{ phone: third, agent: 'agent_unknown' },
+			],
+			settings: { continueOnFail: true },
+		});
+		const started = await runNode(sandbox(), {
+			type: ASSIGN_WORKFLOW,
+			parameters: {
+				phoneNumber: '={{ $json.phone }}',
+				workflowId: 'wf_welcome',
+				attributeSource: 'none',
+				schedule: 'at',
+				scheduleAt: '2020-01-01T10:00:00+05:30',
+				options: { concurrency: 1 },
+			},
+			items: [{ phone: first }, { phone: second }, { phone: first }],
+		});
+
+		for (const result of [placed, started]) {
+			const [summary] = result.task(NODE_NAME).hints ?? [];
+			expect(summary).toMatchObject({ type: 'info', location: 'outputPane' });
+			expectQuoted(summary.message);
+		}
 	});
 
 	it("CallKaro's answer to the credential test's request", async () => {
