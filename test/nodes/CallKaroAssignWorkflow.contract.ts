@@ -4,7 +4,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { ASSIGN_WORKFLOW } from '../engine/callKaroNodes';
 import { vocabulary } from '../../nodes/CallKaroAssignWorkflow/assignWorkflow.operation';
 import { OTHER_API_KEY } from '../sandbox/sandbox.mjs';
-import { HINTS, WRONG_API_KEY, fromAI } from './fixtures';
+import { HINTS, NO_SCHEDULE, WRONG_API_KEY, fromAI } from './fixtures';
 import { PHONE_NUMBER_KEYS } from './shared/contract';
 import type { ActionNodeRow } from './shared/contract';
 import { rateLimitedBeyondWait } from './shared/refusals';
@@ -12,6 +12,18 @@ import { rateLimitedBeyondWait } from './shared/refusals';
 /** Phone number and workflow ID from each item, as a workflow fed by a CRM would map them. */
 export function fromItems(extra: INodeParameters = {}): INodeParameters {
 	return { phoneNumber: '={{ $json.phone }}', workflowId: '={{ $json.workflowId }}', ...extra };
+}
+
+/** The json of an item for `phone` in wf_welcome, starting now and with no run unless `fields` say so. */
+export function assigned(phone: string, fields: IDataObject): IDataObject {
+	return {
+		toNumber: phone,
+		workflowId: 'wf_welcome',
+		runId: null,
+		enrollmentId: null,
+		...NO_SCHEDULE,
+		...fields,
+	};
 }
 
 export const assignWorkflow: ActionNodeRow = {
@@ -44,6 +56,7 @@ export const assignWorkflow: ActionNodeRow = {
 		return run && `+${run.number}`;
 	},
 	retriesServerErrors: true,
+	requiredField: 'workflowId',
 	preview: {
 		title: 'attributes as CallKaro takes them',
 		parameters: {
@@ -66,24 +79,27 @@ export const assignWorkflow: ActionNodeRow = {
 			},
 		],
 	},
+	schedule: {
+		parameters: (scheduleAt, timeZone) => ({
+			schedule: 'at',
+			scheduleAt,
+			options: timeZone ? { timeZone } : {},
+		}),
+		held: (sandbox, phone) => sandbox.state.runs.find((run) => `+${run.number}` === phone),
+		startedNowStatus: 'running',
+		scheduledJson: { status: 'started', message: 'Workflow run scheduled' },
+		pastJson: { status: 'started', message: 'Workflow run started' },
+	},
 	guard: {
 		displayName: 'Skip Numbers Enrolled Before',
 		// not started by this run: it goes with Already Running
-		skipped: (phone) => ({
-			status: 'enrolledBefore',
-			message: `Not enrolled: this node has already enrolled +91******${phone.slice(-4)} in this workflow ("Skip Numbers Enrolled Before" is on)`,
-			toNumber: phone,
-			workflowId: 'wf_welcome',
-			runId: null,
-			enrollmentId: null,
-			scheduleAt: null,
-			scheduledForUtc: null,
-			scheduleInPast: false,
-			scheduleTimeZone: null,
-		}),
+		skipped: (phone) =>
+			assigned(phone, {
+				status: 'enrolledBefore',
+				message: `Not enrolled: this node has already enrolled +91******${phone.slice(-4)} in this workflow ("Skip Numbers Enrolled Before" is on)`,
+			}),
 		skippedOutput: 1,
 		otherTarget: { workflowId: 'wf_followup' },
-		scheduledAt: { schedule: 'at', scheduleAt: '={{ $json.at }}' },
 		// CallKaro itself refuses a number while its run goes on: the guard must skip it after
 		reopen: (sandbox) => sandbox.finishRuns({ all: true }),
 	},

@@ -1,15 +1,12 @@
-// CallKaro Assign Workflow in n8n's real engine against the local CallKaro sandbox.
-import type { IDataObject } from 'n8n-workflow';
-
-import { ASSIGN_WORKFLOW, callKaroNodeTypes } from '../engine/callKaroNodes';
-import { runAsTool } from '../engine/harness';
-import { DEMO_API_KEY, formatIst, parseScheduleAt } from '../sandbox/sandbox.mjs';
+// CallKaro Assign Workflow in n8n's real engine against the local CallKaro sandbox: attributes, the
+// Already Running output, schedule times and the retries that may meet a run already started.
+// Bad input, refusals, previews, the guard and tool use: the action-node contract (shared/contract.ts).
+import { ASSIGN_WORKFLOW } from '../engine/callKaroNodes';
 import {
 	HINTS,
 	NODE_NAME,
 	failedItemJson,
 	apiRequests,
-	credentialsFor,
 	expectNoSecrets,
 	fastBackoff,
 	freshNumber,
@@ -18,10 +15,10 @@ import {
 	useSandbox,
 	workflowError,
 } from './fixtures';
-import { assignWorkflow, fromItems } from './CallKaroAssignWorkflow.contract';
+import { assigned, assignWorkflow, fromItems } from './CallKaroAssignWorkflow.contract';
+import { runRowAsTool } from './shared/contract';
 
 const ASHA = '+919876543210'; // the demo contact: First Name "Asha", City "Pune" (typed by hand)
-const HOUR_MS = 60 * 60 * 1000;
 const ERROR_OUTPUT = 2; // after Started (0) and Already Running (1)
 
 const assign = runnerFor(ASSIGN_WORKFLOW);
@@ -36,20 +33,20 @@ describe('CallKaro Assign Workflow', () => {
 	describe('Started output', () => {
 		it('starts a run, saves attribute rows on a new contact and reports every row', async () => {
 			const phone = freshNumber();
+			// sent as they are: CallKaro matches the keys and checks the values
+			const rows = [
+				{ key: 'First Name', value: 'Ravi', replace: false },
+				{ key: 'lead_score', value: '42', replace: false },
+				{ key: 'Plan', value: 'Pro', replace: false },
+				{ key: 'Opted In', value: 'true', replace: false },
+				{ key: 'Visit Date', value: 'someday', replace: false },
+				{ key: 'Shoe Size', value: '9', replace: false },
+			];
 			const result = await assign(sandbox(), {
 				phoneNumber: phone,
 				workflowId: 'wf_welcome',
 				attributeSource: 'rows',
-				attributes: {
-					attribute: [
-						{ key: 'First Name', value: 'Ravi', replace: false },
-						{ key: 'lead_score', value: '42', replace: false },
-						{ key: 'Plan', value: 'Pro', replace: false },
-						{ key: 'Opted In', value: 'true', replace: false },
-						{ key: 'Visit Date', value: 'someday', replace: false },
-						{ key: 'Shoe Size', value: '9', replace: false },
-					],
-				},
+				attributes: { attribute: rows },
 			});
 
 			expect(result.status).toBe('success');
@@ -58,59 +55,42 @@ describe('CallKaro Assign Workflow', () => {
 			expect(started).toHaveLength(1);
 			expect(started[0].pairedItem).toEqual({ item: 0 });
 			const [run] = sandbox().state.runs;
-			expect(started[0].json).toEqual({
-				status: 'started',
-				message: 'Workflow run started',
-				toNumber: phone,
-				workflowId: 'wf_welcome',
-				runId: run.id,
-				enrollmentId: run.enrollmentId,
-				scheduleAt: null,
-				scheduledForUtc: null,
-				scheduleInPast: false,
-				scheduleTimeZone: null,
-				startedByEarlierAttempt: false,
-				attempts: 1,
-				attributes: {
-					updated: ['First Name', 'lead_score', 'Plan', 'Opted In'],
-					keptExisting: [],
-					ignored: ['Shoe Size'],
-					invalid: [{ key: 'Visit Date', reason: 'Visit Date needs a date' }],
-					counts: { updated: 4, keptExisting: 0, ignored: 1, invalid: 1 },
-				},
-				body: {
-					status: 'done',
+			// CallKaro's report, passed on with counts (and as it came, in the body)
+			const report = {
+				updated: ['First Name', 'lead_score', 'Plan', 'Opted In'],
+				ignored: ['Shoe Size'],
+				invalid: [{ key: 'Visit Date', reason: 'Visit Date needs a date' }],
+			};
+			expect(started[0].json).toEqual(
+				assigned(phone, {
+					status: 'started',
 					message: 'Workflow run started',
-					run_id: run.id,
-					enrollment_id: run.enrollmentId,
+					runId: run.id,
+					enrollmentId: run.enrollmentId,
+					startedByEarlierAttempt: false,
+					attempts: 1,
 					attributes: {
-						updated: ['First Name', 'lead_score', 'Plan', 'Opted In'],
-						kept_existing: [],
-						ignored: ['Shoe Size'],
-						invalid: [{ key: 'Visit Date', reason: 'Visit Date needs a date' }],
+						...report,
+						keptExisting: [],
+						counts: { updated: 4, keptExisting: 0, ignored: 1, invalid: 1 },
 					},
-				},
-			});
+					body: {
+						status: 'done',
+						message: 'Workflow run started',
+						run_id: run.id,
+						enrollment_id: run.enrollmentId,
+						attributes: { ...report, kept_existing: [] },
+					},
+				}),
+			);
 
-			// what CallKaro received and did
+			// what CallKaro received and did (the API key: see the contract)
 			const [request] = apiRequests(sandbox());
 			expect(request).toMatchObject({ method: 'POST', path: '/workflow/assign', status: 200 });
 			expect(request.body).toEqual({
 				to_number: phone,
 				workflow_id: 'wf_welcome',
-				attributes: [
-					{ key: 'First Name', value: 'Ravi', replace: false },
-					{ key: 'lead_score', value: '42', replace: false },
-					{ key: 'Plan', value: 'Pro', replace: false },
-					{ key: 'Opted In', value: 'true', replace: false },
-					{ key: 'Visit Date', value: 'someday', replace: false },
-					{ key: 'Shoe Size', value: '9', replace: false },
-				],
-			});
-			// the key travelled as X-API-KEY (the sandbox logs it masked) and nowhere else
-			expect(request.headers['x-api-key']).toBe('ck_d…89');
-			expect(result.authenticated[0].requestOptions.headers).toMatchObject({
-				'X-API-KEY': DEMO_API_KEY,
+				attributes: rows,
 			});
 			expect(run).toMatchObject({
 				workflowId: 'wf_welcome',
@@ -233,39 +213,25 @@ describe('CallKaro Assign Workflow', () => {
 			expect(result.status).toBe('success');
 			const [started, alreadyRunning] = result.outputOf(NODE_NAME);
 			expect(started).toEqual([]);
+			const report = { updated: ['City'], ignored: ['Colour'], invalid: [] };
 			expect(alreadyRunning).toEqual([
 				{
-					json: {
+					json: assigned(phone, {
 						status: 'already-running',
 						message: 'This number is already running in this workflow',
-						toNumber: phone,
-						workflowId: 'wf_welcome',
-						runId: null,
-						enrollmentId: null,
-						scheduleAt: null,
-						scheduledForUtc: null,
-						scheduleInPast: false,
-						scheduleTimeZone: null,
 						startedByEarlierAttempt: false,
 						attempts: 1,
 						attributes: {
-							updated: ['City'],
+							...report,
 							keptExisting: [],
-							ignored: ['Colour'],
-							invalid: [],
 							counts: { updated: 1, keptExisting: 0, ignored: 1, invalid: 0 },
 						},
 						body: {
 							status: 'error',
 							message: 'This number is already running in this workflow',
-							attributes: {
-								updated: ['City'],
-								kept_existing: [],
-								ignored: ['Colour'],
-								invalid: [],
-							},
+							attributes: { ...report, kept_existing: [] },
 						},
-					},
+					}),
 					pairedItem: { item: 0 },
 				},
 			]);
@@ -396,150 +362,6 @@ describe('CallKaro Assign Workflow', () => {
 		});
 	});
 
-	describe('Schedule Time: any n8n date, sent to CallKaro as IST', () => {
-		it('takes {{ $now.plus({ hours: 2 }) }} (a luxon DateTime) and schedules the run', async () => {
-			const phone = freshNumber();
-			const before = Date.now();
-			const result = await assign(
-				sandbox(),
-				{
-					phoneNumber: phone,
-					workflowId: 'wf_welcome',
-					schedule: 'at',
-					scheduleAt: '={{ $now.plus({ hours: 2 }) }}',
-				},
-				{ timezone: 'Europe/Berlin' },
-			);
-			const after = Date.now();
-
-			const sent = apiRequests(sandbox())[0].body as IDataObject;
-			const candidates = new Set<string>();
-			for (let ms = before + 2 * HOUR_MS; ms <= after + 2 * HOUR_MS + 1000; ms += 1000) {
-				candidates.add(formatIst(ms));
-			}
-			expect(candidates).toContain(sent.schedule_at);
-			const [run] = sandbox().state.runs;
-			expect(run).toMatchObject({ status: 'scheduled', scheduleAt: sent.schedule_at });
-			expect(run.scheduledFor).toBe(new Date(parseScheduleAt(sent.schedule_at)!).toISOString());
-
-			const [json] = result.json(NODE_NAME);
-			expect(json).toMatchObject({
-				status: 'started',
-				message: 'Workflow run scheduled',
-				scheduleAt: sent.schedule_at,
-				scheduleInPast: false,
-			});
-			// the output's UTC instant keeps the milliseconds that schedule_at cannot carry
-			expect(Math.floor(Date.parse(json.scheduledForUtc as string) / 1000) * 1000).toBe(
-				Date.parse(run.scheduledFor!),
-			);
-		});
-
-		it.each([
-			[
-				'an ISO string with Z',
-				'2030-01-02T10:00:00Z',
-				'America/New_York',
-				undefined,
-				'2030-01-02T15:30:00',
-				'2030-01-02T10:00:00.000Z',
-			],
-			[
-				'an ISO string with +02:00',
-				'2030-01-02T10:00:00+02:00',
-				'America/New_York',
-				undefined,
-				'2030-01-02T13:30:00',
-				'2030-01-02T08:00:00.000Z',
-			],
-			[
-				'an offset-less string in the workflow zone (winter)',
-				'2030-01-02T10:00:00',
-				'America/New_York',
-				undefined,
-				'2030-01-02T20:30:00',
-				'2030-01-02T15:00:00.000Z',
-			],
-			[
-				'an offset-less string in the workflow zone (summer time)',
-				'2030-07-01 10:00',
-				'America/New_York',
-				undefined,
-				'2030-07-01T19:30:00',
-				'2030-07-01T14:00:00.000Z',
-			],
-			[
-				'an offset-less string in the Time Zone option',
-				'2030-07-01T10:00:00',
-				'America/New_York',
-				'Europe/London',
-				'2030-07-01T14:30:00',
-				'2030-07-01T09:00:00.000Z',
-			],
-			[
-				'an offset-less string with the workflow in IST',
-				'2030-07-01T10:00:00',
-				'Asia/Kolkata',
-				undefined,
-				'2030-07-01T10:00:00',
-				'2030-07-01T04:30:00.000Z',
-			],
-		])('reads %s: %s', async (_, value, timezone, timeZoneOption, expectedIst, expectedUtc) => {
-			const result = await assign(
-				sandbox(),
-				{
-					phoneNumber: freshNumber(),
-					workflowId: 'wf_welcome',
-					schedule: 'at',
-					scheduleAt: value,
-					options: timeZoneOption ? { timeZone: timeZoneOption } : {},
-				},
-				{ timezone },
-			);
-
-			expect((apiRequests(sandbox())[0].body as IDataObject).schedule_at).toBe(expectedIst);
-			expect(result.json(NODE_NAME)[0]).toMatchObject({
-				status: 'started',
-				message: 'Workflow run scheduled',
-				scheduleAt: expectedIst,
-				scheduledForUtc: expectedUtc,
-				scheduleInPast: false,
-			});
-			expect(sandbox().state.runs[0]).toMatchObject({
-				status: 'scheduled',
-				scheduleAt: expectedIst,
-				scheduledFor: expectedUtc,
-			});
-		});
-
-		it('sends a time in the past as it is, flags it, and CallKaro starts the run now', async () => {
-			const result = await assign(sandbox(), {
-				phoneNumber: freshNumber(),
-				workflowId: 'wf_welcome',
-				schedule: 'at',
-				scheduleAt: '2020-01-01T00:00:00Z',
-			});
-
-			expect((apiRequests(sandbox())[0].body as IDataObject).schedule_at).toBe(
-				'2020-01-01T05:30:00',
-			);
-			expect(result.json(NODE_NAME)[0]).toMatchObject({
-				status: 'started',
-				message: 'Workflow run started',
-				scheduleAt: '2020-01-01T05:30:00',
-				scheduledForUtc: '2020-01-01T00:00:00.000Z',
-				scheduleInPast: true,
-			});
-			expect(sandbox().state.runs[0].status).toBe('running');
-		});
-	});
-
-	it('an empty Workflow ID typed into the node stops the workflow before it starts', async () => {
-		const result = await assign(sandbox(), { phoneNumber: ASHA, workflowId: '' });
-		expect(workflowError(result).name).toBe('WorkflowHasIssuesError');
-		expect(apiRequests(sandbox())).toEqual([]);
-	});
-
 	describe('retries', () => {
 		it('a 500 and then 409: the first attempt may have started the run, so the output says so', async () => {
 			const phone = freshNumber();
@@ -606,31 +428,14 @@ describe('CallKaro Assign Workflow', () => {
 		});
 	});
 
-	describe('many items', () => {
-		it('keeps several requests in flight at once', async () => {
-			sandbox().setFaults({ endpoint: 'assign', latencyMs: 150 });
-			const started = Date.now();
-			const result = await assign(sandbox(), fromItems({ options: { concurrency: 5 } }), {
-				items: freshNumbers(10).map((phone) => ({ phone, workflowId: 'wf_welcome' })),
-			});
-			// 10 requests of 150 ms: about 300 ms five at a time, 1.5 s one at a time
-			expect(Date.now() - started).toBeLessThan(1200);
-			expect(result.json(NODE_NAME)).toHaveLength(10);
-		});
-	});
-
 	it.each(['supplyData', 'engineRequest'] as const)(
 		'as an AI agent tool (%s path): an already-running result reaches the agent on output 0',
 		async (via) => {
 			const phone = freshNumber();
 			await assign(sandbox(), { phoneNumber: phone, workflowId: 'wf_welcome' });
 
-			const tool = await runAsTool({
+			const tool = await runRowAsTool(assignWorkflow, sandbox(), {
 				via,
-				nodeType: ASSIGN_WORKFLOW,
-				nodeTypes: callKaroNodeTypes(),
-				parameters: assignWorkflow.tool.parameters,
-				credentials: credentialsFor(sandbox()),
 				toolArgs: { phoneNumber: phone },
 			});
 

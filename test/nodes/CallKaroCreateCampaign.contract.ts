@@ -49,6 +49,7 @@ export const createCampaign: ActionNodeRow = {
 	recorded: (sandbox, json) =>
 		sandbox.state.campaigns.find((campaign) => campaign.batchId === json.batchId)?.name,
 	retriesServerErrors: false,
+	requiredField: 'name',
 	preview: {
 		title: 'the endpoint of the campaign type',
 		parameters: { name: '={{ $json.name }}', campaignType: 'v2' },

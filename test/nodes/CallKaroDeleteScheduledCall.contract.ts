@@ -68,6 +68,7 @@ export const deleteScheduledCall: ActionNodeRow = {
 			.filter((entry) => entry.status === 'deleted')
 			.map((entry) => entry.toNumber),
 	retriesServerErrors: true,
+	requiredField: 'agentId',
 	preview: {
 		title: 'the agent in the query',
 		parameters: { agentId: AGENT, phoneNumber: '={{ $json.phone }}' },

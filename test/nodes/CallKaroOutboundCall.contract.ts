@@ -3,7 +3,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { OUTBOUND_CALL } from '../engine/callKaroNodes';
 import { vocabulary } from '../../nodes/CallKaroOutboundCall/outboundCall.operation';
-import { HINTS, createCampaign, fromAI } from './fixtures';
+import { HINTS, NO_SCHEDULE, createCampaign, fromAI } from './fixtures';
 import { PHONE_NUMBER_KEYS } from './shared/contract';
 import type { ActionNodeRow, BadInputCase } from './shared/contract';
 import { agentEndpointRefusals, rateLimitedBeyondWait } from './shared/refusals';
@@ -146,6 +146,7 @@ export const outboundCall: ActionNodeRow = {
 	recorded: (sandbox, json) =>
 		sandbox.state.calls.find((entry) => entry.id === json.callId)?.toNumber,
 	retriesServerErrors: false,
+	requiredField: 'agentId',
 	preview: {
 		title: 'the normalised number and the IST schedule_at',
 		parameters: {
@@ -169,6 +170,19 @@ export const outboundCall: ActionNodeRow = {
 			},
 		],
 	},
+	schedule: {
+		parameters: (scheduleAt, timeZone) => ({
+			additionalFields: { scheduleAt },
+			options: timeZone ? { timeZone } : {},
+		}),
+		held: (sandbox, phone) => {
+			const call = sandbox.state.calls.find((entry) => entry.toNumber === phone);
+			return call && { ...call, scheduleAt: call.options.schedule_at };
+		},
+		startedNowStatus: 'queued',
+		scheduledJson: { placed: true, status: 'success' },
+		pastJson: { placed: true, status: 'success' },
+	},
 	guard: {
 		displayName: 'Skip Numbers Called Before',
 		skipped: (phone) => ({
@@ -177,14 +191,10 @@ export const outboundCall: ActionNodeRow = {
 			message: `Not placed: this node has already called +91******${phone.slice(-4)} with this agent ("Skip Numbers Called Before" is on)`,
 			agentId: AGENT,
 			toNumber: phone,
-			scheduleAt: null,
-			scheduledForUtc: null,
-			scheduleInPast: false,
-			scheduleTimeZone: null,
+			...NO_SCHEDULE,
 		}),
 		skippedOutput: 0,
 		otherTarget: { agentId: 'agent_support_02' },
-		scheduledAt: { additionalFields: { scheduleAt: '={{ $json.at }}' } },
 	},
 	badInput: [
 		[

@@ -1,15 +1,13 @@
 // CallKaro Outbound Call in n8n's real engine against the local CallKaro sandbox.
 import type { IDataObject } from 'n8n-workflow';
 
-import { OUTBOUND_CALL, callKaroNodeTypes } from '../engine/callKaroNodes';
-import { runAsTool } from '../engine/harness';
-import { DEMO_API_KEY } from '../sandbox/sandbox.mjs';
+import { OUTBOUND_CALL } from '../engine/callKaroNodes';
 import {
 	HINTS,
 	NODE_NAME,
+	NO_SCHEDULE,
 	apiRequests,
 	createCampaign,
-	credentialsFor,
 	expectNoSecrets,
 	freshNumber,
 	freshNumbers,
@@ -19,6 +17,7 @@ import {
 } from './fixtures';
 import type { Sandbox } from './fixtures';
 import { AGENT, fromItems, outboundCall } from './CallKaroOutboundCall.contract';
+import { runRowAsTool } from './shared/contract';
 
 const OUTBOUND_PATH = '/call/outbound';
 const UNKNOWN_OUTCOME_HINT = HINTS.outcomeUnknown;
@@ -49,10 +48,7 @@ describe('CallKaro Outbound Call', () => {
 							message: 'Call initiated successfully',
 							agentId: AGENT,
 							toNumber: phone,
-							scheduleAt: null,
-							scheduledForUtc: null,
-							scheduleInPast: false,
-							scheduleTimeZone: null,
+							...NO_SCHEDULE,
 							attempts: 1,
 							body: {
 								status: 'success',
@@ -74,12 +70,8 @@ describe('CallKaro Outbound Call', () => {
 				options: {},
 			});
 			const [request] = outboundRequests(sandbox());
-			// only what was set is sent
+			// only what was set is sent (the API key: see the contract)
 			expect(request.body).toEqual({ to_number: phone, agent_id: AGENT });
-			expect(request.headers['x-api-key']).toBe('ck_d…89');
-			expect(result.authenticated[0].requestOptions.headers).toMatchObject({
-				'X-API-KEY': DEMO_API_KEY,
-			});
 			expectNoSecrets(result, {});
 		});
 
@@ -306,11 +298,7 @@ describe('CallKaro Outbound Call', () => {
 
 	it('as an AI agent tool: a 500 reaches the agent as an error saying the call may have been placed', async () => {
 		sandbox().setFaults({ endpoint: 'outbound', sequence: ['500'] });
-		const tool = await runAsTool({
-			nodeType: OUTBOUND_CALL,
-			nodeTypes: callKaroNodeTypes(),
-			parameters: outboundCall.tool.parameters,
-			credentials: credentialsFor(sandbox()),
+		const tool = await runRowAsTool(outboundCall, sandbox(), {
 			toolArgs: { phoneNumber: freshNumber(), topic: 'x' },
 		});
 		expect(tool.error?.message).toBe(

@@ -211,6 +211,14 @@ export function failedItemJson(item: INodeExecutionData): IDataObject {
 	return item.json;
 }
 
+/** The schedule fields of the output of an item that starts now (Outbound Call, Assign Workflow). */
+export const NO_SCHEDULE = {
+	scheduleAt: null,
+	scheduledForUtc: null,
+	scheduleInPast: false,
+	scheduleTimeZone: null,
+} as const;
+
 /** The `pairedItem` of each item on one output. */
 export function pairedItems(items: INodeExecutionData[]): unknown[] {
 	return items.map((item) => item.pairedItem);

@@ -22,7 +22,13 @@ import type { InMemoryDeduplicator } from '../../engine/deduplication';
 import { startEchoServer } from '../../engine/echoServer.mjs';
 import { runAsTool } from '../../engine/harness';
 import type { RunResult } from '../../engine/harness';
-import { DEMO_API_KEY, OTHER_API_KEY, startSandbox } from '../../sandbox/sandbox.mjs';
+import {
+	DEMO_API_KEY,
+	OTHER_API_KEY,
+	formatIst,
+	parseScheduleAt,
+	startSandbox,
+} from '../../sandbox/sandbox.mjs';
 import {
 	NODE_NAME,
 	WRONG_API_KEY,
@@ -91,10 +97,24 @@ export interface GuardRow {
 	skippedOutput: number;
 	/** Fields of an item that reaches the same number through another agent or workflow. */
 	otherTarget: IDataObject;
-	/** Parameters that read the schedule time from `$json.at`. */
-	scheduledAt: INodeParameters;
 	/** Lets CallKaro take the same number again (Assign: the runs finish), so that only the guard skips it. */
 	reopen?(sandbox: Sandbox): void;
+}
+
+/** Schedule Time, on the nodes that take one: any n8n date, sent to CallKaro as IST. */
+export interface ScheduleRow {
+	/** Parameters (over the row's) scheduling each item at `at`, read in the Time Zone option `timeZone`. */
+	parameters(at: string, timeZone?: string): INodeParameters;
+	/** What CallKaro holds for the key: its status, when it is due, and schedule_at as received. */
+	held(
+		sandbox: Sandbox,
+		key: string,
+	): { status: string; scheduledFor: string | null; scheduleAt: unknown } | undefined;
+	/** CallKaro's status of what it starts now, as it does for a time in the past. */
+	startedNowStatus: string;
+	/** Fields of the json of a scheduled item, and of one whose time is past, beside the schedule's. */
+	scheduledJson: IDataObject;
+	pastJson: IDataObject;
 }
 
 /** What the contract needs to know of one action node. */
@@ -131,8 +151,12 @@ export interface ActionNodeRow {
 	recorded?(sandbox: Sandbox, json: IDataObject): string | undefined;
 	/** A 5xx is retried (nothing the node sends takes effect twice), or never (it could). */
 	retriesServerErrors: boolean;
+	/** A parameter the node requires (n8n refuses to start the workflow without it). */
+	requiredField: string;
 	/** Every action node has Preview Only. */
 	preview: PreviewCase;
+	schedule?: ScheduleRow;
+	/** Only on nodes with a schedule: the guard pairs a number with a time window. */
 	guard?: GuardRow;
 	badInput: BadInputCase[];
 	apiErrors: ApiErrorCase[];
@@ -390,6 +414,20 @@ function apiErrors(row: ActionNodeRow, sandbox: SandboxOf) {
 	});
 }
 
+function requiredField(row: ActionNodeRow, sandbox: SandboxOf) {
+	const run = runnerFor(row.type);
+	it(`an empty ${row.requiredField} typed into the node stops the workflow before it starts`, async () => {
+		const [key] = await arranged(row, sandbox(), 1);
+		const result = await run(sandbox(), row.parameters({ [row.requiredField]: '' }), {
+			items: [row.item(key)],
+		});
+
+		// n8n's own check of the node's required parameters
+		expect(workflowError(result).name).toBe('WorkflowHasIssuesError');
+		expect(apiRequests(sandbox(), row.path)).toEqual([]);
+	});
+}
+
 function httpsOnly(row: ActionNodeRow, sandbox: SandboxOf) {
 	const run = runnerFor(row.type);
 	describe('a credential whose Base URL is not https fails every item, sending nothing', () => {
@@ -524,6 +562,18 @@ function retries(row: ActionNodeRow, sandbox: SandboxOf) {
 
 function inputOrder(row: ActionNodeRow, sandbox: SandboxOf) {
 	const run = runnerFor(row.type);
+	it('keeps several requests in flight at once', async () => {
+		const keys = await arranged(row, sandbox(), 10);
+		sandbox().setFaults({ endpoint: row.faultEndpoint, latencyMs: 150 });
+		const started = Date.now();
+		const result = await run(sandbox(), withOptions(row.parameters(), { concurrency: 5 }), {
+			items: keys.map(row.item),
+		});
+		// 10 requests of 150 ms: about 300 ms five at a time, 1.5 s one at a time
+		expect(Date.now() - started).toBeLessThan(1200);
+		expect(result.json(NODE_NAME)).toHaveLength(10);
+	});
+
 	it('at Concurrency 5, gives one item per input item, in input order, each paired with its input', async () => {
 		const keys = await arranged(row, sandbox(), 8);
 		sandbox().setFaults({ endpoint: row.faultEndpoint, seed: 11, latencyMs: 5, jitterMs: 80 });
@@ -550,16 +600,22 @@ function inputOrder(row: ActionNodeRow, sandbox: SandboxOf) {
 	});
 }
 
+type ToolRun = Omit<Parameters<typeof runAsTool>[0], 'nodeType' | 'nodeTypes'>;
+
+/** Runs the row's node as an AI agent's tool, with its tool parameters and the sandbox's credential. */
+export async function runRowAsTool(row: ActionNodeRow, sandbox: Sandbox, more: Partial<ToolRun>) {
+	return await runAsTool({
+		nodeType: row.type,
+		nodeTypes: callKaroNodeTypes(),
+		parameters: row.tool.parameters,
+		credentials: credentialsFor(sandbox),
+		...more,
+	});
+}
+
 function aiTool(row: ActionNodeRow, sandbox: SandboxOf) {
 	describe('as an AI agent tool', () => {
-		const useTool = (more: Omit<Parameters<typeof runAsTool>[0], 'nodeType'>) =>
-			runAsTool({
-				nodeType: row.type,
-				nodeTypes: callKaroNodeTypes(),
-				parameters: row.tool.parameters,
-				credentials: credentialsFor(sandbox()),
-				...more,
-			});
+		const useTool = async (more: Partial<ToolRun>) => await runRowAsTool(row, sandbox(), more);
 
 		it.each(['supplyData', 'engineRequest'] as const)(
 			'%s path: the result reaches the agent, the model filling the values',
@@ -668,9 +724,147 @@ function preview(row: ActionNodeRow, sandbox: SandboxOf) {
 	});
 }
 
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * Schedule Time read as any n8n date and sent to CallKaro as IST: [what, the value, the workflow's
+ * time zone, the Time Zone option, schedule_at sent, scheduledForUtc].
+ */
+const SCHEDULE_READS: Array<[string, string, string, string | undefined, string, string]> = [
+	[
+		'an ISO string with Z',
+		'2030-01-02T10:00:00Z',
+		'America/New_York',
+		undefined,
+		'2030-01-02T15:30:00',
+		'2030-01-02T10:00:00.000Z',
+	],
+	[
+		'an ISO string with +02:00',
+		'2030-01-02T10:00:00+02:00',
+		'America/New_York',
+		undefined,
+		'2030-01-02T13:30:00',
+		'2030-01-02T08:00:00.000Z',
+	],
+	[
+		'an offset-less string in the workflow zone (winter)',
+		'2030-01-02T10:00:00',
+		'America/New_York',
+		undefined,
+		'2030-01-02T20:30:00',
+		'2030-01-02T15:00:00.000Z',
+	],
+	[
+		'an offset-less string in the workflow zone (summer time)',
+		'2030-07-01 10:00',
+		'America/New_York',
+		undefined,
+		'2030-07-01T19:30:00',
+		'2030-07-01T14:00:00.000Z',
+	],
+	[
+		'an offset-less string in the Time Zone option',
+		'2030-07-01T10:00:00',
+		'America/New_York',
+		'Europe/London',
+		'2030-07-01T14:30:00',
+		'2030-07-01T09:00:00.000Z',
+	],
+	[
+		'an offset-less string with the workflow in IST',
+		'2030-07-01T10:00:00',
+		'Asia/Kolkata',
+		undefined,
+		'2030-07-01T10:00:00',
+		'2030-07-01T04:30:00.000Z',
+	],
+];
+
+function schedule(row: ActionNodeRow, sandbox: SandboxOf) {
+	if (!row.schedule) return;
+	const { parameters, held, startedNowStatus, scheduledJson, pastJson } = row.schedule;
+	const run = runnerFor(row.type);
+	const scheduleAtSent = () =>
+		(apiRequests(sandbox(), row.path)[0].body as IDataObject).schedule_at;
+
+	describe('Schedule Time: any n8n date, sent to CallKaro as IST', () => {
+		it('takes {{ $now.plus({ hours: 2 }) }} (a luxon DateTime) and schedules it', async () => {
+			const [key] = await arranged(row, sandbox(), 1);
+			const before = Date.now();
+			const result = await run(
+				sandbox(),
+				row.parameters(parameters('={{ $now.plus({ hours: 2 }) }}')),
+				{ items: [row.item(key)], timezone: 'Europe/Berlin' },
+			);
+			const after = Date.now();
+
+			const sent = scheduleAtSent();
+			const candidates = new Set<string>();
+			for (let ms = before + 2 * HOUR_MS; ms <= after + 2 * HOUR_MS + 1000; ms += 1000) {
+				candidates.add(formatIst(ms));
+			}
+			expect(candidates).toContain(sent);
+			const scheduled = held(sandbox(), key);
+			expect(scheduled).toMatchObject({ status: 'scheduled', scheduleAt: sent });
+			expect(scheduled?.scheduledFor).toBe(
+				new Date(parseScheduleAt(sent as string)!).toISOString(),
+			);
+
+			const [json] = result.json(NODE_NAME);
+			expect(json).toMatchObject({ ...scheduledJson, scheduleAt: sent, scheduleInPast: false });
+			// the output's UTC instant keeps the milliseconds that schedule_at cannot carry
+			expect(Math.floor(Date.parse(json.scheduledForUtc as string) / 1000) * 1000).toBe(
+				Date.parse(scheduled!.scheduledFor!),
+			);
+		});
+
+		it.each(SCHEDULE_READS)(
+			'reads %s: %s',
+			async (_, value, timezone, timeZoneOption, expectedIst, expectedUtc) => {
+				const [key] = await arranged(row, sandbox(), 1);
+				const result = await run(sandbox(), row.parameters(parameters(value, timeZoneOption)), {
+					items: [row.item(key)],
+					timezone,
+				});
+
+				expect(scheduleAtSent()).toBe(expectedIst);
+				expect(result.json(NODE_NAME)[0]).toMatchObject({
+					...scheduledJson,
+					scheduleAt: expectedIst,
+					scheduledForUtc: expectedUtc,
+					scheduleInPast: false,
+				});
+				expect(held(sandbox(), key)).toMatchObject({
+					status: 'scheduled',
+					scheduleAt: expectedIst,
+					scheduledFor: expectedUtc,
+				});
+			},
+		);
+
+		it('sends a time in the past as it is, flags it, and CallKaro starts it now', async () => {
+			const [key] = await arranged(row, sandbox(), 1);
+			const result = await run(sandbox(), row.parameters(parameters('2020-01-01T00:00:00Z')), {
+				items: [row.item(key)],
+			});
+
+			expect(scheduleAtSent()).toBe('2020-01-01T05:30:00');
+			expect(result.json(NODE_NAME)[0]).toMatchObject({
+				...pastJson,
+				scheduleAt: '2020-01-01T05:30:00',
+				scheduledForUtc: '2020-01-01T00:00:00.000Z',
+				scheduleInPast: true,
+			});
+			expect(held(sandbox(), key)?.status).toBe(startedNowStatus);
+		});
+	});
+}
+
 function guard(row: ActionNodeRow, sandbox: SandboxOf, store: StoreOf) {
 	if (!row.guard) return;
-	const { displayName, skipped, skippedOutput, otherTarget, scheduledAt, reopen } = row.guard;
+	const { displayName, skipped, skippedOutput, otherTarget, reopen } = row.guard;
+	const scheduledAt = row.schedule!.parameters('={{ $json.at }}');
 	const run = runnerFor(row.type);
 	const guardOn = (extra: INodeParameters = {}) => row.parameters({ skipBefore: true, ...extra });
 	// A production execution (an active workflow's trigger), unless a test says otherwise.
@@ -864,7 +1058,7 @@ function guard(row: ActionNodeRow, sandbox: SandboxOf, store: StoreOf) {
 			const [key] = await arranged(row, sandbox(), 1);
 			await guarded(guardOn({ options: { previewOnly: true } }), [row.item(key)]);
 
-			expect(apiRequests(sandbox())).toEqual([]);
+			expect(apiRequests(sandbox(), row.path)).toEqual([]);
 			expect(store().rows.size).toBe(0);
 		});
 	});
@@ -1009,12 +1203,14 @@ type StoreOf = () => InMemoryDeduplicator;
 /** The behaviours every action node has, in the order they are reported. */
 const CONTRACT: Array<(row: ActionNodeRow, sandbox: SandboxOf, store: StoreOf) => void> = [
 	badInput,
+	requiredField,
 	apiErrors,
 	httpsOnly,
 	retries,
 	inputOrder,
 	aiTool,
 	preview,
+	schedule,
 	guard,
 	apiKey,
 ];
