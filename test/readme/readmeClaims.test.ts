@@ -11,6 +11,7 @@ import { ASSIGN_WORKFLOW, DELETE_SCHEDULED_CALL, OUTBOUND_CALL } from '../engine
 import {
 	NODE_NAME,
 	WRONG_API_KEY,
+	apiRequests,
 	fastBackoff,
 	freshNumber,
 	runNode,
@@ -25,7 +26,7 @@ import type { TriggerServer } from '../engine/webhookHarness';
 import { call } from '../sandbox/helpers';
 import { DEMO_API_KEY } from '../sandbox/sandbox.mjs';
 import { callEndedEvent } from '../support/callEnded';
-import { readmeText } from './readmeText.mjs';
+import { projectFileExists, readmeText } from './readmeText.mjs';
 
 const README = readmeText();
 
@@ -68,7 +69,7 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
 	'no call scheduled':
 		'a paraphrase of the Delete hint, HINTS.deleteNotFound in test/nodes/fixtures.ts',
 	'… remembers the last 10 numbers and now holds 9. Beyond that the oldest are forgotten and no longer skipped: raise History Size.':
-		'test/nodes/shared/guard.test.ts (needs the processed-items store)',
+		'test/nodes/shared/contract.ts, the duplicate-call guard rows (needs the processed-items store)',
 	'item 1 may have been placed as well': 'test/nodes/shared/runItems.test.ts',
 	'workflow runs were started': 'test/src/runReport.test.ts',
 	'scheduled calls were deleted': 'test/src/runReport.test.ts',
@@ -81,7 +82,9 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
 	'{ "error": "…", "details": { "kind", "httpStatus", "serviceMessage", "attempts", "outcomeUnknown", "description" } }':
 		'test/nodes/errorItems.test.ts (the key list, a schema rather than one output)',
 	'{ "placed": false, "status": "calledBefore", "message": "Not placed: this node has already called +91******3210 with this agent (\\"Skip Numbers Called Before\\" is on)", …, "guard": "skipped" }':
-		'test/nodes/shared/guard.test.ts (needs the processed-items store)',
+		'test/nodes/shared/contract.ts, the duplicate-call guard rows (needs the processed-items store)',
+	"Referenced node doesn't exist":
+		"n8n's own message, scripts/e2e/expressions.e2e.mjs (2.41.1 and 1.123.81)",
 };
 
 /** Texts the examples produced, to match against the README's quotes at the end. */
@@ -149,6 +152,7 @@ describe('README examples, produced by the nodes', () => {
 		const [item] = await outbound({
 			additionalFields: { minTriggerTime: '18:00', maxTriggerTime: '09:30' },
 		});
+		expect(apiRequests(sandbox())).toEqual([]);
 		expectQuoted(withoutItem(String(item.error)));
 	});
 
@@ -406,5 +410,12 @@ describe('the README', () => {
 			(quote) => !CHECKED_ELSEWHERE[quote] && ![...produced].some((text) => text.includes(quote)),
 		);
 		expect(unchecked).toEqual([]);
+	});
+
+	it('names only test files that exist where it says a quote is checked elsewhere', () => {
+		const named = Object.values(CHECKED_ELSEWHERE).flatMap(
+			(where) => where.match(/(?:test|scripts)\/[\w/.-]+\.(?:ts|mjs)/g) ?? [],
+		);
+		expect(named.filter((file) => !projectFileExists(file))).toEqual([]);
 	});
 });
