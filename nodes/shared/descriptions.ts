@@ -1,5 +1,6 @@
 import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
+import { WEEKDAYS } from '../../src/callingHours';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../src/runOptions';
 import { CREDENTIAL_TYPE } from './transport';
 
@@ -208,7 +209,7 @@ export const callingHoursOption: INodeProperties = {
 							value: 'wednesday',
 						},
 					],
-					default: [],
+					default: [...WEEKDAYS],
 					description:
 						'Days on which the window opens. A window past midnight belongs to the day it opens on.',
 				},

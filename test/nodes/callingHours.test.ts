@@ -122,6 +122,14 @@ describe.each(NODES)('Calling Hours on %s', (_node, type, parameters) => {
 		expect(json).toMatchObject({ scheduleMovedFrom: '2030-01-12T10:00:00' });
 	});
 
+	it('added with its defaults (09:00-21:00 every day in Asia/Kolkata, Move): Saturday 22:30 moves to Sunday 09:00', async () => {
+		// no field set, as the editor adds the window: n8n fills in every field's default
+		const { sent, json } = await run('2030-01-05T22:30:00+05:30', { days: undefined });
+
+		expect(sent).toEqual(['2030-01-06T09:00:00']);
+		expect(json).toMatchObject({ scheduleMovedFrom: '2030-01-05T22:30:00' });
+	});
+
 	describe('Move: a call for now, outside the hours', () => {
 		const luxonNow = Settings.now;
 		beforeEach(() => {
