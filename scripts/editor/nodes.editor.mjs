@@ -1,6 +1,7 @@
 // npm run check:editor: the nodes in n8n's real editor, in Debian's headless Chromium, against
 // `npm start` (or the n8n at CALLKARO_EDITOR_URL). See scripts/editor/README.md.
-// Each node is added once (once() steps, so `-t` may pick any test); each test opens its panel.
+// Each node is added once (once() steps, so `-t` may pick any test); each test opens its panel and
+// runs its steps, written as a table (STEP says what each does).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,25 +11,23 @@ import { chromium, selectors } from 'playwright-core';
 import { once } from '../e2e/harness.mjs';
 import { PROJECT_ROOT, portInUse, startProcess, stopProcess } from '../n8n/host.mjs';
 
+/** 'a | b' as ['a', 'b']: lists are written as the failure messages show them. */
+const list = (text) => text.split(' | ');
+/** UX findings that are not failures (a name cut short, a link that misses its anchor). */
+const note = (m) => console.warn(`note: ${m}`);
+
+const env = process.env;
 const SHOTS = path.join(PROJECT_ROOT, 'scripts', 'editor', '.screenshots');
-const N8N_PORT = Number(process.env.CALLKARO_EDITOR_PORT || 5690);
-const SANDBOX_PORT = Number(process.env.CALLKARO_EDITOR_SANDBOX_PORT || 4090);
-const CHROMIUM = process.env.CALLKARO_CHROMIUM || '/usr/bin/chromium';
-const OWNER = {
-	email: process.env.CALLKARO_N8N_EMAIL || 'owner@example.com',
-	password: process.env.CALLKARO_N8N_PASSWORD || 'CallKaro-Sandbox-1',
-};
-// Chromium's own background traffic (component updates, sync, QUIC probes) is refused on a
-// closed network and can stall start-up; these flags switch it off.
-const CHROMIUM_ARGS = [
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-];
+const N8N_PORT = Number(env.CALLKARO_EDITOR_PORT || 5690);
+const SANDBOX_PORT = Number(env.CALLKARO_EDITOR_SANDBOX_PORT || 4090);
+const CHROMIUM = env.CALLKARO_CHROMIUM || '/usr/bin/chromium';
+const EMAIL = env.CALLKARO_N8N_EMAIL || 'owner@example.com';
+const PASSWORD = env.CALLKARO_N8N_PASSWORD || 'CallKaro-Sandbox-1';
+// Chromium's background traffic is refused on a closed network and can stall its start-up.
+const CHROMIUM_ARGS = list(
+	'--no-sandbox | --disable-gpu | --disable-quic | --no-first-run | --disable-sync | --disable-background-networking | --disable-component-update',
+);
+const VIEWPORT = { width: 1440, height: 900 };
 const CREDENTIAL = 'CallKaro Sandbox';
 const NODES = {
 	trigger: 'CallKaro Trigger',
@@ -37,72 +36,77 @@ const NODES = {
 	del: 'CallKaro Delete Scheduled Call',
 	campaign: 'CallKaro Create Campaign',
 };
-const VALUES = {
-	phone: '+91 98200 11111',
-	workflowId: '6650f0c2a1b2c3d4e5f60718',
-	agentId: 'agent_sales_01',
-	campaignName: 'November renewals',
-	secret: 'a-long-random-shared-secret',
+const [PHONE, AGENT] = ['+91 98200 11111', 'agent_sales_01'];
+const PREVIEW = 'Preview Only (Send Nothing)';
+const PACING = 'Concurrency | Default Country Code | Max Requests per Second';
+/** Outbound Call's Additional Fields, as the README lists them. */
+const OUTBOUND_FIELDS =
+	'Campaign ID | Carry Over | Earliest Call Time | Gap Between Retries | Language | Latest Call Time | Metadata | Number of Retries | Priority | Schedule Time';
+
+/** Each action node's panel: its fields in order, what is filled in, its Options as listed. */
+const PANELS = {
+	assign: {
+		labels:
+			'Phone Number | Workflow ID | Attributes to Save | Start Run | Skip Numbers Enrolled Before',
+		fill: { phoneNumber: PHONE, workflowId: '6650f0c2a1b2c3d4e5f60718' },
+		options: `Calling Hours | ${PACING} | On Attribute Problems | ${PREVIEW} | Time Zone`,
+	},
+	outbound: {
+		labels: 'Phone Number | Agent ID | Additional Fields | Skip Numbers Called Before',
+		fill: { agentId: AGENT, phoneNumber: PHONE },
+		options: `Allow Duplicate Calls | Calling Hours | ${PACING} | ${PREVIEW} | Time Zone`,
+	},
+	del: {
+		labels: 'Phone Number | Agent ID',
+		fill: { agentId: AGENT, phoneNumber: PHONE },
+		options: `Body Format | ${PACING} | ${PREVIEW}`,
+	},
+	campaign: {
+		labels: 'Campaign Name | Campaign Type | Agent ID',
+		fill: { name: 'November renewals', agentId: AGENT },
+		options: `Concurrency | Max Requests per Second | ${PREVIEW}`,
+	},
 };
 
-/** UX findings that are not failures (a name cut short, a link that misses its anchor). */
-const note = (m) => console.warn(`note: ${m}`);
-
-// ---------------------------------------------------------------------------------------------
 // npm start, and the browser
 
-let npmStart = null;
-let baseUrl;
-let context;
-let page;
+let npmStart, baseUrl, context, page;
 let workflowId = null; // the workflow this run made, deleted at the end
+let shots = 0;
 
 async function startN8n() {
 	for (const port of [N8N_PORT, SANDBOX_PORT])
 		if (await portInUse(port))
 			throw new Error(`port ${port} is in use: pick others with --port / --sandbox-port`);
-	const args = ['start', '--', '--port', String(N8N_PORT), '--sandbox-port', String(SANDBOX_PORT)];
-	if (process.env.CALLKARO_E2E_SKIP_BUILD) args.push('--skip-build');
+	const args = ['start', '--', '--port', N8N_PORT, '--sandbox-port', SANDBOX_PORT].map(String);
+	if (env.CALLKARO_E2E_SKIP_BUILD) args.push('--skip-build');
 	const log = fs.createWriteStream(path.join(SHOTS, 'npm-start.log'));
 	let output = '';
-	const ready = new Promise((resolve, reject) => {
+	return await new Promise((resolve, reject) => {
 		const onOutput = (s) => {
 			log.write(s);
 			output = (output + s).slice(-20_000);
-			const url = /^\s+n8n\s+(http:\/\/\S+)/m.exec(output)?.[1];
-			if (url && /Press Ctrl-C/.test(output)) resolve(url);
+			if (/Press Ctrl-C/.test(output)) resolve(`http://127.0.0.1:${N8N_PORT}`);
 		};
-		npmStart = startProcess('npm', args, {
-			env: { ...process.env, FORCE_COLOR: '0' },
-			onStdout: onOutput,
-			onStderr: onOutput,
-		});
+		const options = { env: { ...env, FORCE_COLOR: '0' }, onStdout: onOutput, onStderr: onOutput };
+		npmStart = startProcess('npm', args, options);
 		npmStart.once('close', (code) =>
 			reject(new Error(`npm start exited (${code}) before n8n was ready:\n${output.slice(-3000)}`)),
 		);
 	});
-	return await ready;
 }
 
 beforeAll(async () => {
 	if (!fs.existsSync(CHROMIUM))
-		throw new Error(
-			`${CHROMIUM} is missing: apt-get update && apt-get install -y chromium (or set CALLKARO_CHROMIUM)`,
-		);
+		throw new Error(`${CHROMIUM} is missing: apt-get install chromium, or set CALLKARO_CHROMIUM`);
 	fs.rmSync(SHOTS, { recursive: true, force: true });
 	fs.mkdirSync(SHOTS, { recursive: true });
 	// the very first run installs n8n (~4 min) within npm start: run `npm start -- --exit-when-ready` once
-	baseUrl = process.env.CALLKARO_EDITOR_URL?.replace(/\/+$/, '') ?? (await startN8n());
+	baseUrl = env.CALLKARO_EDITOR_URL?.replace(/\/+$/, '') ?? (await startN8n());
 	selectors.setTestIdAttribute('data-test-id');
-	context = await chromium.launchPersistentContext(
-		fs.mkdtempSync(path.join(os.tmpdir(), 'callkaro-editor-chromium-')),
-		{
-			executablePath: CHROMIUM,
-			headless: true,
-			args: CHROMIUM_ARGS,
-			viewport: { width: 1440, height: 900 },
-		},
-	);
+	const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'callkaro-editor-chromium-'));
+	const options = { executablePath: CHROMIUM, args: CHROMIUM_ARGS, viewport: VIEWPORT };
+	context = await chromium.launchPersistentContext(profile, options);
 	page = context.pages()[0] ?? (await context.newPage());
 	page.setDefaultTimeout(20_000);
 	page.setDefaultNavigationTimeout(60_000);
@@ -110,263 +114,191 @@ beforeAll(async () => {
 		if (/callkaro/i.test(err.message)) note(`page error: ${err.message.slice(0, 200)}`);
 	});
 	await page.goto(`${baseUrl}/signin`);
-	await page.locator('input[name="emailOrLdapLoginId"]').fill(OWNER.email);
-	await page.locator('input[name="password"]').fill(OWNER.password);
+	await page.locator('input[name="emailOrLdapLoginId"]').fill(EMAIL);
+	await page.locator('input[name="password"]').fill(PASSWORD);
 	await byId('form-submit-button').click();
-	await page.waitForURL((u) => !u.pathname.startsWith('/signin'), { timeout: 20_000 });
+	await page.waitForURL((u) => !u.pathname.startsWith('/signin'));
 	await page.goto(`${baseUrl}/workflow/new`);
-	await byId('canvas-plus-button').waitFor({ timeout: 90_000 }); // the editor's first load is slow on a busy machine
+	await byId('canvas-plus-button').waitFor({ timeout: 90_000 }); // slow first load on a busy machine
 }, 240_000);
 
 afterAll(async () => {
-	if (workflowId && page) await deleteWorkflow(workflowId);
+	if (workflowId && page) await deleteWorkflow(workflowId).catch((err) => note(err.message));
 	await context?.close().catch(() => {});
 	if (npmStart) {
-		// npm start's own SIGTERM handler stops n8n (its task runner) and the sandbox
-		await stopProcess(npmStart, 30_000);
+		await stopProcess(npmStart, 30_000); // npm start's SIGTERM handler stops n8n and the sandbox
 		for (let i = 0; i < 20 && (await portInUse(N8N_PORT)); i++)
 			await new Promise((r) => setTimeout(r, 500));
-		if (await portInUse(N8N_PORT))
-			throw new Error(`npm start stopped, yet port ${N8N_PORT} answers`);
+		if (await portInUse(N8N_PORT)) throw new Error(`npm start stopped, yet ${N8N_PORT} answers`);
 	}
-	const shots = fs.readdirSync(SHOTS).filter((f) => f.endsWith('.png')).length;
 	console.log(`screenshots: ${path.relative(process.cwd(), SHOTS)}/ (${shots})`);
 }, 60_000);
 
 /** Archives, then deletes, the workflow this run made (n8n 2.x deletes only archived ones). */
 async function deleteWorkflow(id) {
-	const [archived, deleted] = await page
-		.evaluate(async (wid) => {
-			const headers = {
-				'content-type': 'application/json',
-				'browser-id': localStorage.getItem('n8n-browserId') ?? '',
-			};
-			const a = await fetch(`/rest/workflows/${wid}/archive`, {
-				method: 'POST',
-				headers,
-				body: '{}',
-			});
-			const d = await fetch(`/rest/workflows/${wid}`, { method: 'DELETE', headers });
-			return [a.status, d.status];
-		}, id)
-		.catch((err) => [err.message.split('\n')[0], null]);
-	if (deleted !== 200)
-		note(
-			`could not delete the workflow ${id} (archive ${archived}, delete ${deleted}): delete it by hand`,
-		);
+	const url = `${baseUrl}/rest/workflows/${id}`;
+	const browserId = await page.evaluate(() => localStorage.getItem('n8n-browserId'));
+	const headers = { 'browser-id': browserId };
+	const archived = await context.request.post(`${url}/archive`, { headers, data: {} });
+	const deleted = await context.request.delete(url, { headers });
+	const statuses = `archive ${archived.status()}, delete ${deleted.status()}`;
+	if (!deleted.ok()) note(`could not delete the workflow ${id} (${statuses}): delete it by hand`);
 }
 
-// ---------------------------------------------------------------------------------------------
 // the editor
 
 const byId = (id) => page.getByTestId(id);
 const ndv = () => byId('ndv');
+const param = (name) => byId(`parameter-input-${name}`).first();
+const canvasNode = (name) => page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`);
+const nodeText = (name) => canvasNode(name).innerText();
+const output = (node, index) =>
+	page.locator(
+		`[data-test-id="canvas-node-output-handle"][data-node-name="${node}"][data-index="${index}"]`,
+	);
+const hasIcon = async (name, file) =>
+	(await canvasNode(name).locator(`img[src$="${file}"]`).count()) > 0;
 
 async function shot(name) {
 	await page.waitForTimeout(250); // let transitions settle
-	await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+	const file = `${String(++shots).padStart(2, '0')}-${name}.png`;
+	await page.screenshot({ path: path.join(SHOTS, file) });
 }
 
-/** Each of `expected` appears in `actual`, in this order (others may come between). */
-function expectInOrder(actual, expected, what) {
+/** Each of the expected 'a | b' appears in `actual`, in this order (others may come between). */
+function expectInOrder(actual, expected) {
 	let at = -1;
-	for (const label of expected) {
-		const i = actual.indexOf(label, at + 1);
-		if (i < 0)
-			throw new Error(
-				`${what}: "${label}" ${actual.includes(label) ? 'is out of order' : 'is not shown'} (shown: ${actual.join(' | ')})`,
-			);
-		at = i;
+	for (const label of list(expected)) {
+		at = actual.indexOf(label, at + 1);
+		const why = actual.includes(label) ? 'is out of order' : 'is not shown';
+		if (at < 0) throw new Error(`"${label}" ${why} (shown: ${actual.join(' | ')})`);
 	}
 }
 
 /** Labels of the parameters the open panel shows, top to bottom (credential included). */
-async function panelLabels() {
-	return await byId('node-parameters').evaluate((root) =>
-		[
-			...root.querySelectorAll(
-				'[data-test-id="credentials-label"] label, [data-test-id="input-label"] label, .parameter-item > .parameter-name, [data-test-id="parameter-item"] .multi-parameter > .parameter-name',
-			),
-		]
-			.filter((el) => el.offsetParent !== null)
-			.map((el) =>
-				el.innerText
-					.split('\n')[0]
-					.replace(/\s*\*$/, '')
-					.trim(),
-			)
-			.filter(Boolean),
-	);
-}
-
-async function openCreatorFrom(opener) {
-	if (opener.kind === 'output') {
-		const handle = page.locator(
-			`[data-test-id="canvas-node-output-handle"][data-node-name="${opener.node}"][data-index="${opener.index ?? 0}"]`,
+const panelLabels = () =>
+	byId('node-parameters')
+		.locator(
+			'[data-test-id="credentials-label"] label, [data-test-id="input-label"] label, .parameter-item > .parameter-name, [data-test-id="parameter-item"] .multi-parameter > .parameter-name',
+		)
+		.evaluateAll((labels) =>
+			labels
+				.filter((el) => el.offsetParent !== null)
+				.map((el) => el.innerText.split('\n')[0].replace(/^\s+|\s*\*?\s*$/g, ''))
+				.filter(Boolean),
 		);
-		await handle.getByTestId('canvas-handle-plus').click();
-	} else if (opener.kind === 'empty') {
-		await byId('canvas-plus-button').click();
-	} else {
-		await byId('node-creator-plus-button').click();
-	}
-	await byId('node-creator-search-bar').waitFor();
+
+/** What a parameter shows: "true"/"false" for a switch, else its input's value, else its text. */
+const shown = (name) =>
+	param(name).evaluate((el) => {
+		const input = el.querySelector('input:not([type=hidden]), textarea');
+		const value = el.querySelector('[role=switch]')?.getAttribute('aria-checked') ?? input?.value;
+		return value || el.innerText.replace(/\s+/g, ' ').trim();
+	});
+
+/** Opens a collection's "Add …" dropdown; returns the option names offered. */
+async function collectionOptions(placeholder) {
+	const has = page.locator(`input[placeholder="${placeholder}"]`);
+	await byId('node-parameters').getByTestId('collection-parameter-add').filter({ has }).click();
+	const options = byId('collection-parameter-option').filter({ visible: true });
+	await options.first().waitFor();
+	return (await options.allInnerTexts()).map((s) => s.trim());
 }
 
-/** Adds a node through the node creator, searching by its name; leaves its panel closed. */
-async function addNode(name, opener) {
+const each = async (values, step) => {
+	for (const [name, value] of Object.entries(values)) await step(name, value);
+};
+
+/** What each step of a panel does: `{ fill: { agentId: 'a' } }`, `{ labels: 'a | b' }`, … */
+const STEP = {
+	fill: (values) =>
+		each(values, async (name, value) => {
+			const input = param(name).locator('input:not([type=hidden]), textarea, [contenteditable]');
+			await input.first().fill(value);
+			await input.first().press('Tab');
+		}),
+	select: (values) =>
+		each(values, async (name, option) => {
+			await param(name).click();
+			// an option with a description has both as its accessible name: match the name line only
+			const has = page.getByText(option, { exact: true });
+			await byId('parameter-input-item').filter({ visible: true }).filter({ has }).click();
+		}),
+	toggle: (name) => param(name).click(),
+	click: (text) => ndv().getByText(text, { exact: true }).click(),
+	see: (text) => ndv().getByText(text, { exact: false }).first().waitFor(),
+	hidden: (name) => param(name).waitFor({ state: 'hidden' }),
+	addRow: (name) => byId(`fixed-collection-${name}`).getByTestId('fixed-collection-add').click(),
+	labels: async (labels) => expectInOrder(await panelLabels(), labels),
+	credential: async (name) =>
+		expect(await byId('node-credentials-select').locator('input').first().inputValue()).toBe(name),
+	values: (values) =>
+		each(values, async (name, value) => expect([name, await shown(name)]).toEqual([name, value])),
+	/** [placeholder, 'a | b']: the collection offers exactly these; its dropdown stays open */
+	offers: async ([placeholder, options]) =>
+		expect(await collectionOptions(placeholder)).toEqual(list(options)),
+	/** picks an option of the open "Add …" dropdown */
+	pick: (option) =>
+		page
+			.locator(`[data-test-id="collection-parameter-option"]:visible`)
+			.getByText(option, { exact: true })
+			.click(),
+	add: ([placeholder, option]) => collectionOptions(placeholder).then(() => STEP.pick(option)),
+	shot,
+};
+
+/** Opens a node's panel (the node is added first if need be) and runs the steps in order. */
+async function inPanel(key, steps) {
+	await added[key]();
 	await closePanel();
-	await openCreatorFrom(opener);
+	await canvasNode(NODES[key]).dblclick();
+	await byId('node-parameters').waitFor();
+	for (const step of steps) for (const [what, arg] of Object.entries(step)) await STEP[what](arg);
+}
+
+async function closePanel() {
+	if (!(await ndv().isVisible())) return;
+	await byId('ndv-close-button').click();
+	await ndv().waitFor({ state: 'hidden' });
+}
+
+/** Opens the node creator from the empty canvas's button, else from the canvas's + button. */
+async function openCreator() {
+	const empty = byId('canvas-plus-button');
+	await ((await empty.isVisible()) ? empty : byId('node-creator-plus-button')).click();
+}
+
+/** Adds a node through the node creator, opened from an output ([node, index]) or the canvas. */
+async function addNode(name, from) {
+	await closePanel();
+	await (from
+		? output(...from)
+				.getByTestId('canvas-handle-plus')
+				.click()
+		: openCreator());
 	await byId('node-creator-search-bar').fill(name);
-	const item = byId('node-creator-item-name').getByText(name, { exact: true });
-	await item.waitFor();
-	await item.click();
+	await byId('node-creator-item-name').getByText(name, { exact: true }).click();
 	// a community node opens its "Node details" page first, with an "Add to workflow" button
 	const add = byId('node-creator').getByRole('button', { name: 'Add to workflow' });
 	await Promise.race([add.waitFor({ timeout: 10_000 }), ndv().waitFor({ timeout: 10_000 })]);
 	if (await add.isVisible()) await add.click();
 	await ndv().waitFor();
 	await closePanel();
-	if (!workflowId) {
-		workflowId = /\/workflow\/([^/?#]+)/.exec(page.url())?.[1] ?? null;
-		if (workflowId === 'new') workflowId = null;
-	}
+	workflowId ??= /\/workflow\/([^/?#]+)/.exec(page.url())?.[1]?.replace(/^new$/, '') || null;
 }
 
-const added = {
-	trigger: once(() => addNode(NODES.trigger, { kind: 'empty' })),
-	assign: once(async () => {
-		await added.trigger();
-		await addNode(NODES.assign, { kind: 'output', node: NODES.trigger, index: 0 });
-	}),
-	outbound: once(async () => {
-		await added.assign();
-		await addNode(NODES.outbound, { kind: 'output', node: NODES.assign, index: 0 });
-	}),
-	del: once(async () => {
-		await added.assign();
-		await addNode(NODES.del, { kind: 'output', node: NODES.assign, index: 1 });
-	}),
-	campaign: once(async () => {
-		await added.trigger();
-		await addNode(NODES.campaign, { kind: 'canvas' });
-	}),
-};
+const after = (step, name, from) => once(() => step().then(() => addNode(name, from)));
+const added = { trigger: once(() => addNode(NODES.trigger)) };
+added.assign = after(added.trigger, NODES.assign, [NODES.trigger, 0]);
+added.outbound = after(added.assign, NODES.outbound, [NODES.assign, 0]); // on "Started"
+added.del = after(added.assign, NODES.del, [NODES.assign, 1]); // on "Already Running"
+added.campaign = after(added.trigger, NODES.campaign);
 
-/** Opens the panel of a node (added first if need be). */
-async function openPanel(key) {
-	await added[key]();
-	await closePanel();
-	await canvasNode(NODES[key]).dblclick();
-	await ndv().waitFor();
-	await byId('node-parameters').waitFor();
-}
-
-async function closePanel() {
-	if (await ndv().isVisible()) {
-		await byId('ndv-close-button').click();
-		await ndv().waitFor({ state: 'hidden' });
-	}
-}
-
-async function fill(param, value) {
-	const input = byId(`parameter-input-${param}`)
-		.locator('input:not([type=hidden]), textarea, [contenteditable=true]')
-		.first();
-	await input.click();
-	await input.fill(value);
-	await input.press('Tab');
-}
-
-async function selectOption(param, optionName) {
-	await byId(`parameter-input-${param}`).click();
-	// an option with a description has both as its accessible name: match the name line only
-	await byId('parameter-input-item')
-		.filter({ visible: true })
-		.filter({ has: page.getByText(optionName, { exact: true }) })
-		.click();
-	await page.waitForTimeout(200);
-}
-
-/** Opens a collection's "Add …" dropdown; returns the option names offered. */
-async function collectionOptions(collectionLabel) {
-	await byId('node-parameters')
-		.getByTestId('collection-parameter-add')
-		.filter({ has: page.locator(`input[placeholder="${collectionLabel}"]`) })
-		.click();
-	const opts = byId('collection-parameter-option').filter({ visible: true });
-	await opts.first().waitFor();
-	return (await opts.allInnerTexts()).map((s) => s.trim());
-}
-
-async function pickCollectionOption(name) {
-	await byId('collection-parameter-option')
-		.filter({ visible: true })
-		.getByText(name, { exact: true })
-		.click();
-	await page.waitForTimeout(200);
-}
-
-const credentialShown = () => byId('node-credentials-select').locator('input').first().inputValue();
-
-/** Shows a parameter's description tooltip (hover over its label's info icon). */
-async function showHint(param) {
-	const label = byId('node-parameters').locator(`label[for="${param}"]`).first();
-	await label.hover();
-	await label
-		.locator('svg')
-		.first()
-		.hover()
-		.catch(() => {});
-	await page.waitForTimeout(500);
-	return await page
-		.locator('[role="tooltip"], .n8n-tooltip, [data-side]')
-		.filter({ visible: true })
-		.allInnerTexts();
-}
-
-const canvasNode = (name) => page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`);
-
-/** Text of an output label, and whether the canvas cuts it short. */
-async function outputLabel(nodeName, index) {
-	const handle = page.locator(
-		`[data-test-id="canvas-node-output-handle"][data-node-name="${nodeName}"][data-index="${index}"]`,
-	);
-	return await handle.evaluate((el) => {
-		const label = [...el.querySelectorAll('div')].find(
-			(d) => d.children.length === 0 && d.innerText.trim(),
-		);
-		if (!label) return null;
-		const r = label.getBoundingClientRect();
-		return {
-			text: label.innerText.trim(),
-			visible: r.width > 0 && r.height > 0,
-			truncated: label.scrollWidth > label.clientWidth + 1,
-			scrollWidth: label.scrollWidth,
-			clientWidth: label.clientWidth,
-		};
-	});
-}
-
-async function nodeSubtitle(name) {
-	return (await canvasNode(name).innerText())
-		.split('\n')
-		.map((s) => s.trim())
-		.filter(Boolean);
-}
-
-const iconSources = (name) =>
-	canvasNode(name)
-		.locator('img')
-		.evaluateAll((imgs) => imgs.map((i) => i.getAttribute('src')));
-
-// ---------------------------------------------------------------------------------------------
+// the checks
 
 test('node creator: searching "CallKaro" lists all five nodes, with descriptions', async () => {
 	await closePanel();
-	await openCreatorFrom({
-		kind: (await byId('canvas-plus-button').isVisible()) ? 'empty' : 'canvas',
-	});
+	await openCreator();
 	await byId('node-creator-search-bar').fill('CallKaro');
 	await byId('node-creator-item-name').first().waitFor();
 	await page.waitForTimeout(300);
@@ -374,236 +306,161 @@ test('node creator: searching "CallKaro" lists all five nodes, with descriptions
 	expect(names).toEqual(expect.arrayContaining(Object.values(NODES)));
 	const descriptions = await byId('node-creator-item-description').allInnerTexts();
 	expect(descriptions.length).toBeGreaterThanOrEqual(5);
-	await shot('01-node-creator-search');
+	await shot('node-creator-search');
 	await page.keyboard.press('Escape');
-	await byId('node-creator')
-		.waitFor({ state: 'hidden' })
-		.catch(() => {});
+	await byId('node-creator').waitFor({ state: 'hidden' });
 });
 
 describe(NODES.trigger, () => {
-	test('added from the node creator, its panel shows its fields and the webhook help', async () => {
-		await openPanel('trigger');
-		expectInOrder(
-			await panelLabels(),
-			['Filters', 'Verify Shared Secret', 'Options'],
-			'Trigger fields',
-		);
-		await ndv().getByText('CallKaro has no API to register webhooks', { exact: false }).waitFor();
-		await ndv().getByText('Webhook URLs', { exact: true }).waitFor();
-		await shot('02-trigger-panel');
-	});
+	test('added from the node creator, its panel shows its fields and the webhook help', () =>
+		inPanel('trigger', [
+			{ labels: 'Filters | Verify Shared Secret | Options' },
+			{ see: 'CallKaro has no API to register webhooks', shot: 'trigger-panel' },
+		]));
 
-	test('Webhook URLs, filters and the shared secret', async () => {
-		await openPanel('trigger');
-		await ndv().getByText('Webhook URLs', { exact: true }).click();
-		await page.waitForTimeout(300);
-		const filterNames = await collectionOptions('Add Filter');
-		expectInOrder(
-			filterNames,
-			['Agent IDs', 'Call Types', 'Campaign ID', 'Outcomes'],
-			'Add Filter',
-		);
-		await shot('03-trigger-filters-and-urls');
-		await pickCollectionOption('Call Types');
-		await byId('parameter-input-verifySecret').click();
-		await byId('parameter-input-secretHeaderValue').waitFor();
-		await fill('secretHeaderValue', VALUES.secret);
-		expectInOrder(
-			await panelLabels(),
-			['Call Types', 'Verify Shared Secret', 'Secret Header Name', 'Secret Header Value'],
-			'Trigger fields',
-		);
-		expect(await byId('parameter-input-headerName').locator('input').first().inputValue()).toBe(
-			'X-CallKaro-Secret',
-		);
-		await shot('04-trigger-secret');
-	});
+	test('Webhook URLs, filters and the shared secret', () =>
+		inPanel('trigger', [
+			{ click: 'Webhook URLs' },
+			{ offers: ['Add Filter', 'Agent IDs | Call Types | Campaign ID | Outcomes'] },
+			{ shot: 'trigger-filters-and-urls', pick: 'Call Types', toggle: 'verifySecret' },
+			{ fill: { secretHeaderValue: 'a-long-random-shared-secret' } },
+			{ labels: 'Call Types | Verify Shared Secret | Secret Header Name | Secret Header Value' },
+			{ values: { headerName: 'X-CallKaro-Secret' }, shot: 'trigger-secret' },
+		]));
 
 	test('"When will this node trigger my flow?" shows the setup help', async () => {
-		await openPanel('trigger');
-		await ndv().getByText('When will this node trigger my flow?').click();
-		await ndv().getByText('paste the Test URL into CallKaro', { exact: false }).waitFor();
-		await shot('05-trigger-help');
+		await inPanel('trigger', [{ click: 'When will this node trigger my flow?' }]);
+		await STEP.see('paste the Test URL into CallKaro');
+		await shot('trigger-help');
 		// the help names a button; is there one with that name?
 		const named = /click "([^"]+)"/.exec(await ndv().innerText())?.[1];
-		if (named && (await ndv().getByRole('button', { name: named, exact: true }).count()) === 0) {
-			const buttons = (await ndv().getByRole('button').allInnerTexts())
-				.map((b) => b.trim())
-				.filter((b) => /test|execute|listen/i.test(b));
-			note(
-				`Trigger help says click "${named}", but no button has that name (buttons: ${[...new Set(buttons)].join(', ')})`,
-			);
+		if (named && !(await ndv().getByRole('button', { name: named, exact: true }).count())) {
+			const buttons = (await ndv().getByRole('button').allInnerTexts()).map((b) => b.trim());
+			const like = [...new Set(buttons.filter((b) => /test|execute|listen/i.test(b)))];
+			note(`Trigger help says click "${named}", but no button has that name (buttons: ${like})`);
 		}
-		await closePanel();
 	});
 });
 
-describe(NODES.assign, () => {
-	test(`added after the trigger, credential "${CREDENTIAL}" preselected, fields in order, main ones filled`, async () => {
-		await openPanel('assign');
-		expect(await credentialShown()).toBe(CREDENTIAL);
-		await shot('06-assign-panel-empty');
-		expectInOrder(
-			await panelLabels(),
-			['Credential', 'Phone Number', 'Workflow ID', 'Attributes to Save', 'Start Run', 'Options'],
-			'Assign fields',
-		);
-		await fill('phoneNumber', VALUES.phone);
-		await fill('workflowId', VALUES.workflowId);
-	});
+/** An action node's panel: credential preselected, fields in order, main ones filled, its Options. */
+const panelTest = (key, { labels, fill, options } = PANELS[key]) =>
+	test(`credential "${CREDENTIAL}" preselected, fields in order, Options listed, ${PREVIEW} off`, () =>
+		inPanel(key, [
+			{ credential: CREDENTIAL, labels: `Credential | ${labels} | Options`, fill },
+			{ offers: ['Add Option', options], shot: `${key}-panel`, pick: PREVIEW },
+			{ labels: `Options | ${PREVIEW}`, values: { previewOnly: 'false' } },
+		]));
 
-	test('"Using Fields Below" shows attribute rows, "At a Set Time" shows Schedule Time, "Using JSON" the JSON field', async () => {
-		await openPanel('assign');
-		await selectOption('attributeSource', 'Using Fields Below');
-		await byId('fixed-collection-attributes').getByTestId('fixed-collection-add').click();
-		await fill('key', 'First Name');
-		await fill('value', 'Asha');
-		await selectOption('schedule', 'At a Set Time');
-		await byId('parameter-input-scheduleAt').waitFor();
-		expectInOrder(
-			await panelLabels(),
-			[
-				'Attributes to Save',
-				'Attributes',
-				'Attribute Name',
-				'Value',
-				'Replace Existing Value',
-				'Start Run',
-				'Schedule Time',
-			],
-			'Assign fields',
-		);
-		await shot('07-assign-panel-filled');
-		await selectOption('attributeSource', 'Using JSON');
-		await byId('parameter-input-attributesJson').waitFor();
-		expectInOrder(
-			await panelLabels(),
-			['Attributes to Save', 'Attributes (JSON)', 'Replace Existing Values', 'Start Run'],
-			'Assign fields (JSON)',
-		);
-		await shot('08-assign-panel-json');
-		await collectionOptions('Add Option');
-		await shot('09-assign-options');
-		await page.keyboard.press('Escape');
-	});
+/** Skip Numbers … Before: off; turned on, its settings show with their defaults; off, they hide. */
+const guardTest = (key, label) =>
+	test(`"${label}" is off; turned on, its settings show with their defaults`, () =>
+		inPanel(key, [
+			{ labels: `${label} | Options`, values: { skipBefore: 'false' }, toggle: 'skipBefore' },
+			{ labels: `${label} | Skip Window | History Size | History Name | Apply in Editor Runs` },
+			{ values: { guardWindow: 'Ever (Within History Size)', guardHistorySize: '10000' } },
+			{ values: { guardHistoryName: '', guardInEditorRuns: 'false' } },
+			{ select: { guardWindow: 'Once per Calendar Day' } },
+			// an empty Day Time Zone means the workflow's
+			{ labels: 'Skip Window | Day Time Zone | History Size', values: { guardTimeZone: '' } },
+			{ shot: `${key}-guard`, toggle: 'skipBefore', hidden: 'guardWindow' },
+		]));
+
+/** Options → Calling Hours, with the defaults the README gives. */
+const callingHoursTest = (key) =>
+	test('Options → Calling Hours adds a window: 09:00-21:00 every day in Asia/Kolkata, moved when outside', () =>
+		inPanel(key, [
+			{ add: ['Add Option', 'Calling Hours'], addRow: 'callingHours' },
+			{ labels: 'Calling Hours | Days | End | Outside Calling Hours | Start | Time Zone' },
+			{ values: { start: '09:00', end: '21:00', zone: 'Asia/Kolkata' } },
+			{ values: { onOutside: 'Move to the Next Allowed Time' } },
+			{ values: { days: 'Monday Tuesday Wednesday Thursday Friday Saturday Sunday' } },
+			{ shot: `${key}-calling-hours` },
+		]));
+
+describe(NODES.assign, () => {
+	panelTest('assign');
+
+	test('"Using Fields Below" shows attribute rows, "At a Set Time" Schedule Time, "Using JSON" the JSON field', () =>
+		inPanel('assign', [
+			{ select: { attributeSource: 'Using Fields Below' }, addRow: 'attributes' },
+			{ fill: { key: 'First Name', value: 'Asha' }, select: { schedule: 'At a Set Time' } },
+			{
+				labels: 'Attributes to Save | Attributes | Attribute Name | Value | Replace Existing Value',
+			},
+			{ labels: 'Replace Existing Value | Start Run | Schedule Time', shot: 'assign-panel-filled' },
+			{ select: { attributeSource: 'Using JSON' } },
+			{ labels: 'Attributes to Save | Attributes (JSON) | Replace Existing Values | Start Run' },
+			{ shot: 'assign-panel-json' },
+		]));
 
 	test("the panel's Docs link points at the README; descriptions show as hints", async () => {
-		await openPanel('assign');
+		await inPanel('assign', []);
 		const href = await ndv().getByRole('link', { name: 'Docs' }).first().getAttribute('href');
 		expect(href).toMatch(/github\.com\/callkaro\/n8n-nodes-callkaro/);
 		// n8n appends ?utm_… to a codex primaryDocumentation URL, after any #fragment
 		if (/#[^?]*\?/.test(href))
-			note(
-				`the Docs link ${href} puts n8n's ?utm_… query inside the #fragment, so the README opens at its top`,
-			);
-		const hint = (await showHint('phoneNumber')).join(' ');
-		await shot('10-assign-phone-hint');
-		expect(hint).toMatch(/country code/i);
-		await closePanel();
+			note(`the Docs link ${href} has n8n's ?utm_… in its #fragment: the README opens at its top`);
+		const label = byId('node-parameters').locator('label[for="phoneNumber"]').first();
+		await label.hover();
+		await label.locator('svg').first().hover(); // the info icon shows the description
+		const tooltip = ':is([role="tooltip"], .n8n-tooltip, [data-side]):visible';
+		await page
+			.locator(tooltip, { hasText: /country code/i })
+			.first()
+			.waitFor();
+		await shot('assign-phone-hint');
 	});
 
 	test('the canvas shows the outputs "Started" and "Already Running", and the schedule as subtitle', async () => {
 		await added.assign();
 		await closePanel();
-		const outputs = [await outputLabel(NODES.assign, 0), await outputLabel(NODES.assign, 1)];
-		expect(outputs.map((o) => o && [o.text, o.visible])).toEqual([
-			['Started', true],
-			['Already Running', true],
-		]);
-		for (const o of outputs)
-			if (o.truncated)
-				note(
-					`while unconnected, the canvas cuts the output name "${o.text}" short (${o.clientWidth}px of ${o.scrollWidth}px)`,
-				);
-		const sub = await nodeSubtitle(NODES.assign);
-		expect(sub.includes('Start now') || sub.includes('Start at a set time')).toBe(true);
-		await shot('11-canvas-assign-outputs');
+		for (const [index, name] of ['Started', 'Already Running'].entries()) {
+			const label = output(NODES.assign, index).getByText(name, { exact: true });
+			await label.waitFor(); // visible
+			const [width, full] = await label.evaluate((el) => [el.clientWidth, el.scrollWidth]);
+			const cut = `the canvas cuts the output name "${name}" short (${width}px of ${full}px)`;
+			if (full > width + 1) note(`while unconnected, ${cut}`);
+		}
+		expect(await nodeText(NODES.assign)).toMatch(/^\s*Start (now|at a set time)\s*$/m);
+		await shot('canvas-assign-outputs');
 	});
+
+	guardTest('assign', 'Skip Numbers Enrolled Before');
+	callingHoursTest('assign');
 });
 
 describe(NODES.outbound, () => {
-	test('added on "Started", credential preselected, fields in order, main ones filled', async () => {
-		await openPanel('outbound');
-		expect(await credentialShown()).toBe(CREDENTIAL);
-		expectInOrder(
-			await panelLabels(),
-			['Credential', 'Phone Number', 'Agent ID', 'Additional Fields', 'Options'],
-			'Outbound fields',
-		);
-		await fill('agentId', VALUES.agentId);
-		await fill('phoneNumber', VALUES.phone);
-		await shot('12-outbound-panel');
-	});
+	panelTest('outbound');
 
-	test('Additional Fields offers the call settings', async () => {
-		await openPanel('outbound');
-		const opts = await collectionOptions('Add Field');
-		expect(opts).toEqual(
-			expect.arrayContaining([
-				'Campaign ID',
-				'Language',
-				'Metadata',
-				'Number of Retries',
-				'Schedule Time',
-			]),
-		);
-		await shot('13-outbound-additional-fields');
-		await pickCollectionOption('Schedule Time');
-		await collectionOptions('Add Field');
-		await pickCollectionOption('Language');
-		expectInOrder(
-			await panelLabels(),
-			['Additional Fields', 'Language', 'Schedule Time', 'Options'],
-			'Outbound fields',
-		);
-		await shot('14-outbound-with-fields');
-		// Time Zone sits under Options, as in Assign.
-		expect(await collectionOptions('Add Option')).toContain('Time Zone');
-		await shot('15-outbound-options');
-		await page.keyboard.press('Escape');
-		await closePanel();
-	});
+	test('Additional Fields offers every optional field of the README', () =>
+		inPanel('outbound', [
+			{ offers: ['Add Field', `${OUTBOUND_FIELDS} | Time Zone (Deprecated)`] },
+			{ shot: 'outbound-additional-fields', pick: 'Schedule Time', add: ['Add Field', 'Language'] },
+			{ labels: 'Additional Fields | Language | Schedule Time | Skip Numbers Called Before' },
+			{ shot: 'outbound-with-fields' },
+		]));
+
+	guardTest('outbound', 'Skip Numbers Called Before');
+	callingHoursTest('outbound');
 });
 
-test(`${NODES.del}: added on "Already Running", credential preselected, fields in order`, async () => {
-	await openPanel('del');
-	expect(await credentialShown()).toBe(CREDENTIAL);
-	expectInOrder(
-		await panelLabels(),
-		['Credential', 'Phone Number', 'Agent ID', 'Options'],
-		'Delete fields',
-	);
-	await fill('agentId', VALUES.agentId);
-	await fill('phoneNumber', VALUES.phone);
-	await collectionOptions('Add Option');
-	await shot('16-delete-panel');
-	await page.keyboard.press('Escape');
-	await closePanel();
-});
+describe(NODES.del, () => panelTest('del'));
 
-test(`${NODES.campaign}: added, fields in order, Agent ID only for a single-agent campaign`, async () => {
-	await openPanel('campaign');
-	expect(await credentialShown()).toBe(CREDENTIAL);
-	expectInOrder(
-		await panelLabels(),
-		['Credential', 'Campaign Name', 'Campaign Type', 'Agent ID', 'Options'],
-		'Campaign fields',
-	);
-	await fill('name', VALUES.campaignName);
-	await fill('agentId', VALUES.agentId);
-	await shot('17-campaign-panel');
-	await selectOption('campaignType', 'Multi Agent (V2)');
-	await byId('parameter-input-agentId').waitFor({ state: 'hidden' });
-	await shot('18-campaign-multi-agent');
-	await selectOption('campaignType', 'Single Agent (V1)');
-	await closePanel();
+describe(NODES.campaign, () => {
+	panelTest('campaign');
+
+	test('Agent ID only for a single-agent campaign', () =>
+		inPanel('campaign', [
+			{ labels: 'Campaign Type | Agent ID', select: { campaignType: 'Multi Agent (V2)' } },
+			{ hidden: 'agentId', shot: 'campaign-multi-agent' },
+			{ select: { campaignType: 'Single Agent (V1)' }, labels: 'Campaign Type | Agent ID' },
+		]));
 });
 
 const saved = once(async () => {
-	for (const key of Object.keys(added)) await added[key]();
+	for (const step of Object.values(added)) await step();
 	await closePanel();
-	await page.keyboard.press('Control+s').catch(() => {});
+	await page.keyboard.press('Control+s');
 	await page.waitForTimeout(800);
 	workflowId = /\/workflow\/([^/?#]+)/.exec(page.url())?.[1] ?? workflowId;
 });
@@ -612,36 +469,27 @@ test('canvas: every node with its name and subtitle, the light icon', async () =
 	await saved();
 	await byId('zoom-to-fit').click();
 	await page.waitForTimeout(600);
-	const lines = {};
-	for (const name of Object.values(NODES)) {
-		expect(await canvasNode(name).isVisible()).toBe(true);
-		lines[name] = await nodeSubtitle(name);
-	}
-	expect(lines[NODES.trigger]).toContain('On call ended');
-	expect(lines[NODES.outbound].some((l) => /^Call (now|at a set time)$/.test(l))).toBe(true);
-	expect(lines[NODES.campaign].some((l) => /single agent/i.test(l))).toBe(true);
-	expect((await iconSources(NODES.assign)).some((s) => /callkaro\.svg$/.test(s ?? ''))).toBe(true);
-	await shot('19-canvas-light');
+	for (const name of Object.values(NODES)) await canvasNode(name).waitFor(); // visible
+	expect(await nodeText(NODES.trigger)).toMatch(/^\s*On call ended\s*$/m);
+	expect(await nodeText(NODES.outbound)).toMatch(/^\s*Call (now|at a set time)\s*$/m);
+	expect(await nodeText(NODES.campaign)).toMatch(/single agent/i);
+	expect(await hasIcon(NODES.assign, 'callkaro.svg')).toBe(true);
+	await shot('canvas-light');
 });
 
 test('dark theme: canvas and two panels, with the dark icon', async () => {
 	await saved();
 	expect(workflowId).toBeTruthy(); // the workflow was saved (its id is in the URL)
 	await page.goto(`${baseUrl}/workflow/${workflowId}?theme=dark`);
-	await canvasNode(NODES.assign).waitFor({ timeout: 20_000 });
+	await canvasNode(NODES.assign).waitFor();
 	await byId('zoom-to-fit').click();
 	await page.waitForTimeout(600);
-	expect((await iconSources(NODES.assign)).some((s) => /callkaro\.dark\.svg$/.test(s ?? ''))).toBe(
-		true,
-	);
-	await shot('20-canvas-dark');
-	for (const [key, name] of [
-		['assign', '21-assign-panel-dark'],
-		['trigger', '22-trigger-panel-dark'],
-	]) {
+	expect(await hasIcon(NODES.assign, 'callkaro.dark.svg')).toBe(true);
+	await shot('canvas-dark');
+	for (const key of ['assign', 'trigger']) {
 		await canvasNode(NODES[key]).dblclick();
 		await ndv().waitFor();
-		await shot(name);
+		await shot(`${key}-panel-dark`);
 		await closePanel();
 	}
 });
