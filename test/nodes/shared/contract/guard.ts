@@ -1,0 +1,274 @@
+// The duplicate-call guard, on the nodes whose row has one (nodes/shared/guard.ts).
+import * as deduplicationHelpers from 'n8n-core/dist/execution-engine/node-execution-context/utils/deduplication-helper-functions';
+import type { DeduplicationHelperFunctions, IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { RunResult } from '../../../engine/harness';
+import {
+	NODE_NAME,
+	apiRequests,
+	fastBackoff,
+	pairedItems,
+	runnerFor,
+	workflowError,
+} from '../../fixtures';
+import type { RunNodeOptions } from '../../fixtures';
+import type { ActionNodeRow, SandboxOf, StoreOf } from '../contract';
+import { arranged, inInputOrder, sentKeys } from './support';
+
+export function guard(row: ActionNodeRow, sandbox: SandboxOf, store: StoreOf) {
+	if (!row.guard) return;
+	const { displayName, skipped, skippedOutput, otherTarget, reopen } = row.guard;
+	const scheduledAt = row.schedule!.parameters('={{ $json.at }}');
+	const run = runnerFor(row.type);
+	const guardOn = (extra: INodeParameters = {}) => row.parameters({ skipBefore: true, ...extra });
+	// A production execution (an active workflow's trigger), unless a test says otherwise.
+	const guarded = (
+		parameters: INodeParameters,
+		items: IDataObject[],
+		more: Omit<RunNodeOptions, 'type' | 'parameters' | 'items'> = {},
+	) => run(sandbox(), parameters, { items, mode: 'webhook', ...more });
+	const jsonOf = (result: RunResult) => inInputOrder(row, result).map((item) => item.json);
+	const skippedStatus = (key: string) => skipped(key).status;
+	const at = (key: string, when: string) => ({ ...row.item(key), at: when });
+	const refusal = row.apiErrors.find((errorCase) => errorCase.refused && !errorCase.faults)!;
+
+	describe(`${displayName} (the duplicate-call guard)`, () => {
+		it('skips in a second execution exactly the numbers the first one reached', async () => {
+			const [a, b, c, d] = await arranged(row, sandbox(), 4);
+			const first = await guarded(guardOn(), [a, b, c].map(row.item));
+			expect(jsonOf(first)).toEqual([a, b, c].map((key) => row.succeeded(key)));
+			expect(jsonOf(first).map((json) => json.guard)).toEqual(['recorded', 'recorded', 'recorded']);
+			reopen?.(sandbox());
+
+			const second = await guarded(guardOn(), [b, c, d].map(row.item));
+
+			expect(sentKeys(row, sandbox())).toEqual([a, b, c, d]);
+			expect(second.json(NODE_NAME, skippedOutput).slice(0, 2)).toEqual([
+				{ ...skipped(b), guard: 'skipped' },
+				{ ...skipped(c), guard: 'skipped' },
+			]);
+			const [, , placed] = jsonOf(second);
+			expect(placed).toEqual(row.succeeded(d));
+			expect(placed.guard).toBe('recorded');
+			expect(pairedItems(inInputOrder(row, second))).toEqual([
+				{ item: 0 },
+				{ item: 1 },
+				{ item: 2 },
+			]);
+		});
+
+		it('pairs the number with the agent or workflow: another one may reach it', async () => {
+			const [key] = await arranged(row, sandbox(), 1);
+			await guarded(guardOn(), [row.item(key)]);
+			const other = await guarded(guardOn(), [{ ...row.item(key), ...otherTarget }]);
+
+			expect(jsonOf(other)[0].guard).toBe('recorded');
+			expect(row.done(sandbox())).toEqual([key, key]);
+		});
+
+		it('reaches a number once per run as well, whatever its schedule time', async () => {
+			const [key] = await arranged(row, sandbox(), 1);
+			const result = await guarded(guardOn(scheduledAt), [
+				at(key, '2030-01-01T10:00:00+05:30'),
+				at(key, '2030-01-02T10:00:00+05:30'),
+			]);
+
+			const [sent, repeat] = jsonOf(result);
+			expect(sent).toEqual(row.succeeded(key));
+			expect(repeat).toMatchObject({ status: skippedStatus(key), guard: 'skipped' });
+			expect(sentKeys(row, sandbox())).toEqual([key]);
+		});
+
+		it('gives the number back after a refusal, but not after a lost answer', async () => {
+			const [refused, lost] = await arranged(row, sandbox(), 2);
+			const items = [
+				{ ...row.item(refused), ...(await refusal.refused!(sandbox())) },
+				row.item(lost),
+			];
+			const settings = { continueOnFail: true };
+			const parameters = guardOn({ options: { concurrency: 1 } });
+			sandbox().setFaults({ endpoint: row.faultEndpoint, sequence: ['ok', 'drop-after'] });
+			fastBackoff();
+			const first = await guarded(parameters, items, { settings });
+			const [refusedJson, lostJson] = jsonOf(first);
+			expect(refusedJson.details).toMatchObject({ kind: refusal.kind });
+			// a node that never retries cannot know; one that retries learns it from the retry
+			if (!row.retriesServerErrors) expect(lostJson.details).toMatchObject({ kind: 'network' });
+			const sentBefore = sentKeys(row, sandbox()).length;
+
+			const second = await guarded(parameters, items, { settings });
+
+			// the refused number is sent again; the one that may have been reached is not
+			expect(sentKeys(row, sandbox()).slice(sentBefore)).toEqual([refused]);
+			expect(jsonOf(second)[1]).toMatchObject({ status: skippedStatus(lost), guard: 'skipped' });
+			expect(row.done(sandbox())).toEqual([lost]);
+		});
+
+		it('gives back the numbers a stopped run never sent', async () => {
+			const keys = await arranged(row, sandbox(), 4);
+			const items = keys.map(row.item);
+			const parameters = guardOn({ options: { concurrency: 1 } });
+			const first = await guarded(parameters, [
+				...items.slice(0, 2),
+				{ ...items[2], ...(await refusal.refused!(sandbox())) },
+				items[3],
+			]);
+			expect(first.status).toBe('error');
+			reopen?.(sandbox());
+
+			const second = await guarded(parameters, items);
+
+			expect(jsonOf(second).map((json) => json.guard)).toEqual([
+				'skipped',
+				'skipped',
+				'recorded',
+				'recorded',
+			]);
+			expect(jsonOf(second).slice(2)).toEqual(keys.slice(2).map((key) => row.succeeded(key)));
+		});
+
+		it('with Once per Calendar Day, reaches a number again on another day only', async () => {
+			const [key] = await arranged(row, sandbox(), 1);
+			const daily = guardOn({ ...scheduledAt, guardWindow: 'day', guardTimeZone: 'Asia/Kolkata' });
+			await guarded(daily, [at(key, '2030-01-01T09:00:00+05:30')]);
+			reopen?.(sandbox());
+			const sameDay = await guarded(daily, [at(key, '2030-01-01T23:30:00+05:30')]);
+			// 2030-01-01T20:00Z is already 2 January in India
+			const nextDay = await guarded(daily, [at(key, '2030-01-01T20:00:00Z')]);
+
+			expect(jsonOf(sameDay)[0]).toMatchObject({ status: skippedStatus(key) });
+			expect(jsonOf(nextDay)[0]).toEqual(row.succeeded(key));
+			expect(sentKeys(row, sandbox())).toEqual([key, key]);
+		});
+
+		it('neither checks nor records in editor runs, and says so', async () => {
+			const [key] = await arranged(row, sandbox(), 1);
+			await guarded(guardOn(), [row.item(key)], { mode: 'manual' });
+			reopen?.(sandbox());
+			const again = await guarded(guardOn(), [row.item(key)], { mode: 'manual' });
+
+			expect(sentKeys(row, sandbox())).toEqual([key, key]);
+			expect(jsonOf(again)[0]).toEqual(row.succeeded(key));
+			expect(jsonOf(again)[0].guard).toBe('notAppliedInEditorRun');
+			expect(again.task(NODE_NAME).hints).toContainEqual({
+				type: 'info',
+				location: 'outputPane',
+				message: `"${displayName}" neither checked nor recorded these numbers: this is a manual run from the editor. Turn on "Apply in Editor Runs" to use it here too.`,
+			});
+			expect(store().rows.size).toBe(0);
+		});
+
+		it('checks and records in editor runs when Apply in Editor Runs is on', async () => {
+			const [key] = await arranged(row, sandbox(), 1);
+			const parameters = guardOn({ guardInEditorRuns: true });
+			await guarded(parameters, [row.item(key)], { mode: 'manual' });
+			reopen?.(sandbox());
+			const again = await guarded(parameters, [row.item(key)], { mode: 'manual' });
+
+			expect(jsonOf(again)[0]).toMatchObject({ status: skippedStatus(key), guard: 'skipped' });
+			expect(sentKeys(row, sandbox())).toEqual([key]);
+		});
+
+		it('starts a fresh history under a new History Name', async () => {
+			const [key] = await arranged(row, sandbox(), 1);
+			await guarded(guardOn(), [row.item(key)]);
+			reopen?.(sandbox());
+			const spring = guardOn({ guardHistoryName: 'spring' });
+			const fresh = await guarded(spring, [row.item(key)]);
+			const again = await guarded(spring, [row.item(key)]);
+
+			expect(jsonOf(fresh)[0]).toEqual(row.succeeded(key));
+			expect(jsonOf(again)[0]).toMatchObject({ status: skippedStatus(key) });
+			expect(sentKeys(row, sandbox())).toEqual([key, key]);
+		});
+
+		it('reaches a number once when executions run at the same moment (one process)', async () => {
+			const [key] = await arranged(row, sandbox(), 1);
+			const runs = await Promise.all(
+				Array.from({ length: 8 }, async () => await guarded(guardOn(), [row.item(key)])),
+			);
+
+			expect(sentKeys(row, sandbox())).toEqual([key]);
+			const [first, ...others] = runs
+				.map((result) => jsonOf(result)[0])
+				.sort((a, b) => String(a.guard).localeCompare(String(b.guard)));
+			expect(first).toEqual(row.succeeded(key));
+			expect(others).toEqual(
+				Array.from({ length: 7 }, () => ({ ...skipped(key), guard: 'skipped' })),
+			);
+		});
+
+		it('warns when the history is nearly full', async () => {
+			const keys = await arranged(row, sandbox(), 9);
+			const result = await guarded(guardOn({ guardHistorySize: 10 }), keys.map(row.item));
+
+			expect(result.task(NODE_NAME).hints).toContainEqual({
+				type: 'warning',
+				message: `"${displayName}" remembers the last 10 numbers and now holds 9. Beyond that the oldest are forgotten and no longer skipped: raise History Size.`,
+			});
+		});
+
+		it('sends nothing and records nothing in a preview', async () => {
+			const [key] = await arranged(row, sandbox(), 1);
+			await guarded(guardOn({ options: { previewOnly: true } }), [row.item(key)]);
+
+			expect(apiRequests(sandbox(), row.path)).toEqual([]);
+			expect(store().rows.size).toBe(0);
+		});
+	});
+}
+
+/**
+ * The guard where n8n offers no working store: it fails with a clear error and never sends
+ * unguarded. Its own test file, which gives n8n-core no store (one per process).
+ */
+export function describeGuardWithoutStore(rows: ActionNodeRow[], sandbox: SandboxOf): void {
+	describe.each(rows.filter((row) => row.guard))('$displayName without a store', (row) => {
+		const { displayName } = row.guard!;
+		const run = runnerFor(row.type);
+		const description = `The option needs n8n's store of processed items (n8n 1.64 or later). Update n8n, or turn "${displayName}" off to send without it.`;
+		const guardedItems = (continueOnFail = false) =>
+			run(sandbox(), row.parameters({ skipBefore: true }), {
+				items: row.freshKeys(2).map(row.item),
+				mode: 'webhook',
+				settings: { continueOnFail },
+			});
+
+		it('fails, sending nothing, when the store does not answer', async () => {
+			const result = await guardedItems();
+
+			const error = workflowError(result);
+			expect(error.message).toBe(
+				`"${displayName}" cannot work: n8n's store of processed items failed (Instance needs to initialized before use. Make sure to call init()). Nothing was sent`,
+			);
+			expect(error.description).toBe(
+				`0 of 2 ${row.vocabulary.noun} were ${row.vocabulary.effect}. ${description}`,
+			);
+			expect(apiRequests(sandbox())).toEqual([]);
+		});
+
+		it('fails every item, sending nothing, on an n8n without the store (before 1.64)', async () => {
+			jest
+				.spyOn(deduplicationHelpers, 'getDeduplicationHelperFunctions')
+				.mockReturnValue({} as DeduplicationHelperFunctions);
+
+			const result = await guardedItems(true);
+
+			const message = `"${displayName}" cannot work: this n8n has no store of processed items. Nothing was sent`;
+			// not an error of a request, so its details say only what the node knows
+			const details = {
+				kind: 'other',
+				httpStatus: null,
+				serviceMessage: null,
+				attempts: null,
+				outcomeUnknown: null,
+				description,
+			};
+			expect(result.json(NODE_NAME)).toEqual([
+				{ error: message, details },
+				{ error: message, details },
+			]);
+			expect(apiRequests(sandbox())).toEqual([]);
+		});
+	});
+}
