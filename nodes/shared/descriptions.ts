@@ -231,7 +231,7 @@ export const callingHoursOption: INodeProperties = {
 							name: 'Move to the Next Allowed Time',
 							value: 'move',
 							description:
-								'Schedule the call at the next opening;	the output shows scheduleMovedFrom',
+								'Schedule the call at the next opening; the output shows scheduleMovedFrom',
 						},
 						{
 							name: 'Fail the Item',
@@ -241,7 +241,7 @@ export const callingHoursOption: INodeProperties = {
 						{
 							name: 'Send As It Is',
 							value: 'send',
-							description: 'Send the time unchanged;	the output has outsideCallingHours:	true',
+							description: 'Send the time unchanged; the output has outsideCallingHours: true',
 						},
 					],
 					default: 'move',
