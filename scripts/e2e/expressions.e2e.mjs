@@ -2,9 +2,10 @@
 // expression reading a field the item lacks, or into an object it lacks, reaches the node as an
 // empty value (n8n does not fail it), and the node says which expression gave it; an expression
 // n8n refuses fails the item with n8n's message and details.kind "expression". Nothing is sent
-// for those items.
+// for those items. And ("Scheduling and time zones") a Schedule Time without an offset, in a
+// workflow that sets no time zone, is read in n8n's instance default zone, which the output names.
 import { CREDENTIAL_ID, CREDENTIAL_NAME } from '../n8n/host.mjs';
-import { startE2e } from './harness.mjs';
+import { once, startE2e } from './harness.mjs';
 
 const WORKFLOW_ID = 'ckExprE2e0000001';
 const LEADS = [
@@ -42,6 +43,7 @@ const workflow = {
 				phoneNumber: '={{ $json.contact.phone }}',
 				additionalFields: {
 					language: "={{ $json.fromMissingNode ? $('No Such Node').first().json.language : 'hi' }}",
+					scheduleAt: '2030-12-01T09:30',
 				},
 				options: { concurrency: 1 },
 			},
@@ -63,9 +65,10 @@ beforeAll(async () => {
 });
 afterAll(() => e2e?.close());
 
+const run = once(async () => (await e2e.execute(WORKFLOW_ID)).out.Call.outputs[0]);
+
 test('expressions that give nothing: the node names the expression; one n8n refuses is kind "expression"; nothing sent for them', async () => {
-	const { out } = await e2e.execute(WORKFLOW_ID);
-	const [placed, noAgent, noContact, refused] = out.Call.outputs[0];
+	const [placed, noAgent, noContact, refused] = await run();
 
 	expect(placed).toMatchObject({ placed: true, toNumber: '+919820066601' });
 	expect(noAgent.error).toBe(
@@ -78,4 +81,16 @@ test('expressions that give nothing: the node names the expression; one n8n refu
 	expect(refused.error).toBe("Referenced node doesn't exist");
 	const calls = (await e2e.state()).calls.filter((call) => call.number.startsWith('9198200666'));
 	expect(calls.map((call) => call.number)).toEqual(['919820066601']);
+});
+
+test("a Schedule Time without an offset, in a workflow with no time zone: n8n's instance default", async () => {
+	const [placed] = await run();
+	const zone = e2e.env.GENERIC_TIMEZONE ?? 'America/New_York';
+
+	expect(zone).toBe('America/New_York'); // the README's example needs n8n's own default
+	expect(placed).toMatchObject({
+		scheduleAt: '2030-12-01T20:00:00',
+		scheduledForUtc: '2030-12-01T14:30:00.000Z',
+		scheduleTimeZone: zone,
+	});
 });

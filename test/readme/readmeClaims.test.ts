@@ -7,7 +7,12 @@ import { request } from 'undici';
 
 import { CallKaroTrigger } from '../../nodes/CallKaroTrigger/CallKaroTrigger.node';
 
-import { ASSIGN_WORKFLOW, DELETE_SCHEDULED_CALL, OUTBOUND_CALL } from '../engine/callKaroNodes';
+import {
+	ASSIGN_WORKFLOW,
+	CREATE_CAMPAIGN,
+	DELETE_SCHEDULED_CALL,
+	OUTBOUND_CALL,
+} from '../engine/callKaroNodes';
 import {
 	NODE_NAME,
 	WRONG_API_KEY,
@@ -293,6 +298,39 @@ describe('README examples, produced by the nodes', () => {
 			expect(summary).toMatchObject({ type: 'info', location: 'outputPane' });
 			expectQuoted(summary.message);
 		}
+	});
+
+	it('a warning when Retry On Fail is on, for Outbound Call and Create Campaign only', async () => {
+		const warned = async (type: string, parameters: INodeParameters) => {
+			const result = await runNode(sandbox(), {
+				type,
+				parameters,
+				settings: { retryOnFail: true },
+			});
+			expect(result.task(NODE_NAME).error).toBeUndefined();
+			return (result.task(NODE_NAME).hints ?? []).some(
+				(hint) => hint.type === 'warning' && hint.message.startsWith('Retry On Fail is on:'),
+			);
+		};
+
+		expect({
+			outbound: await warned(OUTBOUND_CALL, {
+				agentId: 'agent_sales_01',
+				phoneNumber: freshNumber(),
+			}),
+			campaign: await warned(CREATE_CAMPAIGN, {
+				name: 'Renewals',
+				campaignType: 'v1',
+				agentId: 'agent_sales_01',
+			}),
+			assign: await warned(ASSIGN_WORKFLOW, {
+				phoneNumber: freshNumber(),
+				workflowId: 'wf_welcome',
+			}),
+		}).toEqual({ outbound: true, campaign: true, assign: false });
+		expectQuoted(
+			"a warning when n8n's Retry On Fail is set on Outbound Call (and Create Campaign)",
+		);
 	});
 
 	it("CallKaro's answer to the credential test's request", async () => {
