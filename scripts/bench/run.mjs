@@ -46,6 +46,12 @@ import {
 	tempDir,
 } from '../n8n/host.mjs';
 
+// npm run bench -- --queue: the queue-mode figures instead (scripts/bench/queue.mjs)
+if (process.argv.includes('--queue')) {
+	const { queueBench } = await import('./queue.mjs');
+	process.exit(await queueBench());
+}
+
 // ---------------------------------------------------------------------------------------------
 // options
 
