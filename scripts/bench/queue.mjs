@@ -20,9 +20,10 @@
 // of each role's process tree, with exited children) over the same window.
 //
 // Options: --deliveries N (300), --at-once N (20), --configs a,b (a subset, by key), --skip-build,
-// --tarball FILE, --keep (the temp folder and logs). Time limits: each configuration's
-// deliveries 180 s; no configuration starts after CALLKARO_BENCH_QUEUE_TIMEOUT_MS (20 min) minus
-// 3 min, and the run is stopped 3 min after it.
+// --tarball FILE, --keep (the temp folder and logs); --report FILE prints and writes (--json,
+// --md) the figures of a run saved with --json again, without running anything.
+// Time limits: each configuration's deliveries 180 s; no configuration starts later than 3 min
+// before CALLKARO_BENCH_QUEUE_TIMEOUT_MS (20 min), and the run is stopped 3 min after it.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -73,6 +74,7 @@ const { values: opts } = parseArgs({
 		'at-once': { type: 'string', default: '20' },
 		configs: { type: 'string' },
 		keep: { type: 'boolean' },
+		report: { type: 'string' },
 	},
 });
 if (opts.n8n) process.env.CALLKARO_N8N_VERSION = opts.n8n;
@@ -123,6 +125,13 @@ const CONFIGS = [
 	{ key: 'concurrency20', label: 'queue: worker --concurrency=20', concurrency: 20 },
 	{ key: 'queue', label: 'queue: 1 worker (again)' },
 	{ key: 'regular', label: 'regular mode (again)', queue: false },
+];
+/** n8n's settings for volume, each against the default queue configuration. */
+const SETTINGS = [
+	['EXECUTIONS_DATA_SAVE_ON_SUCCESS=none', 'saveNone'],
+	['pruning during the run (EXECUTIONS_DATA_PRUNE_MAX_COUNT=100, every 6 s)', 'pruneTight'],
+	['worker --concurrency=5', 'concurrency5'],
+	['worker --concurrency=20', 'concurrency20'],
 ];
 const SELECTED = opts.configs ? new Set(opts.configs.split(',')) : null;
 
@@ -421,11 +430,23 @@ function meanCpu(runs) {
 	);
 }
 
-function figures(runs) {
+/** CPU ms one execution takes on the n8n host (every role but the sandbox and the load generator). */
+const hostCpuMs = (cpu) =>
+	Object.entries(cpu)
+		.filter(([role]) => !['sandbox', 'load_generator'].includes(role))
+		.reduce((a, [, ms]) => a + ms, 0);
+
+function figures(runs, cores) {
 	const of = (key) => runs.filter((r) => r.key === key && r.valid);
 	const rate = (key) => (of(key).length ? mean(of(key).map((r) => r.executions_per_s)) : null);
 	const queue = rate('queue');
 	const ratio = (key, base = queue) => (rate(key) && base ? round(rate(key) / base) : null);
+	// executions per CPU second of the n8n host: the same comparisons without the share of the
+	// machine each run happened to get
+	const perCpuS = (key) =>
+		of(key).length ? mean(of(key).map((r) => 1000 / hostCpuMs(r.cpu_ms_per_execution))) : null;
+	const cpuRatio = (key, base = 'queue') =>
+		perCpuS(key) && perCpuS(base) ? round(perCpuS(key) / perCpuS(base)) : null;
 	const cpu = of('queue').length ? meanCpu(of('queue')) : null;
 	return {
 		queue_vs_regular_ratio: ratio('queue', rate('regular')),
@@ -440,13 +461,19 @@ function figures(runs) {
 				}
 			: null,
 		queue_2_workers_vs_1_ratio: ratio('workers2'),
-		cores: os.cpus().length,
-		settings_vs_default_ratio: {
-			'EXECUTIONS_DATA_SAVE_ON_SUCCESS=none': ratio('saveNone'),
-			'pruning during the run (EXECUTIONS_DATA_PRUNE_MAX_COUNT=100, every 6 s)':
-				ratio('pruneTight'),
-			'worker --concurrency=5': ratio('concurrency5'),
-			'worker --concurrency=20': ratio('concurrency20'),
+		cores,
+		settings_vs_default_ratio: Object.fromEntries(
+			SETTINGS.map(([name, key]) => [name, ratio(key)]),
+		),
+		per_cpu_second: {
+			note: 'executions per CPU second of the n8n host (main, webhook processor, workers, PostgreSQL, Redis): the ratios with the machine share of each run taken out',
+			queue_vs_regular_ratio: cpuRatio('queue', 'regular'),
+			queue_2_workers_vs_1_ratio: cpuRatio('workers2'),
+			settings_vs_default_ratio: Object.fromEntries(
+				SETTINGS.map(([name, key]) => [name, cpuRatio(key)]),
+			),
+			regular: round(perCpuS('regular'), 1),
+			queue_1_worker: round(perCpuS('queue'), 1),
 		},
 		executions_per_s: {
 			regular: round(rate('regular'), 1),
@@ -469,14 +496,18 @@ function summaryLines(f) {
 		[
 			'queue_vs_regular_ratio',
 			f.queue_vs_regular_ratio,
-			`${f.executions_per_s.queue_1_worker} vs ${f.executions_per_s.regular} executions/s`,
+			`${f.executions_per_s.queue_1_worker} vs ${f.executions_per_s.regular} executions/s; per CPU second: ${f.per_cpu_second.queue_vs_regular_ratio}`,
 		],
 		[
 			'queue_2_workers_vs_1_ratio',
 			f.queue_2_workers_vs_1_ratio,
-			`${f.executions_per_s.queue_2_workers} vs ${f.executions_per_s.queue_1_worker} executions/s, on ${f.cores} cores`,
+			`${f.executions_per_s.queue_2_workers} vs ${f.executions_per_s.queue_1_worker} executions/s, on ${f.cores} cores; per CPU second: ${f.per_cpu_second.queue_2_workers_vs_1_ratio}`,
 		],
-		...Object.entries(f.settings_vs_default_ratio).map(([k, v]) => [`${k} vs default`, v, '']),
+		...Object.entries(f.settings_vs_default_ratio).map(([k, v]) => [
+			`${k} vs default`,
+			v,
+			`per CPU second: ${f.per_cpu_second.settings_vs_default_ratio[k]}`,
+		]),
 	];
 	return lines.map(([name, value, note]) => ({
 		name,
@@ -509,11 +540,11 @@ function markdown(result, rows) {
 			? [
 					`\`queue_projected_executions_per_s\` (${p.model}):`,
 					'',
-					'| cores | executions/s | saturates first | workers needed |',
-					'| --- | --- | --- | --- |',
+					'| cores | executions/s | saturates first | workers needed | cores alone (several webhook processors) |',
+					'| --- | --- | --- | --- | --- |',
 					...PROJECTED_CORES.map((c) => {
 						const x = p[`${c}_cores`];
-						return `| ${c} | ${x.executions_per_s} | ${x.saturates_first} | ${x.workers_needed} |`;
+						return `| ${c} | ${x.executions_per_s} | ${x.saturates_first} | ${x.workers_needed} | ${x.cores_only_executions_per_s} |`;
 					}),
 					'',
 				]
@@ -535,9 +566,53 @@ function markdown(result, rows) {
 
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * Prints the figures of a run next to their targets and writes them (--json, --md). `measured`
+ * is the run's own record: its configurations and the machine.
+ */
+function report(measured, jsonFile) {
+	const f = figures(measured.runs, measured.machine?.cpus ?? os.cpus().length);
+	const rows = summaryLines(f);
+	const result = {
+		...measured,
+		figures: f,
+		targets: Object.fromEntries(Object.entries(TARGETS).map(([k, t]) => [k, `${t.op} ${t.value}`])),
+		verdicts: Object.fromEntries(rows.map((r) => [r.name, r.verdict])),
+		notes: [
+			'executions/s = deliveries / (first delivery sent .. the sandbox has every enrolment and n8n lists none of the executions as new or running); 20 warm-up deliveries before each window are not counted.',
+			'CPU = utime + stime (with exited children) of each role\'s process tree from /proc over the same window, per finished execution; "worker" is the sum over the workers; load_generator is this process (the deliveries and the polling).',
+			'cores_used: CPU of this run\'s processes, and of the whole machine (/proc/stat), over the window; "niced" is the part other jobs on the machine ran niced.',
+		],
+	};
+	console.log('');
+	for (const r of rows)
+		console.log(
+			`${r.name.padEnd(78)} ${String(r.value).padStart(6)}  ${r.target.padEnd(6)} ${r.verdict.padEnd(9)} ${r.note}`,
+		);
+	console.log(`queue_cpu_ms_per_execution: ${JSON.stringify(f.queue_cpu_ms_per_execution)}`);
+	console.log(
+		`queue_projected_executions_per_s: ${JSON.stringify(f.queue_projected_executions_per_s, null, 2)}`,
+	);
+	if (jsonFile) {
+		fs.mkdirSync(path.dirname(jsonFile), { recursive: true });
+		fs.writeFileSync(jsonFile, `${JSON.stringify(result, null, 2)}\n`);
+		log(`wrote ${jsonFile}`);
+	}
+	const mdFile = fromCaller(opts.md);
+	if (mdFile) {
+		fs.writeFileSync(mdFile, markdown(result, rows));
+		log(`wrote ${mdFile}`);
+	}
+}
+
 /** Runs the queue bench; resolves the exit code (1 when a configuration did not do its job). */
 export async function queueBench() {
 	try {
+		if (opts.report) {
+			const saved = JSON.parse(fs.readFileSync(fromCaller(opts.report), 'utf8'));
+			report(saved, fromCaller(opts.json));
+			return 0;
+		}
 		return await bench();
 	} catch (err) {
 		console.error(`[bench-queue] FAILED: ${err.stack || err.message}`);
@@ -651,12 +726,7 @@ async function bench() {
 		fs.rmSync(pg.dataDir, { recursive: true, force: true });
 	}
 
-	const f = figures(runs);
-	const rows = summaryLines(f);
 	const result = {
-		figures: f,
-		targets: Object.fromEntries(Object.entries(TARGETS).map(([k, t]) => [k, `${t.op} ${t.value}`])),
-		verdicts: Object.fromEntries(rows.map((r) => [r.name, r.verdict])),
 		n8n_version: host.version,
 		postgres_version: pg.version.split('-')[0],
 		redis_version: redis.version,
@@ -671,32 +741,9 @@ async function bench() {
 			loadAvgAtStart,
 			loadAvgAtEnd: os.loadavg().map((x) => round(x)),
 		},
-		notes: [
-			'executions/s = deliveries / (first delivery sent .. the sandbox has every enrolment and n8n lists none of the executions as new or running); 20 warm-up deliveries before each window are not counted.',
-			'CPU = utime + stime (with exited children) of each role\'s process tree from /proc over the same window, per finished execution; "worker" is the sum over the workers; load_generator is this process (the deliveries and the polling).',
-			'cores_used: CPU of this run\'s processes, and of the whole machine (/proc/stat), over the window; "niced" is the part other jobs on the machine ran niced.',
-		],
 		runs,
 	};
-	console.log('');
-	for (const r of rows)
-		console.log(
-			`${r.name.padEnd(78)} ${String(r.value).padStart(6)}  ${r.target.padEnd(6)} ${r.verdict.padEnd(9)} ${r.note}`,
-		);
-	console.log(`queue_cpu_ms_per_execution: ${JSON.stringify(f.queue_cpu_ms_per_execution)}`);
-	console.log(
-		`queue_projected_executions_per_s: ${JSON.stringify(f.queue_projected_executions_per_s, null, 2)}`,
-	);
-	if (jsonFile) {
-		fs.mkdirSync(path.dirname(jsonFile), { recursive: true });
-		fs.writeFileSync(jsonFile, `${JSON.stringify(result, null, 2)}\n`);
-		log(`wrote ${jsonFile}`);
-	}
-	const mdFile = fromCaller(opts.md);
-	if (mdFile) {
-		fs.writeFileSync(mdFile, markdown(result, rows));
-		log(`wrote ${mdFile}`);
-	}
+	report(result, jsonFile);
 	if (opts.keep) log(`kept ${work}`);
 	else fs.rmSync(work, { recursive: true, force: true });
 	const invalid = runs.filter((r) => !r.valid);
