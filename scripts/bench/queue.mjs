@@ -151,12 +151,8 @@ const load1 = () => round(os.loadavg()[0]);
 /** The machine's CPU time so far (ms): busy, and the part of it spent in niced processes. */
 function machineCpu() {
 	const [, ...fields] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
-	const [user, nice, system, idle, iowait, irq, softirq, steal] = fields.map(Number);
-	return {
-		busyMs: (user + nice + system + irq + softirq + steal) * 10,
-		niceMs: nice * 10,
-		idle: idle + iowait,
-	};
+	const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
+	return { busyMs: (user + nice + system + irq + softirq + steal) * 10, niceMs: nice * 10 };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -165,6 +161,10 @@ function machineCpu() {
 async function startSandboxProcess(logFile) {
 	const port = await freePort();
 	let output = '';
+	const keep = (d) => {
+		output += d;
+		fs.appendFileSync(logFile, d);
+	};
 	const child = startProcess(
 		process.execPath,
 		[
@@ -180,16 +180,7 @@ async function startSandboxProcess(logFile) {
 			'--request-log-limit',
 			'100',
 		],
-		{
-			onStdout: (d) => {
-				output += d;
-				fs.appendFileSync(logFile, d);
-			},
-			onStderr: (d) => {
-				output += d;
-				fs.appendFileSync(logFile, d);
-			},
-		},
+		{ onStdout: keep, onStderr: keep },
 	);
 	const deadline = Date.now() + 30_000;
 	while (!output.includes('CallKaro sandbox listening on')) {
