@@ -74,7 +74,7 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
 	'no call scheduled':
 		'a paraphrase of the Delete hint, HINTS.deleteNotFound in test/nodes/fixtures.ts',
 	'… remembers the last 10 numbers and now holds 9. Beyond that the oldest are forgotten and no longer skipped: raise History Size.':
-		'test/nodes/shared/contract.ts, the duplicate-call guard rows (needs the processed-items store)',
+		'test/nodes/shared/contract/guard.ts (needs the processed-items store)',
 	'item 1 may have been placed as well': 'test/nodes/shared/runItems.test.ts',
 	'workflow runs were started': 'test/src/runReport.test.ts',
 	'scheduled calls were deleted': 'test/src/runReport.test.ts',
@@ -87,7 +87,7 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
 	'{ "error": "…", "details": { "kind", "httpStatus", "serviceMessage", "attempts", "outcomeUnknown", "description" } }':
 		'test/nodes/errorItems.test.ts (the key list, a schema rather than one output)',
 	'{ "placed": false, "status": "calledBefore", "message": "Not placed: this node has already called +91******3210 with this agent (\\"Skip Numbers Called Before\\" is on)", …, "guard": "skipped" }':
-		'test/nodes/shared/contract.ts, the duplicate-call guard rows (needs the processed-items store)',
+		'test/nodes/CallKaroOutboundCall.contract.ts, its guard row run by test/nodes/shared/contract/guard.ts (needs the processed-items store)',
 	"Referenced node doesn't exist":
 		"n8n's own message, scripts/e2e/expressions.e2e.mjs (2.41.1 and 1.123.81)",
 };
