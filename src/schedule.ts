@@ -1,4 +1,4 @@
-import { DateTime, Info, Settings } from 'luxon';
+import { DateTime, FixedOffsetZone, IANAZone, Info, Settings } from 'luxon';
 import type { Zone } from 'luxon';
 
 import { invalidInput } from './errors';
@@ -7,8 +7,7 @@ import { describeValue } from './input';
 /** CallKaro reads schedule times as wall-clock time in India. */
 export const IST_ZONE = 'Asia/Kolkata';
 
-const IST_FORMAT = "yyyy-LL-dd'T'HH:mm:ss";
-const WALL_FORMAT = IST_FORMAT;
+const WALL_FORMAT = "yyyy-LL-dd'T'HH:mm:ss";
 // A fixed locale and digits: the host may have changed luxon's defaults.
 const FORMAT_OPTIONS = { locale: 'en-US', numberingSystem: 'latn' } as const;
 
@@ -98,9 +97,23 @@ function formatOffset(minutes: number): string {
 	return `${sign}${pad(Math.floor(absolute / 60))}:${pad(absolute % 60)}`;
 }
 
+// Offsets already looked up, per zone name and instant. Each lookup is an Intl formatToParts
+// (behind luxon's zone.offset), the bulk of a schedule's cost, and a bulk run often schedules
+// every item at the same time. Bounded: a zone's entries are dropped when it has too many.
+const OFFSET_CACHE_SIZE = 10_000;
+const knownOffsets = new Map<string, Map<number, number>>();
+
 /** The zone's offset at an instant, in milliseconds (luxon gives minutes, fractional before 1900). */
 function offsetAt(zone: Zone, instant: number): number {
-	return Math.round(zone.offset(instant) * MINUTE);
+	let offsets = knownOffsets.get(zone.name);
+	if (offsets === undefined) knownOffsets.set(zone.name, (offsets = new Map()));
+	let offset = offsets.get(instant);
+	if (offset === undefined) {
+		if (offsets.size >= OFFSET_CACHE_SIZE) offsets.clear();
+		offset = Math.round(zone.offset(instant) * MINUTE);
+		offsets.set(instant, offset);
+	}
+	return offset;
 }
 
 /** "YYYY-MM-DDTHH:mm:ss" on the clocks of the zone at an instant. */
@@ -240,7 +253,9 @@ function parseInput(value: unknown, zone: Zone, field: string): ParsedText {
 function istDateTime(instant: number, value: unknown, field: string): DateTime<true> {
 	if (!Number.isFinite(instant))
 		throw invalidInput(field, `is not a valid date: ${describeValue(value)}`, FORMAT_HINT);
-	const ist = DateTime.fromMillis(instant, { zone: IST_ZONE });
+	// India's offset at that instant, looked up once (see offsetAt).
+	const offset = FixedOffsetZone.instance(offsetAt(IANAZone.create(IST_ZONE), instant) / MINUTE);
+	const ist = DateTime.fromMillis(instant, { zone: offset });
 	if (!ist.isValid || ist.year < FIRST_YEAR || ist.year > LAST_YEAR) {
 		throw invalidInput(
 			field,
@@ -249,6 +264,12 @@ function istDateTime(instant: number, value: unknown, field: string): DateTime<t
 		);
 	}
 	return ist;
+}
+
+/** "YYYY-MM-DDTHH:mm:ss" of a time whose year is 1 to 9999: what toFormat(WALL_FORMAT) gives, without its locale set-up. */
+function formatIst(time: DateTime): string {
+	const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+	return `${pad(time.year, 4)}-${pad(time.month)}-${pad(time.day)}T${pad(time.hour)}:${pad(time.minute)}:${pad(time.second)}`;
 }
 
 /** A luxon zone for an IANA name (or UTC and fixed offsets), or an error naming the field. */
@@ -276,8 +297,9 @@ export function toIstSchedule(
 	// Settings.now is luxon's clock, which tests (and hosts) may set.
 	const now = options.now?.getTime() ?? Settings.now();
 	return {
-		scheduleAt: ist.toFormat(IST_FORMAT, FORMAT_OPTIONS),
-		utc: ist.toUTC().toISO(),
+		scheduleAt: formatIst(ist),
+		// the same text as luxon's toUTC().toISO() for these years, without a second DateTime
+		utc: new Date(instant).toISOString(),
 		isPast: instant < now,
 		...(note === undefined ? {} : { note }),
 	};
