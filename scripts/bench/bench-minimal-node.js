@@ -1,0 +1,63 @@
+// A dev-only node for the benchmark, never shipped: copied by run.mjs into n8n's custom-extensions
+// folder as BenchMinimalNode.node.js (type CUSTOM.benchMinimalNode). It is the least a node can do
+// to enrol numbers through the same helper (httpRequestWithAuthentication), the same credential
+// (callKaroApi, read once per run and handed to the helper, as ours does) and the same Concurrency
+// scheme (C workers, each taking the next item) as CallKaro Assign Workflow, and no more: no
+// checks, no retries, no pacing, the answer passed on as it comes. Ours over this is what the
+// package itself costs per item.
+'use strict';
+
+class BenchMinimalNode {
+	description = {
+		displayName: 'Bench Minimal Node',
+		name: 'benchMinimalNode',
+		group: ['transform'],
+		version: 1,
+		description: 'Benchmark baseline: POST /workflow/assign per item',
+		defaults: { name: 'Bench Minimal Node' },
+		inputs: ['main'],
+		outputs: ['main'],
+		credentials: [{ name: 'callKaroApi', required: true }],
+		properties: [
+			{ displayName: 'Phone Number', name: 'phoneNumber', type: 'string', default: '' },
+			{ displayName: 'Workflow ID', name: 'workflowId', type: 'string', default: '' },
+			{ displayName: 'Concurrency', name: 'concurrency', type: 'number', default: 20 },
+		],
+	};
+
+	async execute() {
+		const itemCount = this.getInputData().length;
+		const data = await this.getCredentials('callKaroApi');
+		const { id, name } = this.getNode().credentials.callKaroApi;
+		const credentialsDecrypted = { id, name, type: 'callKaroApi', data };
+		const out = new Array(itemCount);
+		let next = 0;
+		const worker = async () => {
+			while (next < itemCount) {
+				const i = next++;
+				const body = {
+					to_number: this.getNodeParameter('phoneNumber', i),
+					workflow_id: this.getNodeParameter('workflowId', i),
+				};
+				const options = {
+					method: 'POST',
+					url: `${data.baseUrl}/workflow/assign`,
+					body,
+					json: true,
+				};
+				const json = await this.helpers.httpRequestWithAuthentication.call(
+					this,
+					'callKaroApi',
+					options,
+					{ credentialsDecrypted },
+				);
+				out[i] = { json, pairedItem: { item: i } };
+			}
+		};
+		const concurrency = this.getNodeParameter('concurrency', 0);
+		await Promise.all(Array.from({ length: Math.min(concurrency, itemCount) }, worker));
+		return [out];
+	}
+}
+
+module.exports = { BenchMinimalNode };
