@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-// Runs one jest project of jest.e2e.config.cjs with this project's options turned into env:
+// Runs one jest project of jest.e2e.config.cjs, with this project's options turned into env:
 //   npm run test:e2e     [-- --n8n 1.123.81] [--skip-build] [--keep] [--verbose] [jest options]
 //   npm run check:editor [-- --port 5690] [--sandbox-port 4090] [--url URL] [--skip-build] [jest options]
-// --n8n picks the n8n version (default 2.41.1 on Node 24; 1.123.81 runs on this machine's Node 20).
 // Every other argument (e.g. -t "crm example") goes to jest as it is.
 // npm run test:e2e -- --queue [--n8n 1.123.81] [--skip-build] runs n8n's scaling mode instead
 // (scripts/e2e/queue.mjs: PostgreSQL, Redis, workers, a webhook processor).
@@ -19,35 +18,24 @@ const options = {
 	port: { type: 'string', env: 'CALLKARO_EDITOR_PORT' },
 	'sandbox-port': { type: 'string', env: 'CALLKARO_EDITOR_SANDBOX_PORT' },
 	url: { type: 'string', env: 'CALLKARO_EDITOR_URL' },
-	queue: { type: 'boolean', env: 'CALLKARO_E2E_QUEUE' },
+	queue: { type: 'boolean' },
 };
 const { values, tokens } = parseArgs({ args, options, strict: false, tokens: true });
 const env = { ...process.env };
 for (const [name, value] of Object.entries(values))
-	if (options[name]) env[options[name].env] = value === true ? '1' : String(value);
-if (project === 'e2e' && values.queue) {
-	const queue = spawnSync(process.execPath, [new URL('e2e/queue.mjs', import.meta.url).pathname], {
-		stdio: 'inherit',
-		env,
-	});
-	process.exit(queue.status ?? 1);
-}
-env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --experimental-vm-modules --no-warnings=ExperimentalWarning`;
+	if (options[name]?.env) env[options[name].env] = value === true ? '1' : value;
+const run = (file, argv) =>
+	process.exit(spawnSync(process.execPath, [file, ...argv], { stdio: 'inherit', env }).status ?? 1);
+if (project === 'e2e' && values.queue) run(new URL('e2e/queue.mjs', import.meta.url).pathname, []);
 
 // what parseArgs did not take as one of ours goes to jest, in order
 const ours = new Set();
-for (const t of tokens) {
-	if (t.kind !== 'option' || !(t.name in options)) continue;
+for (const t of tokens.filter((t) => t.kind === 'option' && t.name in options)) {
 	ours.add(t.index);
 	if (t.value !== undefined && !t.inlineValue) ours.add(t.index + 1);
 }
-const jest = createRequire(import.meta.url)
-	.resolve('jest/package.json')
-	.replace(/package\.json$/, 'bin/jest.js');
-const jestArgs = ['--config', 'jest.e2e.config.cjs', '--selectProjects', project];
-const r = spawnSync(process.execPath, [jest, ...jestArgs, ...args.filter((_, i) => !ours.has(i))], {
-	stdio: 'inherit',
-	env,
-	cwd: new URL('..', import.meta.url),
-});
-process.exit(r.status ?? 1);
+env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --experimental-vm-modules --no-warnings=ExperimentalWarning`;
+run(createRequire(import.meta.url).resolve('jest/bin/jest'), [
+	...['--config', 'jest.e2e.config.cjs', '--selectProjects', project],
+	...args.filter((_, i) => !ours.has(i)),
+]);

@@ -4,27 +4,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { CREDENTIAL_ID, CREDENTIAL_NAME, RESOLVE_PROBE } from '../n8n/host.mjs';
-import { readPackageJson, shadowingModules, triggerExample } from '../n8n/host.mjs';
+import { CREDENTIAL_ID, CREDENTIAL_NAME, PROJECT_ROOT } from '../n8n/host.mjs';
+import { readJson, readPackageJson, shadowingModules, triggerExample } from '../n8n/host.mjs';
 import { DEMO_API_KEY } from '../../test/sandbox/sandbox.mjs';
-import {
-	EXAMPLES,
-	cliVariant,
-	exampleFiles,
-	once,
-	packed,
-	readExample,
-	readJson,
-	startE2e,
-	waitForExecutions,
-} from './harness.mjs';
+import { cliVariant, exampleFiles, once, packed, readExample, startE2e } from './harness.mjs';
+import { waitForExecutions } from './harness.mjs';
 
 const digits = (s) => String(s).replace(/\D/g, '');
 const crm = readExample('crm-to-assign-workflow.json');
 const form = readExample('form-delete-scheduled-call.json');
 const sheet = readExample('sheet-rows-outbound-call.json');
 const campaignWf = readExample('campaign-outbound-calls.json');
-const trigger = triggerExample(EXAMPLES);
+const trigger = triggerExample();
 
 const tomorrow = new Date(Date.now() + 24 * 3600_000);
 tomorrow.setUTCSeconds(0, 0);
@@ -69,12 +60,11 @@ const resolveLog = () => path.join(e2e.work, 'resolve.log');
 const sheetRun = once(async () => {
 	const before = (await e2e.state()).calls.length;
 	const { out } = await e2e.execute(sheet.id, {
-		preload: RESOLVE_PROBE,
+		preload: path.join(PROJECT_ROOT, 'scripts', 'n8n', 'resolve-probe.cjs'),
 		env: { ...e2e.env, CALLKARO_RESOLVE_LOG: resolveLog() },
 	});
 	const state = await e2e.state();
 	return {
-		out,
 		items: out['CallKaro Outbound Call'].outputs[0],
 		state,
 		calls: state.calls.slice(before),
@@ -170,13 +160,8 @@ describe('n8n CLI', () => {
 		async (request) => {
 			await sheetRun();
 			const hostModules = path.join(packed().n8nDir, 'node_modules') + path.sep;
-			const resolved = fs
-				.readFileSync(resolveLog(), 'utf8')
-				.trim()
-				.split('\n')
-				.map((l) => JSON.parse(l))
-				.filter((l) => l.request === request)
-				.map((l) => l.resolved);
+			const lines = fs.readFileSync(resolveLog(), 'utf8').trim().split('\n').map(JSON.parse);
+			const resolved = lines.filter((l) => l.request === request).map((l) => l.resolved);
 			expect(resolved.length).toBeGreaterThan(0);
 			expect(resolved.filter((r) => !r.startsWith(hostModules))).toEqual([]);
 		},

@@ -1,5 +1,5 @@
-// Once per `npm run test:e2e`: build (unless CALLKARO_E2E_SKIP_BUILD), pack, and install n8n
-// (cached). The *.e2e.mjs files read the result through harness.mjs's packed().
+// Once per `npm run test:e2e`: build (unless --skip-build), pack, and install n8n (cached). The
+// *.e2e.mjs files read the result through harness.mjs's packed().
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -12,10 +12,10 @@ export default async function globalSetup() {
 	log(`work folder ${work}`);
 	if (!process.env.CALLKARO_E2E_SKIP_BUILD) await buildPackage({ log });
 	const { tarball, files } = await packPackage({ outDir: work, log });
-	const { n8nDir, version } = await ensureN8n({ log });
+	const { n8nDir } = await ensureN8n({ log });
 	fs.writeFileSync(
 		path.join(work, 'packed.json'),
-		JSON.stringify({ work, tarball, files, n8nDir, version }),
+		JSON.stringify({ work, tarball, files, n8nDir }),
 	);
 	process.env.CALLKARO_E2E_WORK = work;
 }

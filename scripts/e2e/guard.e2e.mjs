@@ -1,8 +1,10 @@
 // Skip Numbers Called Before in a real n8n (regular mode, its own database): an active
 // Webhook -> Outbound Call workflow is given the same lead again and again, one after another and
 // all at once. The sandbox counts the calls.
+import { setTimeout as sleep } from 'node:timers/promises';
+
 import { CREDENTIAL_ID, CREDENTIAL_NAME } from '../n8n/host.mjs';
-import { once, sleep, startE2e } from './harness.mjs';
+import { startE2e } from './harness.mjs';
 
 const WORKFLOW_ID = 'ckGuardE2e000001';
 const HOOK_PATH = 'callkaro-guard-lead';
@@ -66,10 +68,8 @@ const postLead = async (url, phone, retries = 20) => {
 const callsTo = async (number) =>
 	(await e2e.state()).calls.filter((call) => call.toNumber === number).length;
 
-const server = once(async () => await e2e.server());
-
 test('the same lead posted 3 times, one after another, is called once', async () => {
-	const { url } = await server();
+	const { url } = await e2e.server();
 	const answers = [];
 	for (let i = 0; i < 3; i++) answers.push(await postLead(url, '+91 98200 55501'));
 
@@ -82,7 +82,7 @@ test('the same lead posted 3 times, one after another, is called once', async ()
 });
 
 test(`the same lead posted ${AT_ONCE} times at once is called once`, async () => {
-	const { url } = await server();
+	const { url } = await e2e.server();
 	const answers = await Promise.all(
 		Array.from({ length: AT_ONCE }, () => postLead(url, '+91 98200 55502')),
 	);

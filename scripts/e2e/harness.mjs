@@ -1,11 +1,13 @@
 // What every *.e2e.mjs file builds on: a fresh n8n user folder with the packed tarball
 // community-installed, the sandbox, the "CallKaro Sandbox" credential and the workflows imported,
 // and the n8n CLI and server to drive them. global-setup.mjs has built and packed the package
-// and installed n8n (the version in CALLKARO_N8N_VERSION) before any file runs.
+// and installed n8n (CALLKARO_N8N_VERSION) before any file runs.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
+import { startN8nProcess } from '../n8n/cluster.mjs';
 import {
 	CREDENTIAL_NAME,
 	PROJECT_ROOT,
@@ -17,37 +19,24 @@ import {
 	installCommunityPackage,
 	n8nEnv,
 	n8nLogin,
-	nodeOutputs,
 	ownerEnv,
 	parseTrailingJson,
+	readJson,
 	runN8n,
-	startN8nServer,
 	stopAll,
 } from '../n8n/host.mjs';
 import { n8nPaths } from '../n8n/install.mjs';
 import { DEMO_API_KEY, startSandbox } from '../../test/sandbox/sandbox.mjs';
 
-export const EXAMPLES = path.join(PROJECT_ROOT, 'examples');
+const EXAMPLES = path.join(PROJECT_ROOT, 'examples');
 export const OWNER = { email: 'owner@example.com', password: 'CallKaro-e2e-1' };
 const VERBOSE = !!process.env.CALLKARO_E2E_VERBOSE;
-const hostRequire = (name) =>
-	createRequire(path.join(n8nPaths().n8nDir, 'node_modules', 'n8n', 'package.json'))(name);
 
-export const readJson = (file) => JSON.parse(fs.readFileSync(file, 'utf8'));
 export const readExample = (file) => readJson(path.join(EXAMPLES, file));
-export const exampleFiles = () =>
-	fs
-		.readdirSync(EXAMPLES)
-		.filter((f) => f.endsWith('.json'))
-		.sort();
-export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+export const exampleFiles = () => fs.readdirSync(EXAMPLES).filter((f) => f.endsWith('.json'));
 
 /** What global-setup.mjs left: { work, tarball, files, n8nDir }. */
-export function packed() {
-	const work = process.env.CALLKARO_E2E_WORK;
-	if (!work) throw new Error('run the e2e through `npm run test:e2e` (jest.e2e.config.cjs)');
-	return readJson(path.join(work, 'packed.json'));
-}
+export const packed = () => readJson(path.join(process.env.CALLKARO_E2E_WORK, 'packed.json'));
 
 /** Memoises an async step, so that a test filtered in with -t still runs what it builds on. */
 export function once(fn) {
@@ -55,17 +44,27 @@ export function once(fn) {
 	return () => (promise ??= fn());
 }
 
+/** Last output items of each node of an execution: { node: { error, outputs: [[json...]] } }. */
+export function nodeOutputs(execution) {
+	const runData = execution.data.resultData.runData;
+	return Object.fromEntries(
+		Object.entries(runData).map(([node, runs]) => {
+			const last = runs.at(-1);
+			const outputs = (last.data?.main ?? []).map((items) => (items ?? []).map((i) => i.json));
+			return [node, { error: last.error?.message ?? null, outputs }];
+		}),
+	);
+}
+
 /**
  * The CLI's `execute` can start a workflow only at a Manual Trigger. For the webhook and form
  * examples the e2e runs a copy whose trigger node is replaced, under the same name, by a Set node
- * emitting what that trigger would emit; a Manual Trigger starts it. Everything after the trigger
- * is the example unchanged, except that the credential is referenced by name only, so the import
- * must find "CallKaro Sandbox" by name.
+ * emitting what that trigger would emit, started by a Manual Trigger. The credential is named by
+ * name only, so the import must find "CallKaro Sandbox" by name.
  */
 export function cliVariant(workflow, { id, triggerName, sample }) {
 	const wf = structuredClone(workflow);
-	wf.id = id;
-	wf.name = `${workflow.name} (e2e: manual start)`;
+	Object.assign(wf, { id, name: `${workflow.name} (e2e: manual start)` });
 	const trigger = wf.nodes.find((n) => n.name === triggerName);
 	if (!trigger) throw new Error(`no node "${triggerName}" in ${workflow.name}`);
 	delete trigger.webhookId;
@@ -84,21 +83,37 @@ export function cliVariant(workflow, { id, triggerName, sample }) {
 		parameters: {},
 	});
 	wf.connections[start] = { main: [[{ node: triggerName, type: 'main', index: 0 }]] };
-	for (const node of wf.nodes) {
+	for (const node of wf.nodes)
 		if (node.credentials?.callKaroApi)
 			node.credentials.callKaroApi = { id: null, name: CREDENTIAL_NAME };
-	}
 	return wf;
+}
+
+/**
+ * fetch that throws unless the answer is 2xx; returns the parsed JSON. A GET is sent once more if
+ * a kept-alive socket was closed under it.
+ */
+async function fetchJson(url, init, retry = !init?.method) {
+	try {
+		const res = await fetch(url, { signal: AbortSignal.timeout(30_000), ...init });
+		if (!res.ok)
+			throw new Error(`${init?.method ?? 'GET'} ${url}: HTTP ${res.status} ${await res.text()}`);
+		return await res.json();
+	} catch (err) {
+		if (retry && /other side closed|ECONNRESET/.test(err.cause?.message ?? ''))
+			return fetchJson(url, init, false);
+		throw err;
+	}
 }
 
 /**
  * Sets up one n8n user folder: community-installs the tarball, starts the sandbox (demo data),
  * imports the credential and, in one `import:workflow` (each n8n CLI start costs seconds), the
- * examples byte for byte plus `workflows` (one file each). Returns:
+ * examples byte for byte plus `workflows`. Returns:
  *   cli(args, opts)      `n8n <args>` -> { code, stdout, stderr, ms }; only before server()
- *   execute(id, opts)    `n8n execute --id --rawOutput` -> { ms, out: nodeOutputs } (throws on exit != 0)
+ *   execute(id, opts)    `n8n execute --id --rawOutput` -> { ms, out: nodeOutputs }
  *   server()             publishes `publish` (workflow ids), starts `n8n start` (once), logs the
- *                        owner in -> { url, cookie, executions(workflowId), execution(id) }
+ *                        owner in -> { url, cookie, get(route), executions(workflowId), execution(id) }
  *   state(), admin(route, body)   the sandbox's state and admin API
  *   close()              stops n8n and the sandbox (afterAll)
  */
@@ -120,14 +135,13 @@ export async function startE2e({ workflows = [], publish = [] } = {}) {
 	const mustCli = async (args, expected = /(?:)/) => {
 		const r = await cli(args);
 		if (r.code !== 0 || !expected.test(r.stdout)) throw new Error(describeFailure(r));
-		return r;
 	};
 
 	// credential: clear data in the file, `import:credentials` encrypts it
 	const credFile = path.join(work, 'credential.json');
 	fs.writeFileSync(
 		credFile,
-		JSON.stringify(credentialFile({ baseUrl: sandbox.url, apiKey: DEMO_API_KEY }), null, 2),
+		JSON.stringify(credentialFile({ baseUrl: sandbox.url, apiKey: DEMO_API_KEY })),
 	);
 	await mustCli(
 		['import:credentials', `--input=${credFile}`],
@@ -137,7 +151,7 @@ export async function startE2e({ workflows = [], publish = [] } = {}) {
 	fs.mkdirSync(importDir);
 	for (const f of exampleFiles()) fs.copyFileSync(path.join(EXAMPLES, f), path.join(importDir, f));
 	for (const wf of workflows)
-		fs.writeFileSync(path.join(importDir, `e2e-${wf.id}.json`), JSON.stringify(wf, null, 2));
+		fs.writeFileSync(path.join(importDir, `e2e-${wf.id}.json`), JSON.stringify(wf));
 	const total = exampleFiles().length + workflows.length;
 	await mustCli(
 		['import:workflow', '--separate', `--input=${importDir}`],
@@ -146,42 +160,34 @@ export async function startE2e({ workflows = [], publish = [] } = {}) {
 
 	const server = once(async () => {
 		for (const id of publish) await mustCli(activateArgs(id));
-		const port = await freePort();
-		running = await startN8nServer({
-			env: n8nEnv({ userFolder, port, brokerPort: await freePort(), extra: ownerEnv(OWNER) }),
-			port,
-			echo: VERBOSE ? (d) => process.stdout.write(d) : undefined,
+		const logFile = path.join(work, 'n8n.log');
+		running = await startN8nProcess({
+			role: 'main',
+			name: 'main',
+			userFolder,
+			env: ownerEnv(OWNER),
+			logFile,
 		});
-		await ensureOwner(running.url, OWNER);
 		const { url } = running;
+		await ensureOwner(url, OWNER);
 		const cookie = await n8nLogin(url, OWNER);
-		/** GET of n8n's REST API as the owner; once more if a kept-alive socket was closed under it. */
-		const get = async (route, retry = true) => {
-			try {
-				const res = await fetch(`${url}${route}`, { headers: { cookie } });
-				if (!res.ok) throw new Error(`GET ${route}: HTTP ${res.status} ${await res.text()}`);
-				return await res.json();
-			} catch (err) {
-				if (retry && /other side closed|ECONNRESET/.test(err.cause?.message ?? ''))
-					return get(route, false);
-				throw err;
-			}
-		};
+		const get = (route) => fetchJson(`${url}${route}`, { headers: { cookie } });
 		return {
 			url,
 			cookie,
 			get,
 			/** Executions of a workflow, newest first. */
-			executions: async (workflowId) =>
-				(
-					await get(
-						`/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=50`,
-					)
-				).data.results,
+			executions: async (workflowId) => {
+				const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+				return (await get(`/rest/executions?filter=${filter}&limit=50`)).data.results;
+			},
 			/** One execution's last output items per node (its run data comes flatted). */
 			execution: async (id) => {
 				const { data } = await get(`/rest/executions/${id}`);
-				if (typeof data.data === 'string') data.data = hostRequire('flatted').parse(data.data);
+				const flatted = createRequire(
+					path.join(n8nPaths().n8nDir, 'node_modules', 'n8n', 'package.json'),
+				)('flatted');
+				if (typeof data.data === 'string') data.data = flatted.parse(data.data);
 				return nodeOutputs(data);
 			},
 		};
@@ -192,35 +198,24 @@ export async function startE2e({ workflows = [], publish = [] } = {}) {
 		sandbox,
 		installed,
 		cli,
+		env,
+		server,
 		async execute(id, opts) {
 			const r = await cli(['execute', `--id=${id}`, '--rawOutput'], opts);
 			// n8n 2.41.1 on Node 24 sometimes segfaults while exiting, after it has printed the
-			// whole run (seen about once in ten runs). The run printed is what the test judges.
+			// whole run (about once in ten runs). The run printed is what the test judges.
 			const crashedAfterRun = r.signal === 'SIGSEGV' && /"finished": true/.test(r.stdout);
 			if (r.code !== 0 && !crashedAfterRun) throw new Error(describeFailure(r));
 			if (crashedAfterRun) console.warn(`n8n execute --id=${id} crashed (SIGSEGV) after its run`);
 			return { ms: r.ms, out: nodeOutputs(parseTrailingJson(r.stdout)) };
 		},
-		env,
-		server,
-		async state() {
-			const res = await fetch(`${sandbox.url}/__sandbox/state`, {
-				signal: AbortSignal.timeout(10_000),
-			});
-			if (!res.ok) throw new Error(`GET /__sandbox/state: HTTP ${res.status}`);
-			return await res.json();
-		},
-		async admin(route, body) {
-			const res = await fetch(`${sandbox.url}${route}`, {
+		state: () => fetchJson(`${sandbox.url}/__sandbox/state`),
+		admin: (route, body) =>
+			fetchJson(`${sandbox.url}${route}`, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json' },
 				body: JSON.stringify(body),
-				signal: AbortSignal.timeout(30_000),
-			});
-			const json = await res.json().catch(() => null);
-			if (!res.ok) throw new Error(`POST ${route}: HTTP ${res.status} ${JSON.stringify(json)}`);
-			return json;
-		},
+			}),
 		async close() {
 			await running?.stop();
 			await sandbox.close();
@@ -229,17 +224,15 @@ export async function startE2e({ workflows = [], publish = [] } = {}) {
 	};
 }
 
-/** Waits (bounded) until the workflow has `count` executions, all finished; oldest first. */
-export async function waitForExecutions(server, workflowId, count, timeoutMs = 30_000) {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
+/** Waits (at most 30 s) until the workflow has `count` executions, all finished; oldest first. */
+export async function waitForExecutions(server, workflowId, count) {
+	for (const deadline = Date.now() + 30_000; ; await sleep(250)) {
 		const list = await server.executions(workflowId);
 		const settled = list.every((e) => !['new', 'running', 'waiting'].includes(e.status));
 		if (list.length >= count && settled) return list.sort((a, b) => Number(a.id) - Number(b.id));
 		if (Date.now() > deadline)
 			throw new Error(
-				`${list.length} of ${count} executions of ${workflowId} after ${timeoutMs / 1000}s: ${JSON.stringify(list.map((e) => [e.id, e.status]))}`,
+				`${list.length} of ${count} executions of ${workflowId}: ${JSON.stringify(list.map((e) => [e.id, e.status]))}`,
 			);
-		await sleep(250);
 	}
 }
