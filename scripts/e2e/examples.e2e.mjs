@@ -19,6 +19,7 @@ const trigger = triggerExample();
 
 const tomorrow = new Date(Date.now() + 24 * 3600_000);
 tomorrow.setUTCSeconds(0, 0);
+const lead = { phone: '+91 98200 11111', name: 'Asha', city: 'Pune', plan: 'Pro' };
 const variants = [
 	cliVariant(crm, {
 		id: 'ckE2eCrmCli00001',
@@ -27,13 +28,7 @@ const variants = [
 			headers: { 'content-type': 'application/json' },
 			params: {},
 			query: {},
-			body: {
-				phone: '+91 98200 11111',
-				name: 'Asha',
-				city: 'Pune',
-				plan: 'Pro',
-				callAt: tomorrow.toISOString(),
-			},
+			body: { ...lead, callAt: tomorrow.toISOString() },
 		},
 	}),
 	cliVariant(form, {
@@ -64,11 +59,8 @@ const sheetRun = once(async () => {
 		env: { ...e2e.env, CALLKARO_RESOLVE_LOG: resolveLog() },
 	});
 	const state = await e2e.state();
-	return {
-		items: out['CallKaro Outbound Call'].outputs[0],
-		state,
-		calls: state.calls.slice(before),
-	};
+	const items = out['CallKaro Outbound Call'].outputs[0];
+	return { items, state, calls: state.calls.slice(before) };
 });
 
 // create campaign -> outbound calls that join it (the example as shipped)
@@ -103,17 +95,14 @@ describe('n8n CLI', () => {
 		expect(r.code).toBe(0);
 		const exported = readJson(out);
 		// every CallKaro node but the trigger (which calls no API) has the credential
-		const apiNodes = (workflows) =>
-			workflows.flatMap((w) =>
-				w.nodes.filter(
-					(n) => n.type.startsWith('n8n-nodes-callkaro.') && !n.type.endsWith('Trigger'),
-				),
-			);
+		const isApiNode = (n) =>
+			n.type.startsWith('n8n-nodes-callkaro.') && !n.type.endsWith('Trigger');
+		const apiNodes = (workflows) => workflows.flatMap((w) => w.nodes.filter(isApiNode));
 		const shipped = apiNodes([...exampleFiles().map(readExample), ...variants]);
 		const credentials = apiNodes(exported).map((n) => n.credentials?.callKaroApi?.id);
 		expect(credentials).toEqual(shipped.map(() => CREDENTIAL_ID));
 		const triggers = exported.flatMap((w) =>
-			w.nodes.filter((n) => n.type === 'n8n-nodes-callkaro.callKaroTrigger'),
+			w.nodes.filter((n) => n.type.endsWith('.callKaroTrigger')),
 		);
 		expect(triggers.map((n) => `${n.webhookId}/webhook`)).toEqual([trigger.webhookPath]);
 	});
@@ -247,13 +236,13 @@ describe('n8n start: the real triggers', () => {
 		expect(cookie).toContain('n8n-auth=');
 		const types = (await get('/types/nodes.json')).map((t) => t.name);
 		for (const name of [
-			'callKaroAssignWorkflow',
-			'callKaroDeleteScheduledCall',
-			'callKaroOutboundCall',
-			'callKaroCreateCampaign',
-			'callKaroTrigger',
+			'AssignWorkflow',
+			'DeleteScheduledCall',
+			'OutboundCall',
+			'CreateCampaign',
+			'Trigger',
 		])
-			expect(types).toContain(`n8n-nodes-callkaro.${name}`);
+			expect(types).toContain(`n8n-nodes-callkaro.callKaro${name}`);
 		const creds = (await get('/rest/credentials')).data;
 		expect(creds).toContainEqual(
 			expect.objectContaining({ id: CREDENTIAL_ID, name: CREDENTIAL_NAME, type: 'callKaroApi' }),
