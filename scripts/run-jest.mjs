@@ -35,7 +35,8 @@ for (const t of tokens.filter((t) => t.kind === 'option' && t.name in options)) 
 	if (t.value !== undefined && !t.inlineValue) ours.add(t.index + 1);
 }
 env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --experimental-vm-modules --no-warnings=ExperimentalWarning`;
+// --selectProjects last: it takes every value that follows it, a path filter too
 run(createRequire(import.meta.url).resolve('jest/bin/jest'), [
-	...['--config', 'jest.e2e.config.cjs', '--selectProjects', project],
 	...args.filter((_, i) => !ours.has(i)),
+	...['--config', 'jest.e2e.config.cjs', '--selectProjects', project],
 ]);
