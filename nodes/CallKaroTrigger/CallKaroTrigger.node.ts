@@ -19,7 +19,10 @@ export class CallKaroTrigger implements INodeType {
 		name: 'callKaroTrigger',
 		icon: { light: 'file:../../icons/callkaro.svg', dark: 'file:../../icons/callkaro.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 1.1 behaves as 1. n8n 2.x evaluates an extra expression (a Webhook v1 option) for every
+		// delivery to a version-1 trigger, which costs more than the rest of the delivery.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: 'On call ended',
 		description: 'Starts the workflow when a CallKaro call ends (call_ended webhook)',
 		eventTriggerDescription: 'Waiting for CallKaro to post a call_ended event',

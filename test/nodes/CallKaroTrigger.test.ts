@@ -125,6 +125,9 @@ describe('CallKaro Trigger', () => {
 				name: 'callKaroTrigger',
 				displayName: 'CallKaro Trigger',
 				group: ['trigger'],
+				// 1.1 only spares n8n 2.x an expression per delivery; 1 stays for saved workflows
+				version: [1, 1.1],
+				defaultVersion: 1.1,
 				inputs: [],
 				outputs: ['main'],
 				webhooks: [
