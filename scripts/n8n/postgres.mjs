@@ -180,9 +180,12 @@ export function postgresEnv(pg) {
 		DB_POSTGRESDB_DATABASE: pg.database,
 		DB_POSTGRESDB_USER: pg.user,
 		DB_POSTGRESDB_PASSWORD: '',
-		// n8n's default pool of 2 connections gave "Database is not ready!" (503) under 50
-		// concurrent webhooks on a busy 2-core machine
+		// n8n pings its database every 2 s through the same pool, and while a ping waits longer than
+		// DB_PING_TIMEOUT_MS (default 5 s; n8n 2.x) it answers every request 503 "Database is not
+		// ready!" (and after 3 such pings rebuilds the pool). A burst of webhooks queues that long
+		// for n8n's default pool of 2 connections: a larger pool, and a ping that waits its turn.
 		DB_POSTGRESDB_POOL_SIZE: '10',
+		DB_PING_TIMEOUT_MS: '30000',
 	};
 }
 
