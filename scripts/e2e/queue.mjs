@@ -75,6 +75,8 @@ function check(name, ok, detail) {
 
 const TRIGGER_WORKFLOW = 'ckQueueTrigger01';
 const TRIGGER_WEBHOOK_ID = 'c0ffee00-0000-4000-8000-00000000a001';
+const DEDUPE_WORKFLOW = 'ckQueueDedupe001';
+const DEDUPE_WEBHOOK_ID = 'c0ffee00-0000-4000-8000-00000000a002';
 const ASSIGN_WORKFLOW = 'ckQueueAssign001';
 const OUTBOUND_WORKFLOW = 'ckQueueOutbnd001';
 
@@ -83,11 +85,44 @@ const WORKFLOWS = [
 		{
 			name: 'CallKaro Trigger',
 			type: 'n8n-nodes-callkaro.callKaroTrigger',
-			typeVersion: 1,
+			typeVersion: 1.1,
 			webhookId: TRIGGER_WEBHOOK_ID,
 			parameters: {},
 		},
 		{ name: 'Next', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} },
+	]),
+	// the README's recipe for several webhook processors. Keep Repeated Deliveries is on, so that
+	// every delivery starts an execution, as a repeat that reached another processor would.
+	workflow(DEDUPE_WORKFLOW, 'Queue e2e: CallKaro Trigger, Remove Duplicates on callId', [
+		{
+			name: 'CallKaro Trigger',
+			type: 'n8n-nodes-callkaro.callKaroTrigger',
+			typeVersion: 1.1,
+			webhookId: DEDUPE_WEBHOOK_ID,
+			parameters: { options: { keepRepeats: true } },
+		},
+		{
+			name: 'Remove Duplicates',
+			type: 'n8n-nodes-base.removeDuplicates',
+			typeVersion: 2,
+			parameters: {
+				operation: 'removeItemsSeenInPreviousExecutions',
+				logic: 'removeItemsWithAlreadySeenKeyValues',
+				dedupeValue: '={{ $json.callId }}',
+				options: {},
+			},
+		},
+		{
+			name: 'CallKaro Outbound Call',
+			type: 'n8n-nodes-callkaro.callKaroOutboundCall',
+			typeVersion: 1,
+			credentials: CREDENTIAL,
+			parameters: {
+				agentId: 'agent_sales_01',
+				phoneNumber: '={{ $json.to }}',
+				options: { defaultCountryCode: '91' },
+			},
+		},
 	]),
 	assignWebhookWorkflow({
 		id: ASSIGN_WORKFLOW,
@@ -115,14 +150,14 @@ function percentile(sorted, p) {
 	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-function callEnded(callSid) {
+function callEnded(callSid, to = '+919876543210') {
 	return {
 		event: 'call_ended',
 		data: {
 			callSid,
 			name: 'outbound-api',
 			agent: 'agent_sales_01',
-			to: '+919876543210',
+			to,
 			hangup_reason: 'CLIENT_INITIATED',
 			time: '2026-11-21 15:04:05',
 		},
@@ -201,6 +236,47 @@ async function triggerTargets({ mode, hookBase, main, cookie }) {
 	const started = answers.filter((a) => a.status === 200).length;
 	expected += started;
 	await settle(main, cookie, TRIGGER_WORKFLOW, expected);
+}
+
+/**
+ * The README's recipe for several webhook processors: n8n's Remove Duplicates node on callId
+ * right after the trigger. One event delivered twice one after the other must place 1 call
+ * (sandbox state); 20 copies at once are reported.
+ */
+async function removeDuplicatesRecipe({ mode, hookBase, main, cookie, sandbox, firstLead }) {
+	const url = `${hookBase}/webhook/${DEDUPE_WEBHOOK_ID}/webhook`;
+	const prefix = `${mode}-${Date.now()}-dedupe`;
+	const callsTo = async (phone) =>
+		(await sandboxState(sandbox)).calls.filter((c) => `+${c.number}` === phone).length;
+	const before = await executionCount(main, cookie, DEDUPE_WORKFLOW);
+	const failedBefore = await executionCount(main, cookie, DEDUPE_WORKFLOW, ['error', 'crashed']);
+	const sequential = leadNumber(firstLead, 0);
+	for (let i = 0; i < 2; i++) await postJson(url, callEnded(`${prefix}-seq`, sequential));
+	const together = leadNumber(firstLead, 1);
+	const answers = await Promise.all(
+		Array.from(
+			{ length: 20 },
+			async () => await postJson(url, callEnded(`${prefix}-together`, together)),
+		),
+	);
+	const executions = (await settle(main, cookie, DEDUPE_WORKFLOW, before + 22)) - before;
+	const result = {
+		executions,
+		failed:
+			(await executionCount(main, cookie, DEDUPE_WORKFLOW, ['error', 'crashed'])) - failedBefore,
+		sequential_2_calls: await callsTo(sequential),
+		concurrent_20_answered_200: answers.filter((a) => a.status === 200).length,
+		concurrent_20_calls: await callsTo(together),
+	};
+	figures[`${mode}_remove_duplicates`] = result;
+	check(
+		`${mode}: Remove Duplicates on callId after the trigger (Keep Repeated Deliveries on): one event twice one after the other -> ${result.sequential_2_calls} call (want 1); 20 copies at once -> ${result.concurrent_20_calls} calls (reported); ${executions} executions`,
+		result.sequential_2_calls === 1 &&
+			result.concurrent_20_calls >= 1 &&
+			executions === 22 &&
+			result.failed === 0,
+		result,
+	);
 }
 
 /**
@@ -316,6 +392,14 @@ async function queueChecks({ cluster, cookie: loggedIn, sandbox }) {
 
 	// 3. the trigger through the webhook processor
 	await triggerTargets({ mode: 'queue', hookBase: hooks, main, cookie });
+	await removeDuplicatesRecipe({
+		mode: 'queue',
+		hookBase: hooks,
+		main,
+		cookie,
+		sandbox,
+		firstLead: 50_000_010,
+	});
 
 	// 4. the duplicate-call guard (Skip Numbers Called Before) across the workers
 	const guardUrl = `${hooks}/webhook/callkaro-queue-outbound`;
@@ -499,7 +583,16 @@ async function main() {
 				await ensureOwner(main.url, OWNER);
 				const cookie = await n8nLogin(main.url, OWNER);
 				await waitForPublished(main, cookie, TRIGGER_WORKFLOW);
+				await waitForPublished(main, cookie, DEDUPE_WORKFLOW);
 				await triggerTargets({ mode: 'regular', hookBase: main.url, main, cookie });
+				await removeDuplicatesRecipe({
+					mode: 'regular',
+					hookBase: main.url,
+					main,
+					cookie,
+					sandbox,
+					firstLead: 50_000_000,
+				});
 				await spreadRun({
 					mode: 'regular',
 					hookBase: main.url,
