@@ -344,6 +344,13 @@ async function runConfig(config, index, ctx) {
 			concurrency: config.queue === false ? null : (config.concurrency ?? 10),
 			deliveries: DELIVERIES,
 			answered_200: run.answers.filter((a) => a.status === 200).length,
+			// status and the start of the body -> how many
+			not_200: run.answers
+				.filter((a) => a.status !== 200)
+				.reduce((counts, a) => {
+					const key = `${a.status} ${a.text.slice(0, 60)}`;
+					return { ...counts, [key]: (counts[key] ?? 0) + 1 };
+				}, {}),
 			enrolments: run.enrolled,
 			numbers_enrolled_twice: run.twice,
 			failed_executions: failed,
