@@ -50,6 +50,15 @@ async function main() {
 		process.stderr.write(`sandbox: cannot start: ${/** @type {Error} */ (error).message}\n`);
 		process.exit(1);
 	}
+	// Ready to be stopped before saying so: whoever waits for the line below may signal at once.
+	let stopping = false;
+	const stop = () => {
+		if (stopping) return;
+		stopping = true;
+		void sandbox.close().then(() => process.exit(0));
+	};
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
 	process.stdout.write(`CallKaro sandbox listening on ${sandbox.url}\n`);
 	const lines = [
 		`  data:    ${options.dataFile ?? `built-in demo data (keys ${DEMO_API_KEY}, ${OTHER_API_KEY})`}`,
@@ -67,15 +76,6 @@ async function main() {
 		lines.push(`  warning: bound to ${host}; only loopback clients can use the admin API`);
 	}
 	process.stdout.write(`${lines.join('\n')}\n`);
-
-	let stopping = false;
-	const stop = () => {
-		if (stopping) return;
-		stopping = true;
-		void sandbox.close().then(() => process.exit(0));
-	};
-	process.on('SIGINT', stop);
-	process.on('SIGTERM', stop);
 }
 
 void main();

@@ -609,7 +609,7 @@ describe('Webhooks: the sandbox posts call_ended (public docs §5)', () => {
 				// Printed at start, after the first line (read once the requests went through).
 				expect(cli.output()).toContain(`webhook: ${receiver.url}/cli (headers: X-CallKaro-Secret)`);
 			} finally {
-				expect(await cli.stop()).toBe(0);
+				expect(await cli.stop()).toEqual({ code: 0, signal: null });
 			}
 		});
 	});
