@@ -35,6 +35,7 @@ describe('Inspection and control under /__sandbox/ (and the JS API)', () => {
 				'contacts',
 				'dialect',
 				'faults',
+				'maxConcurrentRequests',
 				'requestCount',
 				'requests',
 				'runs',
@@ -85,6 +86,22 @@ describe('Inspection and control under /__sandbox/ (and the JS API)', () => {
 	test('admin requests are not logged', async () => {
 		await admin('/state', undefined, 'GET');
 		expect(sb.state.requests).toHaveLength(0);
+	});
+
+	test('maxConcurrentRequests: the most API requests answered at one time since the last reset', async () => {
+		// Each answer waits 300 ms, so three requests sent together are answered together.
+		sb.setFaults({ latencyMs: 300 });
+		for (let index = 0; index < 3; index++) {
+			await assign({ to_number: freshNumber(), workflow_id: 'wf_welcome' });
+		}
+		expect(sb.state.maxConcurrentRequests).toBe(1);
+		await Promise.all(
+			[1, 2, 3].map(() => assign({ to_number: freshNumber(), workflow_id: 'wf_welcome' })),
+		);
+		expect(sb.state.maxConcurrentRequests).toBe(3);
+		expect(sb.state.requestCount).toBe(6);
+		sb.reset();
+		expect(sb.state.maxConcurrentRequests).toBe(0);
 	});
 
 	test('the request log is bounded (requestLogLimit), while requestCount keeps counting', async () => {

@@ -106,6 +106,7 @@ export const DEFAULT_RUN_DURATION_MS = 60_000;
  * @property {Campaign[]} campaigns
  * @property {Record<string, import('./faults.mjs').FaultConfig>} faults
  * @property {number} requestCount  API requests seen since the last reset
+ * @property {number} maxConcurrentRequests  the most API requests being answered at one time since the last reset
  * @property {LogEntry[]} requests  the last config.requestLogLimit API requests
  * @property {{ sandbox: unknown, agents: Record<string, unknown> }} webhooks  webhooks set at start or through the admin API (header values masked)
  * @property {import('./webhooks.mjs').WebhookDelivery[]} webhookDeliveries  the last config.requestLogLimit deliveries
@@ -259,6 +260,7 @@ export function createEngine(options) {
 		campaigns: [],
 		faults: {},
 		requestCount: 0,
+		maxConcurrentRequests: 0,
 		requests: [],
 		webhooks: { sandbox: null, agents: {} },
 		webhookDeliveries: [],
@@ -314,6 +316,7 @@ export function createEngine(options) {
 		state.scheduledCalls.length = 0;
 		state.campaigns.length = 0;
 		state.requestCount = 0;
+		state.maxConcurrentRequests = 0;
 		state.requests.length = 0;
 		for (const key of Object.keys(state.faults)) delete state.faults[key];
 		const now = iso();

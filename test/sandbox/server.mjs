@@ -178,6 +178,8 @@ export async function startSandbox(options = {}) {
 	const closing = new AbortController();
 	let deliveryCount = 0;
 	let generation = 0;
+	/** API requests being answered now (a reset does not end them, so it does not zero this) */
+	let requestsInFlight = 0;
 
 	/**
 	 * Post a call's event to its webhook: once, or twice (one after the other) with duplicate.
@@ -298,6 +300,9 @@ export async function startSandbox(options = {}) {
 			? /** @type {const} */ ({ ok: false, message: 'Request body too large', raw: '' })
 			: parseBody(req.headers['content-type'], raw);
 		state.requestCount++;
+		// Lets a test see that a client overlaps its requests without timing it.
+		requestsInFlight++;
+		state.maxConcurrentRequests = Math.max(state.maxConcurrentRequests, requestsInFlight);
 		/** @type {LogEntry} */
 		const entry = {
 			id: state.requestCount,
@@ -315,6 +320,7 @@ export async function startSandbox(options = {}) {
 		 * @param {Reply | null} reply  null: drop the connection
 		 */
 		const finish = (reply) => {
+			requestsInFlight--;
 			entry.durationMs = Date.now() - started;
 			if (reply) {
 				entry.status = reply.status;
