@@ -319,19 +319,19 @@ describe('Inspection and control under /__sandbox/ (and the JS API)', () => {
 		}
 	});
 
-	test('startSandbox binds 127.0.0.1 by default and starts in under a second', async () => {
-		const started = Date.now();
+	test('startSandbox binds 127.0.0.1 by default', async () => {
 		const other = await startSandbox();
 		try {
-			expect(Date.now() - started).toBeLessThan(1000);
 			expect(other.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 		} finally {
 			await other.close();
 		}
 	});
 
-	test('close() is immediate with open keep-alive connections and clears pending timers', async () => {
-		const other = await startSandbox({ runDurationMs: 60_000 });
+	// Without timing close(): keep-alive and latency of ten minutes, so waiting on them would
+	// outlast the test's timeout.
+	test('close() does not wait for open keep-alive connections and clears pending timers', async () => {
+		const other = await startSandbox({ runDurationMs: 60_000, keepAliveTimeoutMs: 600_000 });
 		await call(other.url, '/workflow/assign', {
 			to_number: freshNumber(),
 			workflow_id: 'wf_welcome',
@@ -342,9 +342,7 @@ describe('Inspection and control under /__sandbox/ (and the JS API)', () => {
 			schedule_at: '2099-01-01T00:00:00',
 		});
 		expect(other.pendingTimers()).toBe(2);
-		const started = Date.now();
 		await other.close();
-		expect(Date.now() - started).toBeLessThan(500);
 		expect(other.pendingTimers()).toBe(0);
 		await expect(
 			call(other.url, '/__sandbox/health', undefined, { method: 'GET' }),
@@ -352,14 +350,13 @@ describe('Inspection and control under /__sandbox/ (and the JS API)', () => {
 	});
 
 	test('close() also cancels requests waiting on fault latency', async () => {
-		const other = await startSandbox({ latencyMs: 5_000 });
+		const other = await startSandbox({ latencyMs: 600_000 });
 		const pending = call(other.url, '/v2/call/campaign', { name: 'A' }).catch(
 			(error: Error) => error,
 		);
-		await sleep(50);
-		const started = Date.now();
+		// the request has arrived and waits on its latency
+		while (other.state.requestCount === 0) await sleep(10);
 		await other.close();
-		expect(Date.now() - started).toBeLessThan(500);
 		expect(await pending).toBeInstanceOf(Error);
 	});
 });
