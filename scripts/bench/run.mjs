@@ -51,21 +51,21 @@ if (process.argv.includes('--queue')) {
 }
 
 const BENCH_DIR = path.join(PROJECT_ROOT, 'scripts', 'bench');
-export const LATENCY_MS = 25;
+const LATENCY_MS = 25;
 const WORKFLOW_ID = 'wf_welcome';
 const CODE_NODE = 'Generate Items';
 const NODE_UNDER_TEST = 'Node Under Test';
 
 const t0 = Date.now();
-export const log = (m) => console.log(`[bench ${secondsSince(t0).padStart(6)}] ${m}`);
-export const round = (x, digits = 3) => (Number.isFinite(x) ? Number(x.toFixed(digits)) : null);
+const log = (m) => console.log(`[bench ${secondsSince(t0).padStart(6)}] ${m}`);
+const round = (x, digits = 3) => (Number.isFinite(x) ? Number(x.toFixed(digits)) : null);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
 // ---------------------------------------------------------------------------------------------
-// what the queue bench (queue.mjs) shares: the sandbox, the n8n install with the package in it
+// the sandboxes, and the n8n install with the package in it
 
 /** Sandboxes in this process, on 127.0.0.1, one per latency. */
-export async function startSandboxes(latencies = [LATENCY_MS, 0]) {
+async function startSandboxes(latencies = [LATENCY_MS, 0]) {
 	const { startSandbox, DEMO_API_KEY } = await import(
 		pathToFileURL(path.join(PROJECT_ROOT, 'test', 'sandbox', 'sandbox.mjs')).href
 	);
@@ -77,7 +77,7 @@ export async function startSandboxes(latencies = [LATENCY_MS, 0]) {
 }
 
 /** The cached n8n, and the package (the tree, built and packed, or a tarball) installed into userFolder. */
-export async function preparePackage({ work, userFolder, tarball, skipBuild }) {
+async function preparePackage({ work, userFolder, tarball, skipBuild }) {
 	if (!tarball) {
 		if (!skipBuild) await buildPackage({ log });
 		({ tarball } = await packPackage({ outDir: work, log }));
