@@ -84,6 +84,15 @@ const DEDUPE_WEBHOOK_ID = 'c0ffee00-0000-4000-8000-00000000a002';
 const ASSIGN_WORKFLOW = 'ckQueueAssign001';
 const OUTBOUND_WORKFLOW = 'ckQueueOutbnd001';
 
+/** Outbound Call with the sandbox's agent; `parameters` adds the phone and what differs. */
+const outboundCallNode = (parameters) => ({
+	name: 'CallKaro Outbound Call',
+	type: 'n8n-nodes-callkaro.callKaroOutboundCall',
+	typeVersion: 1,
+	credentials: CREDENTIAL,
+	parameters: { agentId: 'agent_sales_01', options: { defaultCountryCode: '91' }, ...parameters },
+});
+
 const WORKFLOWS = [
 	workflow(TRIGGER_WORKFLOW, 'Queue e2e: CallKaro Trigger', [
 		{
@@ -126,17 +135,7 @@ const WORKFLOWS = [
 				options: {},
 			},
 		},
-		{
-			name: 'CallKaro Outbound Call',
-			type: 'n8n-nodes-callkaro.callKaroOutboundCall',
-			typeVersion: 1,
-			credentials: CREDENTIAL,
-			parameters: {
-				agentId: 'agent_sales_01',
-				phoneNumber: '={{ $json.to }}',
-				options: { defaultCountryCode: '91' },
-			},
-		},
+		outboundCallNode({ phoneNumber: '={{ $json.to }}' }),
 	]),
 	assignWebhookWorkflow({
 		id: ASSIGN_WORKFLOW,
@@ -145,18 +144,7 @@ const WORKFLOWS = [
 	}),
 	workflow(OUTBOUND_WORKFLOW, 'Queue e2e: Webhook to Outbound Call (Skip Numbers Called Before)', [
 		webhookNode('callkaro-queue-outbound'),
-		{
-			name: 'CallKaro Outbound Call',
-			type: 'n8n-nodes-callkaro.callKaroOutboundCall',
-			typeVersion: 1,
-			credentials: CREDENTIAL,
-			parameters: {
-				agentId: 'agent_sales_01',
-				phoneNumber: '={{ $json.body.phone }}',
-				skipBefore: true,
-				options: { defaultCountryCode: '91' },
-			},
-		},
+		outboundCallNode({ phoneNumber: '={{ $json.body.phone }}', skipBefore: true }),
 	]),
 ];
 
