@@ -11,20 +11,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { clusterCli, clusterEnv, startCluster, startN8nProcess } from './n8n/cluster.mjs';
+import { clusterCli, clusterEnv, startCluster } from './n8n/cluster.mjs';
 import { cacheRoot, ensureN8n, n8nPaths } from './n8n/install.mjs';
 import { startPostgres, startRedis } from './n8n/postgres.mjs';
 import {
 	CREDENTIAL_NAME,
 	PROJECT_ROOT,
-	activateArgs,
 	buildPackage,
-	credentialFile,
 	ensureOwner,
-	installCommunityPackage,
 	ownerEnv,
 	packPackage,
 	portInUse,
+	prepareN8n,
 	readJson,
 	secondsSince,
 	stopAll,
@@ -58,7 +56,9 @@ const { major } = n8nPaths().target;
 const PROJECT_KEY = createHash('sha256').update(PROJECT_ROOT).digest('hex').slice(0, 12);
 const INSTANCE = `${PROJECT_KEY}-n8n${major}${QUEUE ? '-queue' : ''}`;
 const LOCAL = path.join(cacheRoot(), 'start', INSTANCE);
-const EXAMPLES = path.join(PROJECT_ROOT, 'examples');
+const EXAMPLES_DIR = path.join(PROJECT_ROOT, 'examples');
+const EXAMPLES = fs.readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json'));
+const example = (file) => readJson(path.join(EXAMPLES_DIR, file));
 
 const t0 = Date.now();
 const log = (m) => console.log(`[start ${secondsSince(t0).padStart(6)}] ${m}`);
@@ -91,10 +91,6 @@ async function main() {
 	if (!opts['skip-build']) await buildPackage({ log });
 	const { tarball } = await packPackage({ outDir: runDir, log });
 	await ensureN8n({ log });
-	// the package's real folder is outside the project, so that zod, luxon and n8n-workflow can
-	// only come from the host n8n (as in a real install), never from this project's node_modules
-	const nodesRealDir = path.join(cacheRoot(), 'local-nodes', `${PROJECT_KEY}-n8n${major}`);
-	await installCommunityPackage({ tarball, userFolder: LOCAL, nodesRealDir, log });
 
 	// calls that end in the sandbox are posted, as CallKaro would, to the published CallKaro
 	// Trigger example, with the secret header it checks
@@ -129,59 +125,47 @@ async function main() {
 		env = clusterEnv({ pg, redis, extra: env });
 	}
 	const cli = (args) => clusterCli(args, { userFolder: LOCAL, env });
-	const credFile = path.join(runDir, 'credential.json');
-	fs.writeFileSync(
-		credFile,
-		JSON.stringify(credentialFile({ baseUrl: sandbox.url, apiKey: DEMO_API_KEY })),
-	);
-	await cli(['import:credentials', `--input=${credFile}`]);
-	fs.rmSync(credFile);
-	log(`credential "${CREDENTIAL_NAME}" -> ${sandbox.url}`);
 
-	const examples = fs
-		.readdirSync(EXAMPLES)
-		.filter((f) => f.endsWith('.json'))
-		.map((file) => ({ file, wf: readJson(path.join(EXAMPLES, file)) }));
-	const existing = new Set(
-		(await cli(['list:workflow'])).stdout.split('\n').map((l) => l.split('|')[0].trim()),
-	);
-	const toImport = opts['reset-examples']
-		? examples
-		: examples.filter((e) => !existing.has(e.wf.id));
-	if (toImport.length > 0) {
-		const file = path.join(runDir, 'examples.json');
-		fs.writeFileSync(file, JSON.stringify(toImport.map((e) => e.wf)));
-		await cli(['import:workflow', `--input=${file}`]);
-		// publish those with a webhook or form trigger, so that their production URLs work at once
-		for (const { wf } of toImport)
-			if (wf.nodes.some((n) => /\.(webhook|formTrigger|callKaroTrigger)$/.test(n.type)))
-				await cli(activateArgs(wf.id));
-		log(`imported ${toImport.map((e) => e.file).join(', ')}`);
-	} else log('examples already imported (--reset-examples re-imports them over your edits)');
+	// the examples are imported when they are not in the database yet (or with --reset-examples),
+	// and those with a webhook, form or CallKaro trigger published, so their production URLs work
+	const listed = (await cli(['list:workflow'])).stdout.split('\n');
+	const existing = listed.map((line) => line.split('|')[0].trim());
+	const files = EXAMPLES.filter((f) => opts['reset-examples'] || !existing.includes(example(f).id));
+	const hasProductionUrl = /\.(webhook|formTrigger|callKaroTrigger)$/;
+	const publish = files
+		.map(example)
+		.filter((wf) => wf.nodes.some((n) => hasProductionUrl.test(n.type)));
+	// the package's real folder is outside the project, so that zod, luxon and n8n-workflow can
+	// only come from the host n8n (as in a real install), never from this project's node_modules
+	const nodesRealDir = path.join(cacheRoot(), 'local-nodes', `${PROJECT_KEY}-n8n${major}`);
+	await prepareN8n({
+		cli,
+		tarball,
+		userFolder: LOCAL,
+		nodesRealDir,
+		sandboxUrl: sandbox.url,
+		files: files.map((file) => path.join(EXAMPLES_DIR, file)),
+		publish: publish.map((wf) => wf.id),
+		log,
+	});
+	log(`credential "${CREDENTIAL_NAME}" -> ${sandbox.url}`);
+	if (files.length > 0) log(`imported ${files.join(', ')}`);
+	else log('examples already imported (--reset-examples re-imports them over your edits)');
 
 	const tN8n = Date.now();
-	if (QUEUE) {
-		log(`starting n8n main, ${opts.workers} workers and a webhook processor...`);
-		const logDir = path.join(LOCAL, 'logs');
-		const ports = {
-			mainPort: PORTS.n8n,
-			webhookPort: PORTS.webhook,
-			workers: Number(opts.workers),
-		};
-		cluster = await startCluster({ userFolder: LOCAL, env, logDir, ...ports });
-	} else {
-		log('starting n8n...');
-		const logFile = path.join(LOCAL, 'n8n.log');
-		const main = await startN8nProcess({
-			role: 'main',
-			name: 'main',
-			userFolder: LOCAL,
-			port: PORTS.n8n,
-			env,
-			logFile,
-		});
-		cluster = { main, processes: [main], stop: () => main.stop(15_000) };
-	}
+	const workers = QUEUE ? Number(opts.workers) : 0;
+	log(
+		QUEUE ? `starting n8n main, ${workers} workers and a webhook processor...` : 'starting n8n...',
+	);
+	cluster = await startCluster({
+		userFolder: LOCAL,
+		env,
+		logDir: path.join(LOCAL, 'logs'),
+		mainPort: PORTS.n8n,
+		webhookPort: PORTS.webhook,
+		workers,
+		webhookProcessor: QUEUE,
+	});
 	await ensureOwner(cluster.main.url, OWNER);
 	log(`n8n ready in ${secondsSince(tN8n)} (${secondsSince(t0)} since npm start)`);
 	for (const p of cluster.processes)
@@ -190,7 +174,7 @@ async function main() {
 			console.log(`n8n ${p.name} exited (${code ?? signal}); see ${p.logFile}`);
 			void shutdown(1);
 		});
-	console.log(QUEUE ? queueBanner(examples, trigger) : banner(examples, trigger));
+	console.log(QUEUE ? queueBanner(trigger) : banner(trigger));
 	if (opts['exit-when-ready']) await shutdown(0);
 }
 
@@ -203,9 +187,9 @@ const crmCurl = (
 ) => `curl -s -X POST ${url}/webhook/callkaro-crm-lead -H 'content-type: application/json' \\
         -d '{"phone":"+91 98200 11111","name":"Asha","city":"Pune","plan":"Pro"}'`;
 
-function banner(examples, trigger) {
+function banner(trigger) {
 	const n8n = cluster.main.url;
-	const id = (file) => examples.find((e) => e.file === file).wf.id;
+	const id = (file) => example(file).id;
 	return `
   n8n               ${n8n}
                     log in as ${OWNER.email} / ${OWNER.password}
@@ -231,7 +215,7 @@ function banner(examples, trigger) {
 `;
 }
 
-function queueBanner(examples, trigger) {
+function queueBanner(trigger) {
 	const { main, workers, webhook } = cluster;
 	const [pg, redis] = services;
 	const rows = [
@@ -253,7 +237,7 @@ ${rows.map(([role, where, file]) => `  ${role.padEnd(width)}  ${String(where).pa
       ${crmCurl(webhook.url)}
       Once: "Started". Again: "Already Running". Executions (main's editor) show which worker ran it.
   Ending a call in the sandbox posts call_ended to "${trigger.workflowName}" through the webhook processor.
-  Examples: ${examples.map((e) => e.file).join(', ')}.
+  Examples: ${EXAMPLES.join(', ')}.
   Press Ctrl-C to stop everything.
 `;
 }

@@ -9,7 +9,7 @@ import { CREDENTIAL_ID, CREDENTIAL_NAME, CREDENTIAL_TYPE, freePort } from '../n8
 import { n8nPaths } from '../n8n/install.mjs';
 import { startEchoServer } from '../../test/engine/echoServer.mjs';
 import { DEMO_API_KEY } from '../../test/sandbox/sandbox.mjs';
-import { once, startE2e } from './harness.mjs';
+import { postJson, startE2e } from './harness.mjs';
 
 const V1 = n8nPaths().target.major === 1;
 const OK = 'Connection successful!';
@@ -43,7 +43,7 @@ beforeAll(async () => {
 		responder: (request) => NOT_CALLKARO[request.path.split('/')[1]] ?? { status: 404 },
 	});
 	await new Promise((listening) => resetter.listen(0, '127.0.0.1', listening));
-	e2e = await startE2e();
+	e2e = await startE2e({ examples: false });
 });
 afterAll(async () => {
 	await e2e?.close();
@@ -51,19 +51,11 @@ afterAll(async () => {
 	resetter.close();
 });
 
-const server = once(async () => await e2e.server());
-
 /** The editor's Test button for the saved credential, with the values typed into the dialog. */
 async function testButton(data) {
-	const { url, cookie } = await server();
-	const res = await fetch(`${url}/rest/credentials/test`, {
-		method: 'POST',
-		headers: { cookie, 'content-type': 'application/json' },
-		body: JSON.stringify({
-			credentials: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME, type: CREDENTIAL_TYPE, data },
-		}),
-		signal: AbortSignal.timeout(60_000),
-	});
+	const { url, cookie } = await e2e.server();
+	const credentials = { id: CREDENTIAL_ID, name: CREDENTIAL_NAME, type: CREDENTIAL_TYPE, data };
+	const res = await postJson(`${url}/rest/credentials/test`, { credentials }, { cookie });
 	expect(res.status).toBe(200);
 	return (await res.json()).data;
 }

@@ -1,13 +1,24 @@
-// The example workflows, run by a real n8n against the sandbox: first through the n8n CLI
-// (`n8n execute`), then through the real Webhook, Form and CallKaro Trigger of `n8n start`.
-// Steps that later tests build on are once() steps, so `-t` may pick any test.
+// The example workflows, run by a real n8n against the sandbox: the sheet and campaign examples
+// through the n8n CLI (`n8n execute`), then the webhook, form and call_ended examples through the
+// real Webhook, Form and CallKaro Trigger of `n8n start`; in the same n8n, Skip Numbers Called
+// Before behind a published webhook. Steps that later tests build on are once() steps, so `-t`
+// may pick any test.
 import fs from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
-import { CREDENTIAL_ID, CREDENTIAL_NAME, PROJECT_ROOT } from '../n8n/host.mjs';
-import { readJson, readPackageJson, shadowingModules, triggerExample } from '../n8n/host.mjs';
+import {
+	CREDENTIAL_ID,
+	CREDENTIAL_NAME,
+	PACKAGE_NAME,
+	PROJECT_ROOT,
+	readJson,
+	readPackageJson,
+	shadowingModules,
+	triggerExample,
+} from '../n8n/host.mjs';
 import { DEMO_API_KEY } from '../../test/sandbox/sandbox.mjs';
-import { cliVariant, exampleFiles, once, packed, readExample, startE2e } from './harness.mjs';
+import { exampleFiles, once, packed, postJson, readExample, startE2e } from './harness.mjs';
 import { waitForExecutions } from './harness.mjs';
 
 const digits = (s) => String(s).replace(/\D/g, '');
@@ -17,35 +28,45 @@ const sheet = readExample('sheet-rows-outbound-call.json');
 const campaignWf = readExample('campaign-outbound-calls.json');
 const trigger = triggerExample();
 
-const tomorrow = new Date(Date.now() + 24 * 3600_000);
-tomorrow.setUTCSeconds(0, 0);
-const lead = { phone: '+91 98200 11111', name: 'Asha', city: 'Pune', plan: 'Pro' };
-const variants = [
-	cliVariant(crm, {
-		id: 'ckE2eCrmCli00001',
-		triggerName: 'CRM Lead Webhook',
-		sample: {
-			headers: { 'content-type': 'application/json' },
-			params: {},
-			query: {},
-			body: { ...lead, callAt: tomorrow.toISOString() },
+// a lead webhook that answers with the Outbound Call's item, once the workflow has run
+const GUARD_HOOK = 'callkaro-guard-lead';
+const guard = {
+	id: 'ckGuardE2e000001',
+	name: 'Lead to Outbound Call, each number once (e2e)',
+	active: false,
+	settings: { executionOrder: 'v1' },
+	connections: { 'Lead Webhook': { main: [[{ node: 'Call', type: 'main', index: 0 }]] } },
+	nodes: [
+		{
+			id: '6e7f0000-0000-4000-8000-0000000e2e01',
+			name: 'Lead Webhook',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			position: [0, 0],
+			webhookId: '6e7f0000-0000-4000-8000-0000000e2e02',
+			parameters: { httpMethod: 'POST', path: GUARD_HOOK, responseMode: 'lastNode', options: {} },
 		},
-	}),
-	cliVariant(form, {
-		id: 'ckE2eFormCli0001',
-		triggerName: 'Cancel Call Form',
-		sample: {
-			'Phone Number': '+91-98200-22223',
-			Agent: 'agent_sales_01',
-			submittedAt: new Date().toISOString(),
-			formMode: 'production',
+		{
+			id: '6e7f0000-0000-4000-8000-0000000e2e03',
+			name: 'Call',
+			type: `${PACKAGE_NAME}.callKaroOutboundCall`,
+			typeVersion: 1,
+			position: [220, 0],
+			credentials: { callKaroApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
+			parameters: {
+				agentId: 'agent_sales_01',
+				phoneNumber: '={{ $json.body.phone }}',
+				skipBefore: true,
+				options: {},
+			},
 		},
-	}),
-];
+	],
+};
 
 let e2e;
 beforeAll(async () => {
-	e2e = await startE2e({ workflows: variants, publish: [crm.id, form.id, trigger.workflowId] });
+	const publish = [crm.id, form.id, trigger.workflowId, guard.id];
+	e2e = await startE2e({ workflows: [guard], publish });
 });
 afterAll(() => e2e?.close());
 
@@ -54,7 +75,7 @@ afterAll(() => e2e?.close());
 const resolveLog = () => path.join(e2e.work, 'resolve.log');
 const sheetRun = once(async () => {
 	const before = (await e2e.state()).calls.length;
-	const { out } = await e2e.execute(sheet.id, {
+	const out = await e2e.execute(sheet.id, {
 		preload: path.join(PROJECT_ROOT, 'scripts', 'n8n', 'resolve-probe.cjs'),
 		env: { ...e2e.env, CALLKARO_RESOLVE_LOG: resolveLog() },
 	});
@@ -65,7 +86,7 @@ const sheetRun = once(async () => {
 
 // create campaign -> outbound calls that join it (the example as shipped)
 const campaignRun = once(async () => {
-	const { out } = await e2e.execute(campaignWf.id);
+	const out = await e2e.execute(campaignWf.id);
 	const state = await e2e.state();
 	const created = out['CallKaro Create Campaign'].outputs[0];
 	const items = out['CallKaro Outbound Call'].outputs[0];
@@ -89,37 +110,28 @@ describe('the packed tarball, community-installed', () => {
 });
 
 describe('n8n CLI', () => {
-	test('every imported CallKaro API node uses the credential (variants name it by name only); the trigger keeps its webhookId', async () => {
+	test('every imported CallKaro API node uses the credential; the trigger keeps its webhookId', async () => {
 		const out = path.join(e2e.work, 'exported.json');
 		const r = await e2e.cli(['export:workflow', '--all', '--pretty', `--output=${out}`]);
 		expect(r.code).toBe(0);
-		const exported = readJson(out);
+		const nodes = readJson(out).flatMap((w) => w.nodes);
 		// every CallKaro node but the trigger (which calls no API) has the credential
-		const isApiNode = (n) =>
-			n.type.startsWith('n8n-nodes-callkaro.') && !n.type.endsWith('Trigger');
-		const apiNodes = (workflows) => workflows.flatMap((w) => w.nodes.filter(isApiNode));
-		const shipped = apiNodes([...exampleFiles().map(readExample), ...variants]);
-		const credentials = apiNodes(exported).map((n) => n.credentials?.callKaroApi?.id);
+		const isApiNode = (n) => n.type.startsWith(`${PACKAGE_NAME}.`) && !n.type.endsWith('Trigger');
+		const imported = [...exampleFiles().map(readExample), guard];
+		const shipped = imported.flatMap((w) => w.nodes.filter(isApiNode));
+		const credentials = nodes.filter(isApiNode).map((n) => n.credentials?.callKaroApi?.id);
 		expect(credentials).toEqual(shipped.map(() => CREDENTIAL_ID));
-		const triggers = exported.flatMap((w) =>
-			w.nodes.filter((n) => n.type.endsWith('.callKaroTrigger')),
-		);
+		const triggers = nodes.filter((n) => n.type.endsWith('.callKaroTrigger'));
 		expect(triggers.map((n) => `${n.webhookId}/webhook`)).toEqual([trigger.webhookPath]);
 	});
 
 	test('sheet example: 3 rows in, 3 calls out, numbers normalised, the third scheduled (IST)', async () => {
 		const { items } = await sheetRun();
-		expect(items.map((i) => !!i.callId)).toEqual([true, true, true]);
 		// +91 default country code for the bare one
-		expect(items.map((i) => i.toNumber)).toEqual([
-			'+919820022221',
-			'+919820022222',
-			'+919820022223',
-		]);
-		expect(items.map((i) => i.scheduleAt)).toEqual([
-			null,
-			null,
-			expect.stringMatching(/T11:00:00$/),
+		expect(items.map((i) => [!!i.callId, i.toNumber, i.scheduleAt])).toEqual([
+			[true, '+919820022221', null],
+			[true, '+919820022222', null],
+			[true, '+919820022223', expect.stringMatching(/T11:00:00$/)],
 		]);
 	});
 
@@ -155,53 +167,6 @@ describe('n8n CLI', () => {
 			expect(resolved.filter((r) => !r.startsWith(hostModules))).toEqual([]);
 		},
 	);
-
-	test('form example (CLI variant): deletes the call the sheet example scheduled for +919820022223', async () => {
-		await sheetRun();
-		const { out } = await e2e.execute('ckE2eFormCli0001');
-		expect(out['CallKaro Delete Scheduled Call'].outputs[0][0]).toMatchObject({
-			deleted: true,
-			toNumber: '+919820022223',
-			agentId: 'agent_sales_01',
-		});
-		const scheduled = (await e2e.state()).scheduledCalls.filter((c) => c.number === '919820022223');
-		expect(scheduled).toEqual([
-			expect.objectContaining({ status: 'deleted', hangupReason: 'DELETED_SCH_CALL_ONE' }),
-		]);
-	});
-
-	test('crm example (CLI variant): a new lead goes out of "Started", the same lead again out of "Already Running"', async () => {
-		let { out } = await e2e.execute('ckE2eCrmCli00001');
-		const started = out['Mark Lead: Call Scheduled']?.outputs?.[0]?.[0];
-		expect(started).toMatchObject({
-			crmStatus: 'callkaro_started',
-			phone: '+919820011111',
-			callkaroRunId: expect.any(String),
-			firstCallAtUtc: tomorrow.toISOString(), // scheduled at the lead's callAt
-		});
-		expect(out['Already In Workflow']).toBeUndefined();
-		let state = await e2e.state();
-		expect(state.runs.filter((x) => x.number === '919820011111')).toEqual([
-			expect.objectContaining({
-				workflowId: 'wf_welcome',
-				status: 'scheduled',
-				id: started.callkaroRunId,
-			}),
-		]);
-		expect(state.contacts.find((c) => c.number === '919820011111')?.values).toMatchObject({
-			'First Name': 'Asha',
-			City: 'Pune',
-			Plan: 'Pro',
-		});
-
-		({ out } = await e2e.execute('ckE2eCrmCli00001'));
-		expect(out['Already In Workflow']?.outputs?.[0]?.[0]).toMatchObject({
-			status: 'already-running',
-		});
-		expect(out['Mark Lead: Call Scheduled']).toBeUndefined();
-		state = await e2e.state();
-		expect(state.runs.filter((x) => x.number === '919820011111')).toHaveLength(1);
-	});
 
 	test('campaign example: one v1 campaign; 3 calls placed that join it, each with its row as metadata', async () => {
 		const { created, items, calls, state, batchId } = await campaignRun();
@@ -249,56 +214,79 @@ describe('n8n start: the real triggers', () => {
 		);
 	});
 
-	test("POST /webhook/callkaro-crm-lead answers with the Set branch's item; the lead's wf_welcome run starts now", async () => {
-		const { url } = await e2e.server();
-		const lead = { phone: '+91 98200 11112', name: 'Ishaan', city: 'Nagpur', plan: 'Enterprise' };
-		const res = await fetch(`${url}/webhook/callkaro-crm-lead`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify(lead),
-		});
+	// the CRM example's webhook answers with its last node's item: "Mark Lead: Call Scheduled" on
+	// the Started branch, "Already In Workflow" (the Assign node's item) on Already Running
+	const postLead = async (lead) => {
+		const res = await postJson(`${(await e2e.server()).url}/webhook/callkaro-crm-lead`, lead);
 		expect(res.status).toBe(200);
-		const reply = await res.json();
-		expect(reply).toMatchObject({ crmStatus: 'callkaro_started', phone: '+919820011112' });
-		const state = await e2e.state();
-		expect(state.runs.find((x) => x.number === '919820011112')).toMatchObject({
-			workflowId: 'wf_welcome',
-			status: 'running',
-			id: reply.callkaroRunId,
-		});
-		expect(state.contacts.find((c) => c.number === '919820011112')?.values).toMatchObject({
-			Plan: 'Enterprise',
-			City: 'Nagpur',
-		});
+		return res.json();
+	};
+	const tomorrow = new Date(Date.now() + 24 * 3600_000);
+	tomorrow.setUTCSeconds(0, 0);
+	const asha = { phone: '+91 98200 11111', name: 'Asha', city: 'Pune', plan: 'Pro' };
+	const ishaan = { phone: '+91 98200 11112', name: 'Ishaan', city: 'Nagpur', plan: 'Enterprise' };
+	const scheduledLead = once(() => postLead({ ...asha, callAt: tomorrow.toISOString() }));
+
+	test.each([
+		['with a callAt is scheduled for it', scheduledLead, asha, 'scheduled', tomorrow.toISOString()],
+		['without one starts now', () => postLead(ishaan), ishaan, 'running', expect.any(String)],
+	])(
+		'crm example: a new lead %s, out of "Started"; its attributes are saved',
+		async (_, post, lead, status, firstCallAtUtc) => {
+			const reply = await post();
+			const number = digits(lead.phone);
+			const phone = `+${number}`;
+			expect(reply).toMatchObject({ crmStatus: 'callkaro_started', phone, firstCallAtUtc });
+			const state = await e2e.state();
+			expect(state.runs.filter((x) => x.number === number)).toEqual([
+				expect.objectContaining({ workflowId: 'wf_welcome', status, id: reply.callkaroRunId }),
+			]);
+			expect(state.contacts.find((c) => c.number === number)?.values).toMatchObject({
+				'First Name': lead.name,
+				City: lead.city,
+				Plan: lead.plan,
+			});
+		},
+	);
+
+	test('crm example: the same lead again goes out of "Already Running"; still one run', async () => {
+		await scheduledLead();
+		const reply = await postLead(asha);
+		expect(reply).toMatchObject({ status: 'already-running', toNumber: '+919820011111' });
+		expect(reply.crmStatus).toBeUndefined();
+		const runs = (await e2e.state()).runs.filter((x) => x.number === '919820011111');
+		expect(runs).toHaveLength(1);
 	});
 
-	test('GET /form/callkaro-cancel-call serves the form; submitting it deletes a scheduled call', async () => {
-		const { url } = await e2e.server();
-		let res = await fetch(`${url}/form/callkaro-cancel-call`);
+	test('form example: GET /form/callkaro-cancel-call serves the form; submitting it deletes a scheduled call', async () => {
+		const server = await e2e.server();
+		let res = await fetch(`${server.url}/form/callkaro-cancel-call`);
 		expect(res.status).toBe(200);
 		expect(await res.text()).toContain('Cancel a scheduled CallKaro call');
 		// schedule_at is IST wall-clock time, YYYY-MM-DDTHH:mm:ss
 		const due = new Date(Date.now() + 7.5 * 3600_000).toISOString().slice(0, 19);
-		res = await fetch(`${e2e.sandbox.url}/call/outbound`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', 'x-api-key': DEMO_API_KEY },
-			body: JSON.stringify({
-				agent_id: 'agent_support_02',
-				to_number: '+919820033333',
-				schedule_at: due,
-			}),
-		});
+		const call = { agent_id: 'agent_support_02', to_number: '+919820033333', schedule_at: due };
+		res = await postJson(`${e2e.sandbox.url}/call/outbound`, call, { 'x-api-key': DEMO_API_KEY });
 		expect(res.status).toBe(200);
 		const scheduled = (state) => state.scheduledCalls.filter((c) => c.number === '919820033333');
 		expect(scheduled(await e2e.state()).map((c) => c.status)).toEqual(['scheduled']);
 		// multipart, field-0 and field-1, as the form page sends
 		const body = new FormData();
-		body.append('field-0', '+91 98200 33333');
+		body.append('field-0', '+91-98200-33333');
 		body.append('field-1', 'agent_support_02');
-		res = await fetch(`${url}/form/callkaro-cancel-call`, { method: 'POST', body });
+		res = await fetch(`${server.url}/form/callkaro-cancel-call`, { method: 'POST', body });
 		await res.text();
 		expect(res.status).toBe(200);
-		expect(scheduled(await e2e.state()).map((c) => c.status)).toEqual(['deleted']);
+		expect(scheduled(await e2e.state())).toEqual([
+			expect.objectContaining({ status: 'deleted', hangupReason: 'DELETED_SCH_CALL_ONE' }),
+		]);
+		const [execution] = await waitForExecutions(server, form.id, 1);
+		const run = await server.execution(execution.id);
+		expect(run['CallKaro Delete Scheduled Call'].outputs[0][0]).toMatchObject({
+			deleted: true,
+			toNumber: '+919820033333',
+			agentId: 'agent_support_02',
+		});
 	});
 
 	describe('call_ended -> the published CallKaro Trigger example', () => {
@@ -441,6 +429,42 @@ describe('n8n start: the real triggers', () => {
 					.map((c) => state.calls.find((x) => x.id === c.id))
 					.map((c) => `${c.status}:${c.hangupReason}`),
 			).toEqual(['ended:CLIENT_INITIATED', 'ended:USER_UNAVAILABLE', 'ended:USER_REJECTED']);
+		});
+	});
+
+	describe('Skip Numbers Called Before, behind a published webhook', () => {
+		/** POSTs a lead to the guard's webhook; 2.41 may take a moment to register it. */
+		const postGuardLead = async (phone, retries = 20) => {
+			const res = await postJson(`${(await e2e.server()).url}/webhook/${GUARD_HOOK}`, { phone });
+			if (res.status === 404 && retries > 0) {
+				await sleep(500);
+				return postGuardLead(phone, retries - 1);
+			}
+			return { status: res.status, reply: await res.json().catch(() => null) };
+		};
+		const callsTo = async (number) =>
+			(await e2e.state()).calls.filter((call) => call.toNumber === number).length;
+
+		test('the same lead posted 3 times, one after another, is called once', async () => {
+			const answers = [];
+			for (let i = 0; i < 3; i++) answers.push(await postGuardLead('+91 98200 55501'));
+			expect(answers.map(({ status, reply }) => [status, reply?.placed, reply?.status])).toEqual([
+				[200, true, 'success'],
+				[200, false, 'calledBefore'],
+				[200, false, 'calledBefore'],
+			]);
+			expect(await callsTo('+919820055501')).toBe(1);
+		});
+
+		test('the same lead posted 20 times at once is called once', async () => {
+			const answers = await Promise.all(
+				Array.from({ length: 20 }, () => postGuardLead('+91 98200 55502')),
+			);
+			const calls = await callsTo('+919820055502');
+			console.log(`[guard] 20 deliveries of one lead at once: ${calls} call(s)`);
+			expect(answers.map(({ status }) => status)).toEqual(Array(20).fill(200));
+			expect(answers.filter(({ reply }) => reply?.status === 'calledBefore')).toHaveLength(19);
+			expect(calls).toBe(1);
 		});
 	});
 });

@@ -1,7 +1,7 @@
-// What every *.e2e.mjs file builds on: a fresh n8n user folder with the packed tarball
-// community-installed, the sandbox, the "CallKaro Sandbox" credential and the workflows imported,
-// and the n8n CLI and server to drive them. global-setup.mjs has built and packed the package
-// and installed n8n (CALLKARO_N8N_VERSION) before any file runs.
+// What every *.e2e.mjs file builds on: a fresh n8n user folder prepared by host.mjs's
+// prepareN8n() (the packed tarball community-installed, the "CallKaro Sandbox" credential, the
+// examples and the file's own workflows), the sandbox, and the n8n CLI and server to drive them.
+// global-setup.mjs has built and packed the package and installed n8n before any file runs.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -9,28 +9,23 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { startN8nProcess } from '../n8n/cluster.mjs';
 import {
-	CREDENTIAL_NAME,
 	PROJECT_ROOT,
-	activateArgs,
-	credentialFile,
 	describeFailure,
 	ensureOwner,
 	freePort,
-	installCommunityPackage,
 	n8nEnv,
 	n8nLogin,
 	ownerEnv,
 	parseTrailingJson,
+	prepareN8n,
 	readJson,
 	runN8n,
 	stopAll,
 } from '../n8n/host.mjs';
-import { n8nPaths } from '../n8n/install.mjs';
-import { DEMO_API_KEY, startSandbox } from '../../test/sandbox/sandbox.mjs';
+import { startSandbox } from '../../test/sandbox/sandbox.mjs';
 
 const EXAMPLES = path.join(PROJECT_ROOT, 'examples');
-export const OWNER = { email: 'owner@example.com', password: 'CallKaro-e2e-1' };
-const VERBOSE = !!process.env.CALLKARO_E2E_VERBOSE;
+const OWNER = { email: 'owner@example.com', password: 'CallKaro-e2e-1' };
 
 export const readExample = (file) => readJson(path.join(EXAMPLES, file));
 export const exampleFiles = () => fs.readdirSync(EXAMPLES).filter((f) => f.endsWith('.json'));
@@ -44,49 +39,24 @@ export function once(fn) {
 	return () => (promise ??= fn());
 }
 
+/** POSTs a JSON body; returns the Response. */
+export const postJson = (url, body, headers = {}) =>
+	fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', ...headers },
+		body: JSON.stringify(body),
+		signal: AbortSignal.timeout(60_000),
+	});
+
 /** Last output items of each node of an execution: { node: { error, outputs: [[json...]] } }. */
-export function nodeOutputs(execution) {
-	const runData = execution.data.resultData.runData;
+function nodeOutputs(execution) {
 	return Object.fromEntries(
-		Object.entries(runData).map(([node, runs]) => {
+		Object.entries(execution.data.resultData.runData).map(([node, runs]) => {
 			const last = runs.at(-1);
 			const outputs = (last.data?.main ?? []).map((items) => (items ?? []).map((i) => i.json));
 			return [node, { error: last.error?.message ?? null, outputs }];
 		}),
 	);
-}
-
-/**
- * The CLI's `execute` can start a workflow only at a Manual Trigger. For the webhook and form
- * examples the e2e runs a copy whose trigger node is replaced, under the same name, by a Set node
- * emitting what that trigger would emit, started by a Manual Trigger. The credential is named by
- * name only, so the import must find "CallKaro Sandbox" by name.
- */
-export function cliVariant(workflow, { id, triggerName, sample }) {
-	const wf = structuredClone(workflow);
-	Object.assign(wf, { id, name: `${workflow.name} (e2e: manual start)` });
-	const trigger = wf.nodes.find((n) => n.name === triggerName);
-	if (!trigger) throw new Error(`no node "${triggerName}" in ${workflow.name}`);
-	delete trigger.webhookId;
-	Object.assign(trigger, {
-		type: 'n8n-nodes-base.set',
-		typeVersion: 3.4,
-		parameters: { mode: 'raw', jsonOutput: JSON.stringify(sample), options: {} },
-	});
-	const start = 'Manual Start (e2e)';
-	wf.nodes.push({
-		id: '9f9f9f9f-0000-4000-8000-00000000e2e0',
-		name: start,
-		type: 'n8n-nodes-base.manualTrigger',
-		typeVersion: 1,
-		position: [trigger.position[0] - 220, trigger.position[1]],
-		parameters: {},
-	});
-	wf.connections[start] = { main: [[{ node: triggerName, type: 'main', index: 0 }]] };
-	for (const node of wf.nodes)
-		if (node.credentials?.callKaroApi)
-			node.credentials.callKaroApi = { id: null, name: CREDENTIAL_NAME };
-	return wf;
 }
 
 /**
@@ -107,21 +77,19 @@ async function fetchJson(url, init, retry = !init?.method) {
 }
 
 /**
- * Sets up one n8n user folder: community-installs the tarball, starts the sandbox (demo data),
- * imports the credential and, in one `import:workflow` (each n8n CLI start costs seconds), the
- * examples byte for byte plus `workflows`. Returns:
+ * Starts the sandbox (demo data) and prepares one n8n user folder with the examples (unless
+ * `examples: false`) plus `workflows`, `publish` (ids) published. Returns:
  *   cli(args, opts)      `n8n <args>` -> { code, stdout, stderr, ms }; only before server()
- *   execute(id, opts)    `n8n execute --id --rawOutput` -> { ms, out: nodeOutputs }
- *   server()             publishes `publish` (workflow ids), starts `n8n start` (once), logs the
- *                        owner in -> { url, cookie, get(route), executions(workflowId), execution(id) }
+ *   execute(id, opts)    `n8n execute --id --rawOutput` -> the last output items of each node
+ *   server()             starts `n8n start` (once) and logs the owner in ->
+ *                        { url, cookie, get(route), executions(workflowId), execution(id) }
  *   state(), admin(route, body)   the sandbox's state and admin API
  *   close()              stops n8n and the sandbox (afterAll)
  */
-export async function startE2e({ workflows = [], publish = [] } = {}) {
-	const { work: root, tarball } = packed();
+export async function startE2e({ examples = true, workflows = [], publish = [] } = {}) {
+	const { work: root, tarball, n8nDir } = packed();
 	const work = fs.mkdtempSync(path.join(root, 'instance-'));
 	const userFolder = path.join(work, 'n8n-user');
-	const installed = await installCommunityPackage({ tarball, userFolder });
 	const sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
 	const env = n8nEnv({ userFolder, port: await freePort(), brokerPort: await freePort() });
 	let running = null;
@@ -129,37 +97,22 @@ export async function startE2e({ workflows = [], publish = [] } = {}) {
 	const cli = async (args, opts = {}) => {
 		if (running) throw new Error('n8n CLI commands run before n8n start (they share its database)');
 		const r = await runN8n(args, { env, timeoutMs: 180_000, ...opts });
-		if (VERBOSE) console.log(r.stdout, r.stderr);
+		if (process.env.CALLKARO_E2E_VERBOSE) console.log(r.stdout, r.stderr);
 		return r;
 	};
-	const mustCli = async (args, expected = /(?:)/) => {
-		const r = await cli(args);
-		if (r.code !== 0 || !expected.test(r.stdout)) throw new Error(describeFailure(r));
-	};
-
-	// credential: clear data in the file, `import:credentials` encrypts it
-	const credFile = path.join(work, 'credential.json');
-	fs.writeFileSync(
-		credFile,
-		JSON.stringify(credentialFile({ baseUrl: sandbox.url, apiKey: DEMO_API_KEY })),
-	);
-	await mustCli(
-		['import:credentials', `--input=${credFile}`],
-		/Successfully imported 1 credential/,
-	);
-	const importDir = path.join(work, 'import');
-	fs.mkdirSync(importDir);
-	for (const f of exampleFiles()) fs.copyFileSync(path.join(EXAMPLES, f), path.join(importDir, f));
-	for (const wf of workflows)
-		fs.writeFileSync(path.join(importDir, `e2e-${wf.id}.json`), JSON.stringify(wf));
-	const total = exampleFiles().length + workflows.length;
-	await mustCli(
-		['import:workflow', '--separate', `--input=${importDir}`],
-		new RegExp(`Successfully imported ${total} workflows`),
-	);
+	const files = examples ? exampleFiles().map((f) => path.join(EXAMPLES, f)) : [];
+	const sandboxUrl = sandbox.url;
+	const installed = await prepareN8n({
+		cli,
+		tarball,
+		userFolder,
+		sandboxUrl,
+		files,
+		workflows,
+		publish,
+	});
 
 	const server = once(async () => {
-		for (const id of publish) await mustCli(activateArgs(id));
 		const logFile = path.join(work, 'n8n.log');
 		running = await startN8nProcess({
 			role: 'main',
@@ -172,6 +125,10 @@ export async function startE2e({ workflows = [], publish = [] } = {}) {
 		await ensureOwner(url, OWNER);
 		const cookie = await n8nLogin(url, OWNER);
 		const get = (route) => fetchJson(`${url}${route}`, { headers: { cookie } });
+		// the run data of an execution comes flatted; read it with the host n8n's own flatted
+		const flatted = createRequire(path.join(n8nDir, 'node_modules', 'n8n', 'package.json'))(
+			'flatted',
+		);
 		return {
 			url,
 			cookie,
@@ -181,12 +138,8 @@ export async function startE2e({ workflows = [], publish = [] } = {}) {
 				const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 				return (await get(`/rest/executions?filter=${filter}&limit=50`)).data.results;
 			},
-			/** One execution's last output items per node (its run data comes flatted). */
 			execution: async (id) => {
 				const { data } = await get(`/rest/executions/${id}`);
-				const flatted = createRequire(
-					path.join(n8nPaths().n8nDir, 'node_modules', 'n8n', 'package.json'),
-				)('flatted');
 				if (typeof data.data === 'string') data.data = flatted.parse(data.data);
 				return nodeOutputs(data);
 			},
@@ -207,7 +160,7 @@ export async function startE2e({ workflows = [], publish = [] } = {}) {
 			const crashedAfterRun = r.signal === 'SIGSEGV' && /"finished": true/.test(r.stdout);
 			if (r.code !== 0 && !crashedAfterRun) throw new Error(describeFailure(r));
 			if (crashedAfterRun) console.warn(`n8n execute --id=${id} crashed (SIGSEGV) after its run`);
-			return { ms: r.ms, out: nodeOutputs(parseTrailingJson(r.stdout)) };
+			return nodeOutputs(parseTrailingJson(r.stdout));
 		},
 		state: () => fetchJson(`${sandbox.url}/__sandbox/state`),
 		admin: (route, body) =>

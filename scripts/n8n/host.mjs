@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { n8nPaths, node24Env } from './install.mjs';
+import { DEMO_API_KEY } from '../../test/sandbox/sandbox.mjs';
 
 export const PROJECT_ROOT = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const PACKAGE_NAME = 'n8n-nodes-callkaro';
@@ -23,9 +24,6 @@ export const readJson = (file) => JSON.parse(fs.readFileSync(file, 'utf8'));
 export const readPackageJson = () => readJson(path.join(PROJECT_ROOT, 'package.json'));
 export const tempDir = (prefix) => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 export const secondsSince = (t) => `${((Date.now() - t) / 1000).toFixed(1)}s`;
-
-// ---------------------------------------------------------------------------------------------
-// child processes
 
 const live = new Set();
 const alive = (child) => child.exitCode === null && child.signalCode === null;
@@ -68,10 +66,9 @@ export const stopAll = (graceMs = 10_000) =>
  * stdout, stderr, ms, label } (check code); rejects only if it cannot start.
  */
 export async function runCommand(cmd, args, opts = {}) {
-	const { timeoutMs = 60_000, label = [cmd, ...args].join(' '), onSpawn, ...spawnOpts } = opts;
+	const { timeoutMs = 60_000, label = [cmd, ...args].join(' '), ...spawnOpts } = opts;
 	const started = Date.now();
 	const child = track(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...spawnOpts });
-	onSpawn?.(child);
 	let [stdout, stderr, timedOut] = ['', '', false];
 	child.stdout?.on('data', (d) => (stdout += d));
 	child.stderr?.on('data', (d) => (stderr += d));
@@ -108,9 +105,6 @@ export function describeFailure(r) {
 	const out = `${r.stdout}\n${r.stderr}`.trim().slice(-4000);
 	return `${r.label} ${why} after ${(r.ms / 1000).toFixed(1)}s\n${out}`;
 }
-
-// ---------------------------------------------------------------------------------------------
-// the package
 
 /** `npm run build` (output shown only on failure); checks that it made every file n8n loads. */
 export async function buildPackage({ log }) {
@@ -180,9 +174,6 @@ export function shadowingModules(dir) {
 	return candidates.filter((candidate) => fs.existsSync(candidate));
 }
 
-// ---------------------------------------------------------------------------------------------
-// n8n
-
 /** Environment for n8n (CLI and server); the caller's own N8N_* / DB_* settings are dropped. */
 export function n8nEnv({ userFolder, port = 5678, brokerPort = 5679, extra = {} } = {}) {
 	const env = node24Env();
@@ -222,19 +213,17 @@ export function n8nEnv({ userFolder, port = 5678, brokerPort = 5679, extra = {} 
  * `n8n <args>` on the target's Node (optionally with a --require preload). n8n's CLI ends with
  * process.exit(), which cuts off a big stdout written to a pipe: the output goes to files.
  */
-export async function runN8n(args, { env, timeoutMs = 120_000, preload, label, onSpawn } = {}) {
+export async function runN8n(
+	args,
+	{ env, timeoutMs = 120_000, preload, label = `n8n ${args[0]}` } = {},
+) {
 	const { nodeBin, n8nMain } = n8nPaths();
 	const dir = tempDir('callkaro-n8n-cli-');
 	const [out, err] = ['stdout', 'stderr'].map((f) => fs.openSync(path.join(dir, f), 'w'));
 	try {
 		const nodeArgs = [...(preload ? ['--require', preload] : []), n8nMain, ...args];
-		const r = await runCommand(nodeBin, nodeArgs, {
-			env,
-			timeoutMs,
-			label: label ?? `n8n ${args[0]}`,
-			stdio: ['ignore', out, err],
-			onSpawn,
-		});
+		const stdio = ['ignore', out, err];
+		const r = await runCommand(nodeBin, nodeArgs, { env, timeoutMs, label, stdio });
 		r.stdout = fs.readFileSync(path.join(dir, 'stdout'), 'utf8');
 		r.stderr = fs.readFileSync(path.join(dir, 'stderr'), 'utf8');
 		return r;
@@ -265,6 +254,41 @@ export const credentialFile = ({ baseUrl, apiKey }) => [
 	{ id: CREDENTIAL_ID, name: CREDENTIAL_NAME, type: CREDENTIAL_TYPE, data: { apiKey, baseUrl } },
 ];
 
+/**
+ * Makes userFolder an n8n with this package, ready to start: community-installs the tarball,
+ * imports the "CallKaro Sandbox" credential pointing at sandboxUrl, then the workflow files (byte
+ * for byte) and objects in one `import:workflow` (each n8n CLI start costs seconds), and publishes
+ * those in `publish`. cli(args) runs `n8n <args>` against the user folder's database.
+ */
+export async function prepareN8n(opts) {
+	const { cli, tarball, userFolder, nodesRealDir, sandboxUrl, log } = opts;
+	const { files = [], workflows = [], publish = [] } = opts;
+	const installed = await installCommunityPackage({ tarball, userFolder, nodesRealDir, log });
+	const mustCli = async (args, expected = /(?:)/) => {
+		const r = await cli(args);
+		if (r.code !== 0 || !expected.test(r.stdout)) throw new Error(describeFailure(r));
+	};
+	const dir = tempDir('callkaro-import-');
+	try {
+		const credential = path.join(dir, 'credential.json');
+		const data = credentialFile({ baseUrl: sandboxUrl, apiKey: DEMO_API_KEY });
+		fs.writeFileSync(credential, JSON.stringify(data));
+		await mustCli(['import:credentials', `--input=${credential}`], /imported 1 credential/);
+		const wfDir = path.join(dir, 'workflows');
+		fs.mkdirSync(wfDir);
+		for (const file of files) fs.copyFileSync(file, path.join(wfDir, path.basename(file)));
+		for (const w of workflows)
+			fs.writeFileSync(path.join(wfDir, `${w.id}.json`), JSON.stringify(w));
+		const count = files.length + workflows.length;
+		const imported = new RegExp(`imported ${count} workflow`);
+		if (count > 0) await mustCli(['import:workflow', '--separate', `--input=${wfDir}`], imported);
+		for (const id of publish) await mustCli(activateArgs(id));
+	} finally {
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
+	return installed;
+}
+
 export function freePort() {
 	const server = net.createServer().listen(0, '127.0.0.1');
 	return once(server, 'listening').then(() => {
@@ -285,9 +309,6 @@ export function portInUse(port) {
 		socket.setTimeout(2000, () => done(false));
 	});
 }
-
-// ---------------------------------------------------------------------------------------------
-// the owner
 
 const OWNER_NAME = { firstName: 'CallKaro', lastName: 'Builder' };
 

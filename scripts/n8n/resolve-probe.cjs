@@ -5,23 +5,16 @@
 'use strict';
 const fs = require('node:fs');
 const Module = require('node:module');
+const path = require('node:path');
 
 const logFile = process.env.CALLKARO_RESOLVE_LOG;
-const marker = `${require('node:path').sep}n8n-nodes-callkaro${require('node:path').sep}`;
+const marker = `${path.sep}n8n-nodes-callkaro${path.sep}`;
 const watched = /^(zod|luxon|n8n-workflow|n8n-core)(\/|$)/;
 const original = Module._resolveFilename;
-const seen = new Set();
 Module._resolveFilename = function (request, parent, ...rest) {
 	const resolved = original.call(this, request, parent, ...rest);
-	try {
-		const from = parent && parent.filename;
-		if (logFile && from && from.includes(marker) && watched.test(request)) {
-			const key = `${request}\0${resolved}`;
-			if (!seen.has(key)) {
-				seen.add(key);
-				fs.appendFileSync(logFile, `${JSON.stringify({ request, from, resolved })}\n`);
-			}
-		}
-	} catch {}
+	const from = parent?.filename;
+	if (logFile && from?.includes(marker) && watched.test(request))
+		fs.appendFileSync(logFile, `${JSON.stringify({ request, from, resolved })}\n`);
 	return resolved;
 };
