@@ -297,18 +297,12 @@ export function freePort() {
 	});
 }
 
-export function portInUse(port) {
-	return new Promise((resolve) => {
-		const socket = net.connect({ port, host: '127.0.0.1' });
-		const done = (inUse) => {
-			socket.destroy();
-			resolve(inUse);
-		};
-		socket.once('connect', () => done(true));
-		socket.once('error', () => done(false));
-		socket.setTimeout(2000, () => done(false));
+/** Whether something listens on 127.0.0.1:port already (this process cannot listen there). */
+export const portInUse = (port) =>
+	new Promise((resolve) => {
+		const server = net.createServer().once('error', () => resolve(true));
+		server.listen(port, '127.0.0.1', () => server.close(() => resolve(false)));
 	});
-}
 
 const OWNER_NAME = { firstName: 'CallKaro', lastName: 'Builder' };
 
