@@ -25,7 +25,7 @@ import {
 import { startSandbox } from '../../test/sandbox/sandbox.mjs';
 
 const EXAMPLES = path.join(PROJECT_ROOT, 'examples');
-const OWNER = { email: 'owner@example.com', password: 'CallKaro-e2e-1' };
+export const OWNER = { email: 'owner@example.com', password: 'CallKaro-e2e-1' };
 
 export const readExample = (file) => readJson(path.join(EXAMPLES, file));
 export const exampleFiles = () => fs.readdirSync(EXAMPLES).filter((f) => f.endsWith('.json'));
