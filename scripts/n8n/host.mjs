@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { n8nPaths, node24Env } from './install.mjs';
-import { DEMO_API_KEY } from '../../test/sandbox/sandbox.mjs';
+import { DEMO_API_KEY } from '../../test/sandbox/demoData.mjs';
 
 export const PROJECT_ROOT = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const PACKAGE_NAME = 'n8n-nodes-callkaro';
