@@ -1,7 +1,9 @@
 import type { ICheckProcessedOptions, IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import {
+	CLAIM_CHECKS,
+	CLAIM_SETTLE_MS,
 	DEFAULT_HISTORY_SIZE,
 	HISTORY_NEARLY_FULL,
 	createSerializer,
@@ -87,6 +89,25 @@ export function createItemGuard(
 			throw storeError(`n8n's store of processed items failed (${error.message})`);
 		});
 
+	/**
+	 * n8n keeps a node's history as one list that each call reads, then writes back whole. A
+	 * second n8n process (another worker) that read it before these keys were written, and writes
+	 * after, puts its older list back: the keys are gone, and a later execution of the same number
+	 * (another delivery, or n8n 1.x re-running a dead worker's job) would call again. So they are
+	 * checked once such a write has had time to land, and recorded again if it erased them.
+	 */
+	async function keepClaimed(claimedKeys: string[]): Promise<void> {
+		let unconfirmed = claimedKeys;
+		for (let check = 0; check < CLAIM_CHECKS && unconfirmed.length > 0; check++) {
+			await sleep(CLAIM_SETTLE_MS);
+			const again = await inStore(
+				async () => await helpers.checkProcessedAndRecord(unconfirmed, SCOPE, options),
+			);
+			// reported new: they had been erased, and this call recorded them again
+			unconfirmed = again.new.map(String);
+		}
+	}
+
 	return {
 		async claim(subjects) {
 			const now = new Date();
@@ -107,6 +128,7 @@ export function createItemGuard(
 				if (seenBefore.has(key)) skipped.add(itemIndex);
 				else keys.set(itemIndex, key);
 			}
+			await keepClaimed([...keys.values()]);
 			return skipped;
 		},
 

@@ -84,4 +84,15 @@ describe('in-memory processed-data store', () => {
 		]);
 		expect([first.new, second.new]).toEqual([['x'], ['x']]);
 	});
+
+	it("lets another process's older list overwrite a write, as between two n8n workers", async () => {
+		await service().checkProcessedAndRecord(['seed'], 'node', context, entries);
+		store().writeStaleAfterNextWrite(['theirs']);
+		await service().checkProcessedAndRecord(['mine'], 'node', context, entries);
+
+		expect(store().rows.get('wf-1|n:node-1')?.data).toEqual([md5('seed'), md5('theirs')]);
+		expect(
+			(await service().checkProcessedAndRecord(['mine'], 'node', context, entries)).new,
+		).toEqual(['mine']);
+	});
 });

@@ -53,6 +53,8 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 	/** The stored rows, by `<workflow id>|<context>`, as n8n's processed_data table holds them. */
 	readonly rows = new Map<string, ProcessedRow>();
 
+	private staleWrite?: { rowsReadEarlier: Map<string, ProcessedRow>; items: string[] };
+
 	private async read(key: string): Promise<ProcessedRow | undefined> {
 		await roundTrip();
 		const row = this.rows.get(key);
@@ -62,6 +64,24 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 	private async write(key: string, row: ProcessedRow): Promise<void> {
 		await roundTrip();
 		this.rows.set(key, row);
+		const stale = this.staleWrite;
+		const readEarlier = stale?.rowsReadEarlier.get(key);
+		if (stale && readEarlier) {
+			this.staleWrite = undefined;
+			this.rows.set(key, { mode: readEarlier.mode, data: [...readEarlier.data, ...stale.items] });
+		}
+	}
+
+	/**
+	 * Another n8n process (a second worker) reads the rows now, adds `items` and writes its list
+	 * back right after the next write of a row it read: that write is lost, as n8n's read, then
+	 * write, lets happen between processes.
+	 */
+	writeStaleAfterNextWrite(items: DeduplicationItemTypes[]): void {
+		const rowsReadEarlier = new Map(
+			[...this.rows].map(([key, row]) => [key, { mode: row.mode, data: [...row.data] }]),
+		);
+		this.staleWrite = { rowsReadEarlier, items: items.map(hashOf) };
 	}
 
 	async checkProcessedAndRecord(

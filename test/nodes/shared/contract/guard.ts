@@ -198,6 +198,21 @@ export function guard(row: ActionNodeRow, sandbox: SandboxOf, store: StoreOf) {
 			);
 		});
 
+		it('keeps its claim when another worker writes an older history over it (queue mode)', async () => {
+			const [earlier, key] = await arranged(row, sandbox(), 2);
+			await guarded(guardOn(), [row.item(earlier)]);
+			// a second worker read the history before this claim, and writes it back after it
+			store().writeStaleAfterNextWrite(['a number of the other worker']);
+			const first = await guarded(guardOn(), [row.item(key)]);
+			reopen?.(sandbox());
+
+			const again = await guarded(guardOn(), [row.item(key)]);
+
+			expect(jsonOf(first)[0]).toEqual(row.succeeded(key));
+			expect(jsonOf(again)[0]).toMatchObject({ status: skippedStatus(key), guard: 'skipped' });
+			expect(sentKeys(row, sandbox())).toEqual([earlier, key]);
+		});
+
 		it('warns when the history is nearly full', async () => {
 			const keys = await arranged(row, sandbox(), 9);
 			const result = await guarded(guardOn({ guardHistorySize: 10 }), keys.map(row.item));
