@@ -3,6 +3,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { DateTime, FixedOffsetZone } from 'luxon';
 import { z } from 'zod/v4';
 
+import { onFirstUse } from './firstUse';
+
 /** The one event the CallKaro Trigger starts workflows for. */
 export const CALL_ENDED_EVENT = 'call_ended';
 
@@ -62,45 +64,48 @@ export type WebhookEvent =
 	| { kind: 'otherEvent'; event: string }
 	| { kind: 'invalid'; reason: string };
 
-// Each field is read on its own and falls back to undefined, so one odd field never rejects the event.
-const text = z
-	.union([z.string(), z.number()])
-	.transform((value) => String(value).trim())
-	.transform((value) => (value === '' ? undefined : value))
-	.optional()
-	.catch(undefined);
-const seconds = z
-	.union([
-		z.number(),
-		z
-			.string()
-			.trim()
-			.regex(/^\d+(\.\d+)?$/)
-			.transform(Number),
-	])
-	.refine((value) => Number.isFinite(value) && value >= 0)
-	.optional()
-	.catch(undefined);
-const metadataObject = z
-	.union([
-		z.record(z.string(), z.unknown()),
-		z
-			.string()
-			.transform((value, ctx) => {
-				try {
-					return JSON.parse(value) as unknown;
-				} catch {
-					ctx.addIssue({ code: 'custom', message: 'not JSON' });
-					return z.NEVER;
-				}
-			})
-			.pipe(z.record(z.string(), z.unknown())),
-	])
-	.optional()
-	.catch(undefined);
+// Each field is read on its own and falls back to undefined, so one odd field never rejects the
+// event. Built on first use (see onFirstUse): n8n loads every node at start-up.
+const fieldSchemas = onFirstUse(() => ({
+	text: z
+		.union([z.string(), z.number()])
+		.transform((value) => String(value).trim())
+		.transform((value) => (value === '' ? undefined : value))
+		.optional()
+		.catch(undefined),
+	seconds: z
+		.union([
+			z.number(),
+			z
+				.string()
+				.trim()
+				.regex(/^\d+(\.\d+)?$/)
+				.transform(Number),
+		])
+		.refine((value) => Number.isFinite(value) && value >= 0)
+		.optional()
+		.catch(undefined),
+	metadataObject: z
+		.union([
+			z.record(z.string(), z.unknown()),
+			z
+				.string()
+				.transform((value, ctx) => {
+					try {
+						return JSON.parse(value) as unknown;
+					} catch {
+						ctx.addIssue({ code: 'custom', message: 'not JSON' });
+						return z.NEVER;
+					}
+				})
+				.pipe(z.record(z.string(), z.unknown())),
+		])
+		.optional()
+		.catch(undefined),
+}));
 
-const envelopeSchema = z.looseObject({ event: z.string(), data: z.unknown() });
-const dataSchema = z.record(z.string(), z.unknown());
+const envelopeSchema = onFirstUse(() => z.looseObject({ event: z.string(), data: z.unknown() }));
+const dataSchema = onFirstUse(() => z.record(z.string(), z.unknown()));
 
 // The documented name first, then spellings other CallKaro payloads use, to tolerate drift.
 const ALIASES = {
@@ -152,6 +157,7 @@ export function istTimeToIso(value: unknown): string | null {
 
 /** The normalised fields of a `call_ended` event's `data`. Never throws. */
 export function normaliseCallEnded(data: Record<string, unknown>): CallEnded {
+	const { text, seconds, metadataObject } = fieldSchemas();
 	const hangupReason = first(data, ALIASES.hangupReason, text);
 	return {
 		callId: first(data, ALIASES.callId, text),
@@ -173,7 +179,7 @@ export function normaliseCallEnded(data: Record<string, unknown>): CallEnded {
  * (`{ event, data }`, with `data` an object for `call_ended`).
  */
 export function readWebhookEvent(body: unknown): WebhookEvent {
-	const envelope = envelopeSchema.safeParse(body);
+	const envelope = envelopeSchema().safeParse(body);
 	if (!envelope.success || Array.isArray(body)) {
 		return {
 			kind: 'invalid',
@@ -182,7 +188,7 @@ export function readWebhookEvent(body: unknown): WebhookEvent {
 	}
 	const event = envelope.data.event.trim();
 	if (event !== CALL_ENDED_EVENT) return { kind: 'otherEvent', event };
-	const data = dataSchema.safeParse(envelope.data.data);
+	const data = dataSchema().safeParse(envelope.data.data);
 	if (!data.success || Array.isArray(envelope.data.data)) {
 		return { kind: 'invalid', reason: 'The call_ended event has no "data" object' };
 	}

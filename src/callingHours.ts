@@ -3,6 +3,7 @@ import type { Zone } from 'luxon';
 import { z } from 'zod/v4';
 
 import { invalidInput } from './errors';
+import { onFirstUse } from './firstUse';
 import { describeValue } from './input';
 import { IST_ZONE, firstInstantAtOrAfter, formatWall, knownZone, toIstSchedule } from './schedule';
 import type { IstSchedule } from './schedule';
@@ -24,18 +25,21 @@ const FIELD = 'Calling Hours';
 const TIME_OF_DAY = /^([01]\d|2[0-3]):([0-5]\d)$/;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export const callingHoursSchema = z.object({
-	/** 'HH:MM', 24 h: the window opens at this wall-clock time. */
-	start: z.string().regex(TIME_OF_DAY),
-	/** 'HH:MM', 24 h, not included; before start means the window runs past midnight. */
-	end: z.string().regex(TIME_OF_DAY),
-	/** IANA zone of the window's clock. */
-	zone: z.string(),
-	/** The days on which the window opens. */
-	days: z.array(z.enum(WEEKDAYS)).min(1),
-	onOutside: z.enum(OUTSIDE_CALLING_HOURS),
-});
-export type CallingHours = z.infer<typeof callingHoursSchema>;
+// Built on first use (see onFirstUse): n8n loads every node at start-up.
+export const callingHoursSchema = onFirstUse(() =>
+	z.object({
+		/** 'HH:MM', 24 h: the window opens at this wall-clock time. */
+		start: z.string().regex(TIME_OF_DAY),
+		/** 'HH:MM', 24 h, not included; before start means the window runs past midnight. */
+		end: z.string().regex(TIME_OF_DAY),
+		/** IANA zone of the window's clock. */
+		zone: z.string(),
+		/** The days on which the window opens. */
+		days: z.array(z.enum(WEEKDAYS)).min(1),
+		onOutside: z.enum(OUTSIDE_CALLING_HOURS),
+	}),
+);
+export type CallingHours = z.infer<ReturnType<typeof callingHoursSchema>>;
 
 /** The calling hours as the node's fields give them, checked; each problem names its field. */
 export function readCallingHours(raw: {
@@ -57,7 +61,7 @@ export function readCallingHours(raw: {
 		['start', 'Calling Hours Start'],
 		['end', 'Calling Hours End'],
 	] as const) {
-		if (!callingHoursSchema.shape[key].safeParse(hours[key]).success) {
+		if (!callingHoursSchema().shape[key].safeParse(hours[key]).success) {
 			throw invalidInput(
 				field,
 				`is not a time of day: ${describeValue(hours[key])}`,
@@ -80,14 +84,14 @@ export function readCallingHours(raw: {
 		);
 	}
 	knownZone(hours.zone, 'Calling Hours Time Zone');
-	if (!callingHoursSchema.shape.days.safeParse(hours.days).success) {
+	if (!callingHoursSchema().shape.days.safeParse(hours.days).success) {
 		throw invalidInput(
 			'Calling Hours Days',
 			`must be one or more days of the week, but is ${Array.isArray(hours.days) ? `[${hours.days.join(', ')}]` : describeValue(hours.days)}`,
 			'Pick the days on which calls may start',
 		);
 	}
-	return callingHoursSchema.parse(hours);
+	return callingHoursSchema().parse(hours);
 }
 
 function minutesOf(timeOfDay: string): number {

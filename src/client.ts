@@ -164,7 +164,7 @@ function isSuccess(attempt: Attempt): attempt is SuccessfulAttempt {
 
 /** The service's own words from an error body (JSON message, or short plain text), numbers masked. */
 function serviceMessageOf(body: unknown): string | undefined {
-	const parsed = errorBodySchema.safeParse(body);
+	const parsed = errorBodySchema().safeParse(body);
 	let text = '';
 	if (parsed.success) text = parsed.data.message;
 	else if (typeof body === 'string') text = body.trim().slice(0, SHOWN_BODY_LENGTH);
@@ -315,7 +315,7 @@ export function createCallKaroClient(options: ClientOptions): CallKaroClient {
 
 	/** A 409 on assign: the number is already running in the workflow; the attributes were still saved. */
 	function alreadyRunning(settled: Settled, body: unknown): AssignResult {
-		const parsed = assignResponseSchema.safeParse(body);
+		const parsed = assignResponseSchema().safeParse(body);
 		const data = parsed.success ? parsed.data : undefined;
 		return {
 			outcome: 'already-running',
@@ -339,7 +339,7 @@ export function createCallKaroClient(options: ClientOptions): CallKaroClient {
 			const { last } = settled;
 			if (last.type === 'response' && last.status === 409)
 				return alreadyRunning(settled, last.response.body);
-			const { data, body, httpStatus } = successBody('assign', settled, assignResponseSchema);
+			const { data, body, httpStatus } = successBody('assign', settled, assignResponseSchema());
 			return {
 				outcome: 'started',
 				httpStatus,
@@ -365,7 +365,7 @@ export function createCallKaroClient(options: ClientOptions): CallKaroClient {
 						? { form: { to_number: toNumber } }
 						: { body: { to_number: toNumber } }),
 				},
-				deleteResponseSchema,
+				deleteResponseSchema(),
 			);
 			return { deleted: true, message: data.message, attempts, body };
 		},
@@ -374,7 +374,7 @@ export function createCallKaroClient(options: ClientOptions): CallKaroClient {
 			const { data, attempts, body } = await exchange(
 				'outbound',
 				{ method: 'POST', path: '/call/outbound', body: request },
-				outboundResponseSchema,
+				outboundResponseSchema(),
 			);
 			return {
 				callId: data.call_sid ?? data.call_id,
@@ -389,7 +389,7 @@ export function createCallKaroClient(options: ClientOptions): CallKaroClient {
 			const { data, attempts, body } = await exchange(
 				'campaign',
 				{ method: 'POST', path, body: request },
-				campaignResponseSchema,
+				campaignResponseSchema(),
 			);
 			return { batchId: data.batch_id, status: data.status, message: data.message, attempts, body };
 		},

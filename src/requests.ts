@@ -2,6 +2,7 @@ import { z } from 'zod/v4';
 
 import { validateAttributeRows } from './attributes';
 import { invalidInput } from './errors';
+import { onFirstUse } from './firstUse';
 import { describeValue, optionalText, readJsonObject, requireText } from './input';
 import { normalizePhoneNumber } from './phone';
 import type { PhoneNumber } from './phone';
@@ -20,51 +21,63 @@ const MAX_PRIORITY = 100;
 const CALL_LANGUAGES = ['hi', 'en', 'kn', 'mr', 'ta', 'te', 'bn', 'gu', 'ml'] as const;
 
 /** CallKaro's schedule format: wall-clock time in IST, without an offset. */
-const istDateTimeSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
+const IST_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
 /** 'HH:MM', 24-hour. */
-const timeOfDaySchema = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/);
-const retryGapSchema = z.int().min(0);
-const metadataValueSchema = z.union([z.string(), z.number()]);
+const TIME_OF_DAY = /^([01]\d|2[0-3]):[0-5]\d$/;
 
-export const assignRequestSchema = z.object({
-	to_number: z.string(),
-	workflow_id: z.string().min(1),
-	attributes: z.array(attributeRowSchema).max(MAX_ATTRIBUTE_ROWS).optional(),
-	schedule_at: istDateTimeSchema.optional(),
-});
-export type AssignRequest = z.infer<typeof assignRequestSchema>;
+// Each schema is built on first use (see onFirstUse): n8n loads every node at start-up.
+
+export const assignRequestSchema = onFirstUse(() =>
+	z.object({
+		to_number: z.string(),
+		workflow_id: z.string().min(1),
+		attributes: z.array(attributeRowSchema()).max(MAX_ATTRIBUTE_ROWS).optional(),
+		schedule_at: z.string().regex(IST_DATE_TIME).optional(),
+	}),
+);
+export type AssignRequest = z.infer<ReturnType<typeof assignRequestSchema>>;
 
 /** agent_id travels in the query, to_number in the body. */
-export const deleteRequestSchema = z.object({
-	agent_id: z.string().min(1),
-	to_number: z.string(),
-});
+export const deleteRequestSchema = onFirstUse(() =>
+	z.object({
+		agent_id: z.string().min(1),
+		to_number: z.string(),
+	}),
+);
 
-export const outboundRequestSchema = z.object({
-	to_number: z.string(),
-	agent_id: z.string().min(1),
-	batch_id: z.string().min(1).optional(),
-	// Any key, 'constructor' too: z.record would refuse an object with such an own key.
-	metadata: z.object({}).catchall(metadataValueSchema).optional(),
-	schedule_at: istDateTimeSchema.optional(),
-	min_trigger_time: timeOfDaySchema.optional(),
-	max_trigger_time: timeOfDaySchema.optional(),
-	carry_over: z.boolean().optional(),
-	number_of_retries: z.int().min(0).max(MAX_NUMBER_OF_RETRIES).optional(),
-	gap_between_retries: z.union([retryGapSchema, z.array(retryGapSchema).min(1)]).optional(),
-	priority: z.int().min(-MAX_PRIORITY).max(MAX_PRIORITY).optional(),
-	language: z.enum(CALL_LANGUAGES).optional(),
-});
-export type OutboundRequest = z.infer<typeof outboundRequestSchema>;
+const metadataValueSchema = onFirstUse(() => z.union([z.string(), z.number()]));
 
-export const campaignV1RequestSchema = z.object({
-	name: z.string().min(1),
-	agent_id: z.string().min(1),
+export const outboundRequestSchema = onFirstUse(() => {
+	const timeOfDay = z.string().regex(TIME_OF_DAY);
+	const retryGap = z.int().min(0);
+	return z.object({
+		to_number: z.string(),
+		agent_id: z.string().min(1),
+		batch_id: z.string().min(1).optional(),
+		// Any key, 'constructor' too: z.record would refuse an object with such an own key.
+		metadata: z.object({}).catchall(metadataValueSchema()).optional(),
+		schedule_at: z.string().regex(IST_DATE_TIME).optional(),
+		min_trigger_time: timeOfDay.optional(),
+		max_trigger_time: timeOfDay.optional(),
+		carry_over: z.boolean().optional(),
+		number_of_retries: z.int().min(0).max(MAX_NUMBER_OF_RETRIES).optional(),
+		gap_between_retries: z.union([retryGap, z.array(retryGap).min(1)]).optional(),
+		priority: z.int().min(-MAX_PRIORITY).max(MAX_PRIORITY).optional(),
+		language: z.enum(CALL_LANGUAGES).optional(),
+	});
 });
-export const campaignV2RequestSchema = z.object({ name: z.string().min(1) });
+export type OutboundRequest = z.infer<ReturnType<typeof outboundRequestSchema>>;
+
+export const campaignV1RequestSchema = onFirstUse(() =>
+	z.object({
+		name: z.string().min(1),
+		agent_id: z.string().min(1),
+	}),
+);
+export const campaignV2RequestSchema = onFirstUse(() => z.object({ name: z.string().min(1) }));
 type CampaignRequest =
-	| z.infer<typeof campaignV1RequestSchema>
-	| z.infer<typeof campaignV2RequestSchema>;
+	| z.infer<ReturnType<typeof campaignV1RequestSchema>>
+	| z.infer<ReturnType<typeof campaignV2RequestSchema>>;
 
 const AGENT_ID_FIX = 'Enter the ID of the CallKaro agent';
 
@@ -215,7 +228,7 @@ export function prepareAssign(input: AssignInput): PreparedAssign {
 	const attributes = validateAttributeRows(input.attributes);
 	const { schedule, callingHours } = istSchedule(input.schedule, input.callingHours, input.now);
 	const request = checkedRequest(
-		assignRequestSchema,
+		assignRequestSchema(),
 		withoutUndefined({
 			to_number: phone.e164,
 			workflow_id: workflowId,
@@ -231,7 +244,10 @@ export function prepareDelete(input: DeleteInput): PreparedDelete {
 		defaultCountryCode: input.defaultCountryCode,
 	});
 	const agentId = requireText(input.agentId, 'Agent ID', AGENT_ID_FIX);
-	const request = checkedRequest(deleteRequestSchema, { agent_id: agentId, to_number: phone.e164 });
+	const request = checkedRequest(deleteRequestSchema(), {
+		agent_id: agentId,
+		to_number: phone.e164,
+	});
 	return { agentId: request.agent_id, toNumber: request.to_number, phone };
 }
 
@@ -277,7 +293,7 @@ function metadataFrom(options: OutboundOptions): OutboundRequest['metadata'] {
 		if (metadata.has(key)) {
 			throw invalidInput('Metadata', `has the key "${key}" twice`, 'Keep only one of them');
 		}
-		const checked = metadataValueSchema.safeParse(value);
+		const checked = metadataValueSchema().safeParse(value);
 		if (!checked.success) {
 			throw invalidInput(
 				'Metadata',
@@ -302,7 +318,7 @@ function retryGapsFromText(value: unknown): unknown {
 /** 'HH:MM' (24-hour); both ends of the trigger window share one schema. */
 function timeOfDayOption(value: unknown, field: string): string | undefined {
 	return checkedOption(
-		outboundRequestSchema.shape.min_trigger_time,
+		outboundRequestSchema().shape.min_trigger_time,
 		optionalText(value, field),
 		field,
 		'a time of day as HH:MM (24-hour), such as 09:30',
@@ -333,10 +349,10 @@ export function prepareOutbound(input: OutboundInput): PreparedOutbound {
 	});
 	const agentId = requireText(input.agentId, 'Agent ID', AGENT_ID_FIX);
 	const { options } = input;
-	const shape = outboundRequestSchema.shape;
+	const shape = outboundRequestSchema().shape;
 	const { schedule, callingHours } = istSchedule(options.schedule, input.callingHours, input.now);
 	const request = checkedRequest(
-		outboundRequestSchema,
+		outboundRequestSchema(),
 		withoutUndefined({
 			to_number: phone.e164,
 			agent_id: agentId,
@@ -405,7 +421,7 @@ export function prepareCampaign(input: CampaignInput): PreparedCampaign {
 	if (input.version === 'v2') {
 		return {
 			path: '/v2/call/campaign',
-			request: checkedRequest(campaignV2RequestSchema, { name }),
+			request: checkedRequest(campaignV2RequestSchema(), { name }),
 		};
 	}
 	const agentId = requireText(
@@ -415,6 +431,6 @@ export function prepareCampaign(input: CampaignInput): PreparedCampaign {
 	);
 	return {
 		path: '/call/campaign',
-		request: checkedRequest(campaignV1RequestSchema, { name, agent_id: agentId }),
+		request: checkedRequest(campaignV1RequestSchema(), { name, agent_id: agentId }),
 	};
 }

@@ -202,7 +202,7 @@ describe('summarizeAttributeReport', () => {
 			},
 		],
 	])('%s', (_case, report, summary) => {
-		expect(summarizeAttributeReport(attributeReportSchema.parse(report))).toEqual(summary);
+		expect(summarizeAttributeReport(attributeReportSchema().parse(report))).toEqual(summary);
 	});
 
 	test('a missing report is empty', () => {

@@ -221,7 +221,8 @@ describe('deleteScheduledCall', () => {
 		]);
 		const [request] = transport.requests;
 		expect(
-			deleteRequestSchema.safeParse({ ...request.query, ...request.body, ...request.form }).success,
+			deleteRequestSchema().safeParse({ ...request.query, ...request.body, ...request.form })
+				.success,
 		).toBe(true);
 	});
 

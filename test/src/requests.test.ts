@@ -48,7 +48,7 @@ describe('prepareAssign', () => {
 			utc: '2026-11-22T04:00:00.000Z',
 			isPast: false,
 		});
-		expect(assignRequestSchema.parse(prepared.request)).toEqual(prepared.request);
+		expect(assignRequestSchema().parse(prepared.request)).toEqual(prepared.request);
 	});
 
 	test('a past schedule is still sent, and flagged: CallKaro then starts the run now', () => {
@@ -92,12 +92,12 @@ describe('checkedRequest: the last guard before sending', () => {
 	};
 
 	test('passes a request of the documented shape on as built, key order kept', () => {
-		expect(checkedRequest(assignRequestSchema, request)).toBe(request);
+		expect(checkedRequest(assignRequestSchema(), request)).toBe(request);
 	});
 
 	test('fails the item, naming the field sent, when a mapping let a value through', () => {
 		const error = inputErrorOf(() =>
-			checkedRequest(assignRequestSchema, { ...request, schedule_at: '2030-01-02 10:00' }),
+			checkedRequest(assignRequestSchema(), { ...request, schedule_at: '2030-01-02 10:00' }),
 		);
 		expect(error.field).toBe('schedule_at');
 		expect(error.message).toBe(
@@ -176,7 +176,7 @@ describe('prepareOutbound', () => {
 			priority: -100,
 			language: 'hi',
 		});
-		expect(outboundRequestSchema.parse(prepared.request)).toEqual(prepared.request);
+		expect(outboundRequestSchema().parse(prepared.request)).toEqual(prepared.request);
 	});
 
 	test.each<[string, OutboundOptions, Record<string, unknown>]>([
