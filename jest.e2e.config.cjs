@@ -1,6 +1,6 @@
 // The jest projects that drive a real n8n, run through scripts/run-jest.mjs: `npm run test:e2e`
-// (scripts/e2e/, see scripts/README-e2e.md) and `npm run check:editor` (scripts/editor/, not in
-// CI: it needs Debian's Chromium). Native ESM (--experimental-vm-modules): the scripts are .mjs.
+// (scripts/e2e/, see scripts/README-e2e.md) and `npm run check:editor` (scripts/editor/, in
+// Debian's Chromium). Native ESM (--experimental-vm-modules): the scripts are .mjs.
 const project = (displayName, more) => ({
 	displayName,
 	testEnvironment: 'node',
