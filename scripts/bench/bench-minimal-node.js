@@ -1,10 +1,7 @@
-// A dev-only node for the benchmark, never shipped: copied by run.mjs into n8n's custom-extensions
-// folder as BenchMinimalNode.node.js (type CUSTOM.benchMinimalNode). It is the least a node can do
-// to enrol numbers through the same helper (httpRequestWithAuthentication), the same credential
-// (callKaroApi, read once per run and handed to the helper, as ours does) and the same Concurrency
-// scheme (C workers, each taking the next item) as CallKaro Assign Workflow, and no more: no
-// checks, no retries, no pacing, the answer passed on as it comes. Ours over this is what the
-// package itself costs per item.
+// The bench's baseline node, dev-only, never shipped (run.mjs copies it into n8n's custom-extensions
+// folder): the least a node can do to enrol numbers through the same helper, credential (read once
+// per run) and Concurrency scheme (C workers, each taking the next item) as Assign Workflow. No
+// checks, retries or pacing: ours over this is what the package itself costs per item.
 'use strict';
 
 class BenchMinimalNode {

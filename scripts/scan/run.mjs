@@ -6,11 +6,10 @@
 // n8n provides. The gate's provenance step needs a version published from GitHub Actions.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { PROJECT_ROOT, describeFailure, packPackage, runCommand } from '../n8n/host.mjs';
+import { PROJECT_ROOT, packPackage, runOrThrow, tempDir } from '../n8n/host.mjs';
 
 const { values: opts } = parseArgs({
 	options: { tarball: { type: 'string' }, keep: { type: 'boolean' } },
@@ -28,18 +27,12 @@ const SHIPPED =
 const TOOLING =
 	/(^|\/)(test|tests|__tests__|fixtures|scripts|e2e|sandbox|bench|examples|node_modules)\/|\.(test|spec|soak)\.[cm]?[jt]s/;
 
-function listFiles(dir, base = dir) {
-	return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-		const p = path.join(dir, e.name);
-		return e.isDirectory()
-			? listFiles(p, base)
-			: [path.relative(base, p).split(path.sep).join('/')];
-	});
-}
-
 /** What the unpacked tarball holds, and where each of its requires goes. */
 function checkContents(dir) {
-	const files = listFiles(dir);
+	const files = fs
+		.readdirSync(dir, { recursive: true })
+		.filter((f) => fs.statSync(path.join(dir, f)).isFile())
+		.map((f) => f.split(path.sep).join('/'));
 	const have = new Set(files);
 	const errors = files
 		.filter((f) => !SHIPPED.test(f) || TOOLING.test(f))
@@ -84,17 +77,14 @@ async function canary(dir) {
 }
 
 const t0 = Date.now();
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'callkaro-scan-'));
+const work = tempDir('callkaro-scan-');
 let failed = false;
 try {
 	await canary(path.join(work, 'canary'));
 	const tarball = opts.tarball ?? (await packPackage({ outDir: work, log: console.log })).tarball;
 	const unpacked = path.join(work, 'package');
 	fs.mkdirSync(unpacked);
-	const tar = await runCommand('tar', ['-xzf', tarball, '-C', unpacked, '--strip-components=1'], {
-		timeoutMs: 60_000,
-	});
-	if (tar.code !== 0) throw new Error(describeFailure(tar));
+	await runOrThrow('tar', ['-xzf', tarball, '-C', unpacked, '--strip-components=1']);
 	for (const [leg, dir, patterns] of [
 		['source', PROJECT_ROOT, SOURCE_FILE_PATTERNS],
 		['tarball', unpacked, ['**/*.js', 'package.json']],

@@ -5,8 +5,8 @@ import { toIstSchedule } from '../../src/schedule';
 import { drawCase, seededRandom } from './scheduleOracle';
 import type { PropertyCase } from './scheduleOracle';
 
-// `node scripts/schedule/property.mjs --cases 1000000 [--seed N]` runs more cases: it sets these
-// through jest's --globals.
+// More cases than npm test's 20,000 (a seed too, if you like), through jest's --globals:
+// npx jest test/src/schedule.property.test.ts --globals '{"SCHEDULE_PROPERTY_CASES":1000000}'
 declare const SCHEDULE_PROPERTY_CASES: number | undefined;
 declare const SCHEDULE_PROPERTY_SEED: number | undefined;
 const CASES = typeof SCHEDULE_PROPERTY_CASES === 'number' ? SCHEDULE_PROPERTY_CASES : 20_000;
