@@ -34,6 +34,11 @@ export function clusterEnv({ pg, redis, queue = true, webhookProcessor = true, e
 		// a stop waits at most this long for running executions (default 30 s)
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
 		N8N_RUNNERS_MODE: 'internal',
+		// n8n 2.x takes an expression isolate for every delivery to a trigger that is not its own
+		// Webhook node, and for every execution; a burst empties the pool, so each is built on the
+		// spot. Lazily, one is built only for an expression, which a trigger with fixed settings
+		// (and a workflow without expressions) never evaluates. n8n 1.x has no isolates.
+		N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true',
 		...extra,
 	};
 }
