@@ -1,5 +1,6 @@
 // The jest projects that drive a real n8n, run through scripts/run-jest.mjs: `npm run test:e2e`
-// (scripts/e2e/, see scripts/README-e2e.md) and `npm run check:editor` (scripts/editor/, in
+// (scripts/e2e/, see scripts/README-e2e.md), `npm run test:e2e -- --queue` (n8n's scaling mode,
+// scripts/e2e/queue.e2e.mjs) and `npm run check:editor` (scripts/editor/, in
 // Debian's Chromium). Native ESM (--experimental-vm-modules): the scripts are .mjs.
 const project = (displayName, more) => ({
 	displayName,
@@ -9,6 +10,12 @@ const project = (displayName, more) => ({
 	transform: {},
 	...more,
 });
+// build, pack and install n8n once per run; the files then share scripts/e2e/harness.mjs
+const e2e = {
+	roots: ['<rootDir>/scripts/e2e'],
+	globalSetup: '<rootDir>/scripts/e2e/global-setup.mjs',
+	globalTeardown: '<rootDir>/scripts/e2e/global-teardown.mjs',
+};
 
 /** @type {import('jest').Config} */
 module.exports = {
@@ -17,10 +24,12 @@ module.exports = {
 	verbose: true,
 	testTimeout: 5 * 60_000, // each test, and each beforeAll (one n8n set-up)
 	projects: [
-		project('e2e', {
-			testMatch: ['**/*.e2e.mjs'],
-			globalSetup: '<rootDir>/scripts/e2e/global-setup.mjs',
-			globalTeardown: '<rootDir>/scripts/e2e/global-teardown.mjs',
+		project('e2e', { ...e2e, testMatch: ['**/*.e2e.mjs'], testPathIgnorePatterns: ['/queue\\.'] }),
+		// the test fixtures are TypeScript (CommonJS once compiled; ESM imports it as such)
+		project('queue', {
+			...e2e,
+			testMatch: ['**/queue.e2e.mjs'],
+			transform: { '\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
 		}),
 		project('editor', { testMatch: ['**/*.editor.mjs'] }),
 	],

