@@ -1,20 +1,20 @@
 // The jest projects that drive a real n8n, run through scripts/run-jest.mjs: `npm run test:e2e`
-// (scripts/e2e/, see scripts/README-e2e.md), `npm run test:e2e -- --queue` (n8n's scaling mode,
-// scripts/e2e/queue.e2e.mjs) and `npm run check:editor` (scripts/editor/, in
-// Debian's Chromium). Native ESM (--experimental-vm-modules): the scripts are .mjs.
+// (test/e2e/, see test/e2e/README.md), `npm run test:e2e -- --queue` (n8n's scaling mode,
+// test/e2e/queue.e2e.mjs) and `npm run check:editor` (test/editor/, in
+// Debian's Chromium). Native ESM (--experimental-vm-modules): the tests are .mjs.
 const project = (displayName, more) => ({
 	displayName,
 	testEnvironment: 'node',
 	rootDir: __dirname,
-	roots: [`<rootDir>/scripts/${displayName}`],
+	roots: [`<rootDir>/test/${displayName}`],
 	transform: {},
 	...more,
 });
-// build, pack and install n8n once per run; the files then share scripts/e2e/harness.mjs
+// build, pack and install n8n once per run; the files then share test/e2e/harness.mjs
 const e2e = {
-	roots: ['<rootDir>/scripts/e2e'],
-	globalSetup: '<rootDir>/scripts/e2e/global-setup.mjs',
-	globalTeardown: '<rootDir>/scripts/e2e/global-teardown.mjs',
+	roots: ['<rootDir>/test/e2e'],
+	globalSetup: '<rootDir>/test/e2e/global-setup.mjs',
+	globalTeardown: '<rootDir>/test/e2e/global-teardown.mjs',
 };
 
 /** @type {import('jest').Config} */

@@ -4,7 +4,7 @@
 //   npm run check:editor [-- --port 5690] [--sandbox-port 4090] [--url URL] [--skip-build] [jest options]
 // Every other argument (e.g. -t "crm example") goes to jest as it is.
 // npm run test:e2e -- --queue [--n8n 1.123.81] [--skip-build] runs the project `queue` instead:
-// n8n's scaling mode (scripts/e2e/queue.e2e.mjs: PostgreSQL, Redis, workers, a webhook processor).
+// n8n's scaling mode (test/e2e/queue.e2e.mjs: PostgreSQL, Redis, workers, a webhook processor).
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';

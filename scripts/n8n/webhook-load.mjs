@@ -1,5 +1,5 @@
 // Load on n8n's production webhooks and what it costs, shared by the queue-mode e2e
-// (scripts/e2e/queue.e2e.mjs) and the queue-mode benchmark (scripts/bench/queue.mjs): the workflows
+// (test/e2e/queue.e2e.mjs) and the queue-mode benchmark (scripts/bench/queue.mjs): the workflows
 // the deliveries start, bounded concurrent POSTs, n8n's execution counts through its REST API, the
 // sandbox's state, and the CPU time of processes from /proc.
 import fs from 'node:fs';

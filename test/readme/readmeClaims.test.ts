@@ -63,14 +63,14 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
 	'CallKaro did not save every attribute of +91******3210: ignored (no such CRM attribute): Favourite Colour; invalid: Lead Score (Lead Score needs a number); the run was started all the same (run 6b043a313cf94047fca25988) [item 0]':
 		'test/nodes/CallKaroAssignWorkflow.test.ts (the run id differs per run)',
 	'accept every status':
-		"n8n 1.x's reading of the credential test (test/nodes/CallKaroApi.credentials.test.ts, scripts/e2e/credentials.e2e.mjs)",
+		"n8n 1.x's reading of the credential test (test/nodes/CallKaroApi.credentials.test.ts, test/e2e/credentials.e2e.mjs)",
 	'The connection cannot be established, this usually occurs due to an incorrect host (domain) value':
-		"n8n 1.x's own text, scripts/e2e/credentials.e2e.mjs on 1.123.81",
+		"n8n 1.x's own text, test/e2e/credentials.e2e.mjs on 1.123.81",
 	'The service refused the connection - perhaps it is offline':
-		"n8n 1.x's own text, scripts/e2e/credentials.e2e.mjs on 1.123.81",
+		"n8n 1.x's own text, test/e2e/credentials.e2e.mjs on 1.123.81",
 	'The connection to the server was closed unexpectedly, perhaps it is offline. You can retry the request immediately or wait and retry later.':
-		"n8n 1.x's own text, scripts/e2e/credentials.e2e.mjs on 1.123.81",
-	'wrong version number': "OpenSSL's text, scripts/e2e/credentials.e2e.mjs on 1.123.81",
+		"n8n 1.x's own text, test/e2e/credentials.e2e.mjs on 1.123.81",
+	'wrong version number': "OpenSSL's text, test/e2e/credentials.e2e.mjs on 1.123.81",
 	'no call scheduled':
 		'a paraphrase of the Delete hint, HINTS.deleteNotFound in test/nodes/fixtures.ts',
 	'… remembers the last 10 numbers and now holds 9. Beyond that the oldest are forgotten and no longer skipped: raise History Size.':
@@ -89,7 +89,7 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
 	'{ "placed": false, "status": "calledBefore", "message": "Not placed: this node has already called +91******3210 with this agent (\\"Skip Numbers Called Before\\" is on)", …, "guard": "skipped" }':
 		'test/nodes/CallKaroOutboundCall.contract.ts, its guard row run by test/nodes/shared/contract/guard.ts (needs the processed-items store)',
 	"Referenced node doesn't exist":
-		"n8n's own message, scripts/e2e/expressions.e2e.mjs (2.41.1 and 1.123.81)",
+		"n8n's own message, test/e2e/expressions.e2e.mjs (2.41.1 and 1.123.81)",
 };
 
 /** Texts the examples produced, to match against the README's quotes at the end. */

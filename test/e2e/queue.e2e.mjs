@@ -19,17 +19,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { clusterCli, clusterEnv, startCluster, startN8nProcess } from '../n8n/cluster.mjs';
-import { n8nPaths, n8nVersion } from '../n8n/install.mjs';
-import { activateArgs, credentialFile, ensureOwner, freePort } from '../n8n/host.mjs';
+import {
+	clusterCli,
+	clusterEnv,
+	startCluster,
+	startN8nProcess,
+} from '../../scripts/n8n/cluster.mjs';
+import { n8nPaths, n8nVersion } from '../../scripts/n8n/install.mjs';
+import { activateArgs, credentialFile, ensureOwner, freePort } from '../../scripts/n8n/host.mjs';
 import {
 	installCommunityPackage,
 	n8nLogin,
 	ownerEnv,
 	secondsSince,
 	stopAll,
-} from '../n8n/host.mjs';
-import { startPostgres, startRedis } from '../n8n/postgres.mjs';
+} from '../../scripts/n8n/host.mjs';
+import { startPostgres, startRedis } from '../../scripts/n8n/postgres.mjs';
 import {
 	CREDENTIAL,
 	assignWebhookWorkflow,
@@ -44,9 +49,9 @@ import {
 	waitForPublished,
 	webhookNode,
 	workflow,
-} from '../n8n/webhook-load.mjs';
-import { DEMO_API_KEY, startSandbox } from '../../test/sandbox/sandbox.mjs';
-import { callEndedEvent } from '../../test/support/callEnded.ts';
+} from '../../scripts/n8n/webhook-load.mjs';
+import { DEMO_API_KEY, startSandbox } from '../sandbox/sandbox.mjs';
+import { callEndedEvent } from '../support/callEnded.ts';
 import { OWNER, once, packed, readExample } from './harness.mjs';
 
 // no step has a fixed length on a shared machine: 200 deliveries at 50 at once took 30 s a

@@ -1,5 +1,5 @@
 // npm run check:editor: the nodes in n8n's real editor, in Debian's headless Chromium, against
-// `npm start` (or the n8n at CALLKARO_EDITOR_URL). See scripts/editor/README.md.
+// `npm start` (or the n8n at CALLKARO_EDITOR_URL). See test/editor/README.md.
 // Each node is added once (once() steps, so `-t` may pick any test); each test opens its panel and
 // runs its steps, written as a table (STEP says what each does). Every wait is for an event or a
 // state of the page, never a fixed time: the check runs on a loaded 2-core machine in CI.
@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium, selectors } from 'playwright-core';
 
 import { once } from '../e2e/harness.mjs';
-import { PROJECT_ROOT, portInUse, startProcess, stopProcess } from '../n8n/host.mjs';
+import { PROJECT_ROOT, portInUse, startProcess, stopProcess } from '../../scripts/n8n/host.mjs';
 
 /** 'a | b' as ['a', 'b']: lists are written as the failure messages show them. */
 const list = (text) => text.split(' | ');
@@ -18,7 +18,7 @@ const list = (text) => text.split(' | ');
 const note = (m) => console.warn(`note: ${m}`);
 
 const env = process.env;
-const SHOTS = path.join(PROJECT_ROOT, 'scripts', 'editor', '.screenshots');
+const SHOTS = path.join(PROJECT_ROOT, 'test', 'editor', '.screenshots');
 const N8N_PORT = Number(env.CALLKARO_EDITOR_PORT || 5690);
 const SANDBOX_PORT = Number(env.CALLKARO_EDITOR_SANDBOX_PORT || 4090);
 const CHROMIUM = env.CALLKARO_CHROMIUM || '/usr/bin/chromium';

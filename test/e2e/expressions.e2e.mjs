@@ -4,7 +4,7 @@
 // n8n refuses fails the item with n8n's message and details.kind "expression". Nothing is sent
 // for those items. And ("Scheduling and time zones") a Schedule Time without an offset, in a
 // workflow that sets no time zone, is read in n8n's instance default zone, which the output names.
-import { CREDENTIAL_ID, CREDENTIAL_NAME } from '../n8n/host.mjs';
+import { CREDENTIAL_ID, CREDENTIAL_NAME } from '../../scripts/n8n/host.mjs';
 import { once, startE2e } from './harness.mjs';
 
 const WORKFLOW_ID = 'ckExprE2e0000001';

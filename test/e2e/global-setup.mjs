@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { ensureN8n } from '../n8n/install.mjs';
-import { buildPackage, packPackage, tempDir } from '../n8n/host.mjs';
+import { ensureN8n } from '../../scripts/n8n/install.mjs';
+import { buildPackage, packPackage, tempDir } from '../../scripts/n8n/host.mjs';
 
 export default async function globalSetup() {
 	const log = (m) => console.log(`[e2e] ${m}`);

@@ -5,10 +5,15 @@
 // status filter as "accept every status", so there the body rules judge alone.
 import net from 'node:net';
 
-import { CREDENTIAL_ID, CREDENTIAL_NAME, CREDENTIAL_TYPE, freePort } from '../n8n/host.mjs';
-import { n8nPaths } from '../n8n/install.mjs';
-import { startEchoServer } from '../../test/engine/echoServer.mjs';
-import { DEMO_API_KEY } from '../../test/sandbox/sandbox.mjs';
+import {
+	CREDENTIAL_ID,
+	CREDENTIAL_NAME,
+	CREDENTIAL_TYPE,
+	freePort,
+} from '../../scripts/n8n/host.mjs';
+import { n8nPaths } from '../../scripts/n8n/install.mjs';
+import { startEchoServer } from '../engine/echoServer.mjs';
+import { DEMO_API_KEY } from '../sandbox/sandbox.mjs';
 import { postJson, startE2e } from './harness.mjs';
 
 const V1 = n8nPaths().target.major === 1;

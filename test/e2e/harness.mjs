@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { startN8nProcess } from '../n8n/cluster.mjs';
+import { startN8nProcess } from '../../scripts/n8n/cluster.mjs';
 import {
 	PROJECT_ROOT,
 	describeFailure,
@@ -21,8 +21,8 @@ import {
 	readJson,
 	runN8n,
 	stopAll,
-} from '../n8n/host.mjs';
-import { startSandbox } from '../../test/sandbox/sandbox.mjs';
+} from '../../scripts/n8n/host.mjs';
+import { startSandbox } from '../sandbox/sandbox.mjs';
 
 const EXAMPLES = path.join(PROJECT_ROOT, 'examples');
 export const OWNER = { email: 'owner@example.com', password: 'CallKaro-e2e-1' };

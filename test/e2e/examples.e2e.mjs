@@ -16,8 +16,8 @@ import {
 	readPackageJson,
 	shadowingModules,
 	triggerExample,
-} from '../n8n/host.mjs';
-import { DEMO_API_KEY } from '../../test/sandbox/sandbox.mjs';
+} from '../../scripts/n8n/host.mjs';
+import { DEMO_API_KEY } from '../sandbox/sandbox.mjs';
 import { exampleFiles, once, packed, postJson, readExample, startE2e } from './harness.mjs';
 import { waitForExecutions } from './harness.mjs';
 
