@@ -13,7 +13,7 @@ export const DEFAULT_HISTORY_SIZE = 10_000;
  * How long a claim is left before it is checked again, and how many times: longer than another
  * n8n process takes between reading the history and writing it back (measured: see README).
  */
-export const CLAIM_SETTLE_MS = 500;
+export const CLAIM_SETTLE_MS = 1000;
 export const CLAIM_CHECKS = 3;
 
 /** Share of the history in use from which the node warns that old numbers are about to be forgotten. */
