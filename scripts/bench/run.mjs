@@ -96,7 +96,8 @@ const RUNS = [
 const cpuPerItem = (r, key) => (r[key].cpuMs - r[`${key.slice(0, -3)}Base`].cpuMs) / r[key].items;
 const memGrowthMiB = (r, key) => (r[key].peakRssKb - r[`${key.slice(0, -3)}Base`].peakRssKb) / 1024;
 
-// figure -> target, and how it comes from the runs (r) and the module load (req)
+// figure -> target, and how it comes from the runs (r) and the in-process probes (module load,
+// request guard)
 const FIGURES = {
 	vs_http_request_plain_ratio: ['>=', 1.0, (r) => r.ours50.itemsPerSec / r.plain.itemsPerSec],
 	limit_ratio: ['>=', 0.85, (r) => r.ours20.itemsPerSec / ((20 * 1000) / L)],
@@ -113,7 +114,13 @@ const FIGURES = {
 		1.0,
 		(r) => memGrowthMiB(r, 'oursMem') / memGrowthMiB(r, 'httpMem'),
 	],
-	our_modules_require_ms: ['<=', 25, (r, req) => req.medianMs],
+	our_modules_require_ms: ['<=', 25, (r, probes) => probes.requireTime.medianMs],
+	// the request schemas parsed as the last guard before sending, against the node's whole CPU
+	request_guard_cpu_share: [
+		'<=',
+		0.01,
+		(r, probes) => probes.requestGuard.assign.guardUs / (1000 * cpuPerItem(r, 'oursCpu')),
+	],
 };
 
 /** Credentials in clear (`n8n import:credentials` encrypts them): one per sandbox, and Header Auth. */
@@ -267,30 +274,45 @@ async function execute(run, { env, sandboxes }) {
 	return result;
 }
 
-/** Our modules' load time in 5 fresh processes (require-time.cjs), with n8n-workflow loaded first. */
-async function requireTimes() {
-	const script = path.join(BENCH_DIR, 'require-time.cjs');
+/** A probe script's JSON line from each of `count` fresh processes. */
+async function probeRuns(file, count) {
 	const env = { ...process.env, NODE_OPTIONS: '' };
 	const runs = [];
-	for (let i = 0; i < 5; i++) {
-		const r = await runOrThrow(process.execPath, [script], { env });
+	for (let i = 0; i < count; i++) {
+		const r = await runOrThrow(process.execPath, [path.join(BENCH_DIR, file)], { env });
 		runs.push(JSON.parse(r.stdout));
 	}
+	return runs;
+}
+
+/** Our modules' load time in 5 fresh processes (require-time.cjs), with n8n-workflow loaded first. */
+async function requireTimes() {
+	const runs = await probeRuns('require-time.cjs', 5);
 	const runsMs = runs.map((r) => round(r.ms, 1));
 	const { filesLoaded } = runs[0];
 	return { medianMs: median(runsMs), runsMs, filesLoaded, node: process.version };
 }
 
-function figures(runs, req) {
+/** CPU µs per call of the last guard and of the whole mapping (request-guard.cjs), median of 3. */
+async function requestGuardTimes() {
+	const runs = await probeRuns('request-guard.cjs', 3);
+	const medians = (node) =>
+		Object.fromEntries(
+			['guardUs', 'prepareUs'].map((k) => [k, round(median(runs.map((r) => r[node][k])), 2)]),
+		);
+	return { assign: medians('assign'), outbound: medians('outbound') };
+}
+
+function figures(runs, probes) {
 	return Object.entries(FIGURES).map(([name, [op, target, of]]) => {
-		const value = round(of(runs, req));
+		const value = round(of(runs, probes), 4);
 		const met = op === '>=' ? value >= target : value <= target;
 		const verdict = value === null ? 'n/a' : met ? 'met' : 'missed';
 		return { name, value, target: `${op} ${target}`, verdict };
 	});
 }
 
-function markdown({ machine: m, measurements: { runs, requireTime }, ...result }) {
+function markdown({ machine: m, measurements: { runs, requireTime, requestGuard }, ...result }) {
 	const load = `1-minute load average ${m.loadAvgAtStart[0]} at the start, ${m.loadAvgAtEnd[0]} at the end`;
 	const n8n = `n8n ${result.n8n_version} on Node ${result.n8n_node_version}`;
 	const runRow = ([key, r]) => {
@@ -312,6 +334,12 @@ function markdown({ machine: m, measurements: { runs, requireTime }, ...result }
 		'',
 		`Our modules' load (n8n-workflow already loaded): ${requireTime.runsMs.join(', ')} ms, ` +
 			`${requireTime.filesLoaded} files.`,
+		'',
+		...['assign', 'outbound'].map(
+			(node) =>
+				`Request guard, ${node}: ${requestGuard[node].guardUs} µs of CPU per request; the whole ` +
+				`mapping of an item (guard included) ${requestGuard[node].prepareUs} µs.`,
+		),
 		'',
 	].join('\n');
 }
@@ -368,9 +396,11 @@ try {
 	if (!only) {
 		const requireTime = await requireTimes();
 		log(`our modules' load with n8n-workflow loaded: ${requireTime.runsMs.join(', ')} ms`);
+		const requestGuard = await requestGuardTimes();
+		log(`request guard, CPU µs per request: ${JSON.stringify(requestGuard)}`);
 		const cpus = os.cpus();
 		const result = {
-			figures: figures(runs, requireTime),
+			figures: figures(runs, { requireTime, requestGuard }),
 			rounds: ROUNDS,
 			items: ITEMS,
 			n8n_version: host.version,
@@ -384,7 +414,7 @@ try {
 				loadAvgAtEnd: os.loadavg().map((x) => round(x, 2)),
 			},
 			date: new Date().toISOString(),
-			measurements: { runs, requireTime },
+			measurements: { runs, requireTime, requestGuard },
 		};
 		console.log('');
 		for (const { name, value, target, verdict } of result.figures)

@@ -7,7 +7,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { n8nPaths } from './install.mjs';
-import { freePort, killTree, n8nEnv, runN8n, describeFailure, startProcess } from './host.mjs';
+import {
+	freePort,
+	killTree,
+	n8nEnv,
+	runN8n,
+	describeFailure,
+	startProcess,
+	stopProcess,
+} from './host.mjs';
 import { postgresEnv } from './postgres.mjs';
 
 const HOST_NAME_PRELOAD = path.join(
@@ -110,13 +118,7 @@ export async function startN8nProcess({
 		output: () => output,
 		/** SIGTERM (n8n's graceful stop), then SIGKILL after graceMs. */
 		async stop(graceMs = 20_000) {
-			if (child.exitCode === null && child.signalCode === null) {
-				const closed = new Promise((r) => child.once('close', r));
-				killTree(child, 'SIGTERM');
-				const timer = setTimeout(() => killTree(child, 'SIGKILL'), graceMs);
-				await closed;
-				clearTimeout(timer);
-			}
+			await stopProcess(child, graceMs);
 			log.end();
 		},
 	};

@@ -46,11 +46,11 @@ function track(cmd, args, { cwd = PROJECT_ROOT, env = process.env, stdio }) {
 	return child;
 }
 
-/** SIGTERM to a child's process group, SIGKILL after graceMs; resolves once it has exited. */
-export async function stopProcess(child, graceMs = 15_000) {
+/** `signal` to a child's process group, SIGKILL after graceMs; resolves once it has exited. */
+export async function stopProcess(child, graceMs = 15_000, signal = 'SIGTERM') {
 	if (alive(child)) {
 		const closed = once(child, 'close');
-		killTree(child, 'SIGTERM');
+		killTree(child, signal);
 		const timer = setTimeout(() => killTree(child, 'SIGKILL'), graceMs);
 		await closed;
 		clearTimeout(timer);

