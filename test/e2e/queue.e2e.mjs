@@ -26,8 +26,11 @@ import {
 	startN8nProcess,
 } from '../../scripts/n8n/cluster.mjs';
 import { n8nPaths, n8nVersion } from '../../scripts/n8n/install.mjs';
-import { activateArgs, credentialFile, ensureOwner, freePort } from '../../scripts/n8n/host.mjs';
 import {
+	activateArgs,
+	credentialFile,
+	ensureOwner,
+	freePort,
 	installCommunityPackage,
 	n8nLogin,
 	ownerEnv,
