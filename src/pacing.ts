@@ -22,18 +22,28 @@ export function createPacedTransport(transport: Transport, options: PacingOption
 	const startInterval = options.maxRequestsPerSecond > 0 ? 1000 / options.maxRequestsPerSecond : 0;
 	let nextStartAt = 0;
 	let pausedUntil = 0;
+	// Requests take their turns one after another, and each start sets the next one's time. A
+	// slot handed out in advance would keep its time through a 429's pause and fire with every
+	// other such slot the moment the pause ends.
+	let lastTurn: Promise<void> = Promise.resolve();
 
-	async function waitForTurn(): Promise<void> {
-		const slot = Math.max(now(), nextStartAt);
-		nextStartAt = slot + startInterval;
+	async function startWhenDue(): Promise<void> {
 		// A 429 seen while waiting can push the pause further, so check again after each wait.
 		for (
-			let wait = Math.max(slot, pausedUntil) - now();
+			let wait = Math.max(nextStartAt, pausedUntil) - now();
 			wait > 0;
-			wait = Math.max(slot, pausedUntil) - now()
+			wait = Math.max(nextStartAt, pausedUntil) - now()
 		) {
 			await options.sleep(wait);
 		}
+		nextStartAt = now() + startInterval;
+	}
+
+	async function waitForTurn(): Promise<void> {
+		const turn = lastTurn.then(startWhenDue);
+		// A cancelled wait fails its own request only; the next one still takes its turn.
+		lastTurn = turn.catch(() => undefined);
+		await turn;
 	}
 
 	return {

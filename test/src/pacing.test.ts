@@ -1,5 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
+import { createCallKaroClient } from '../../src/client';
 import { createPacedTransport } from '../../src/pacing';
 import type { Transport, TransportResponse } from '../../src/transport';
 import { reply } from './scriptedTransport';
@@ -60,6 +61,27 @@ describe('createPacedTransport', () => {
 
 		expect(first.status).toBe(429);
 		expect(startedAt).toEqual([0, 2000, 2000]);
+	});
+
+	test('after a 429, starts stay spaced by the rate from the end of the pause', async () => {
+		const tooMany = reply(
+			429,
+			{ status: 'error', message: 'Too many requests' },
+			{ 'retry-after': '2' },
+		);
+		const { transport, startedAt } = recordingTransport(new Map([[1, tooMany]]));
+		const paced = createPacedTransport(transport, { maxRequestsPerSecond: 4, sleep });
+		const client = createCallKaroClient({ transport: paced, sleep, random: () => 0 });
+
+		// Ten items at Concurrency 10: the first is answered 429, then retried after the pause.
+		const calls = Array.from(
+			{ length: 10 },
+			async () => await client.outboundCall({ to_number: '+919876543210', agent_id: 'agent_1' }),
+		);
+		await settle(Promise.all(calls));
+
+		const afterPause = Array.from({ length: 10 }, (_, start) => 2000 + 250 * start);
+		expect(startedAt).toEqual([0, ...afterPause]);
 	});
 
 	test('a Retry-After longer than the node waits holds the others back no longer than that', async () => {
