@@ -1,28 +1,60 @@
 import { invalidInput } from './errors';
 import { describeValue, readJsonObject } from './input';
 import { maskPhoneNumbersInText } from './mask';
+import { looseKey, sendableValues } from './recordValues';
+import type { LeftOutValue, UnsendableValueHandling, ValueRules } from './recordValues';
 import { MAX_ATTRIBUTE_ROWS, MAX_ATTRIBUTE_VALUE_LENGTH } from './schemas';
 import type { AttributeReport, AttributeRow } from './schemas';
 
 const FIELD = 'Attributes';
 
-/** CallKaro matches attribute keys ignoring case, spaces, underscores and hyphens. */
-export function attributeMatchKey(key: string): string {
-	return key.toLowerCase().replace(/[\s_-]/g, '');
+/** The node options that shape which attributes are sent, as the fixes name them. */
+export const ATTRIBUTE_OPTION_NAMES = {
+	handling: 'Attribute Values That Cannot Be Sent',
+	keysToSend: 'Attribute Keys to Send',
+	keysToLeaveOut: 'Attribute Keys to Leave Out',
+} as const;
+
+/** Where the attributes come from: rows of key, value and replace, or one object of values. */
+export type AttributeSource = { rows: unknown[] } | { object: unknown; replace: boolean };
+
+export interface AttributeRules {
+	handling: UnsendableValueHandling;
+	keysToSend?: string[];
+	keysToLeaveOut?: string[];
 }
 
-function isAttributeValue(value: unknown): value is AttributeRow['value'] {
-	return (
-		typeof value === 'string' ||
-		typeof value === 'boolean' ||
-		(typeof value === 'number' && Number.isFinite(value))
-	);
+/** The attributes to send, and the keys left out with the reason. */
+export interface CheckedAttributes {
+	rows: AttributeRow[];
+	leftOut: LeftOutValue[];
 }
 
-function validateAttributeRow(row: unknown, position: number, field: string): AttributeRow {
+/** Leave out what cannot be sent, send everything else: a whole CRM record goes in as it is. */
+export const DEFAULT_ATTRIBUTE_RULES: AttributeRules = { handling: 'leaveOut' };
+
+function valueRules(rules: AttributeRules): ValueRules {
+	const { keysToSend, keysToLeaveOut } = ATTRIBUTE_OPTION_NAMES;
+	return {
+		field: FIELD,
+		handlingOption: ATTRIBUTE_OPTION_NAMES.handling,
+		handling: rules.handling,
+		maxTextLength: MAX_ATTRIBUTE_VALUE_LENGTH,
+		keysToSend: rules.keysToSend && { option: keysToSend, keys: rules.keysToSend },
+		keysToLeaveOut: rules.keysToLeaveOut && { option: keysToLeaveOut, keys: rules.keysToLeaveOut },
+	};
+}
+
+interface KeyedRow {
+	key: string;
+	value: unknown;
+	replace: boolean;
+}
+
+function keyedRow(row: unknown, position: number): KeyedRow {
 	if (typeof row !== 'object' || row === null || Array.isArray(row)) {
 		throw invalidInput(
-			field,
+			FIELD,
 			`row ${position} is ${describeValue(row)}`,
 			'Give every row a key and a value',
 		);
@@ -30,29 +62,15 @@ function validateAttributeRow(row: unknown, position: number, field: string): At
 	const { key, value, replace = false } = row as Record<string, unknown>;
 	if (typeof key !== 'string' || key.trim() === '') {
 		throw invalidInput(
-			field,
+			FIELD,
 			`row ${position} has no key`,
 			'Enter the name of a CRM attribute, or remove the row',
 		);
 	}
 	const name = key.trim();
-	if (!isAttributeValue(value)) {
-		throw invalidInput(
-			field,
-			`has a value for "${name}" that is ${describeValue(value)}; only text, numbers and true/false are accepted`,
-			'Turn the value into text, or remove the key',
-		);
-	}
-	if (String(value).length > MAX_ATTRIBUTE_VALUE_LENGTH) {
-		throw invalidInput(
-			field,
-			`has a value for "${name}" with ${String(value).length} characters, more than the ${MAX_ATTRIBUTE_VALUE_LENGTH} CallKaro accepts`,
-			'Shorten the value',
-		);
-	}
 	if (typeof replace !== 'boolean') {
 		throw invalidInput(
-			field,
+			FIELD,
 			`has a "replace" for "${name}" that is ${describeValue(replace)}`,
 			'Use true or false',
 		);
@@ -60,42 +78,55 @@ function validateAttributeRow(row: unknown, position: number, field: string): At
 	return { key: name, value, replace };
 }
 
-/** Checks attribute rows against CallKaro's limits before anything is sent. */
-export function validateAttributeRows(rows: unknown[], field = FIELD): AttributeRow[] {
-	if (rows.length > MAX_ATTRIBUTE_ROWS) {
-		throw invalidInput(
-			field,
-			`has ${rows.length} rows, but CallKaro accepts at most ${MAX_ATTRIBUTE_ROWS}`,
-			'Remove the rows the workflow does not need',
-		);
-	}
+function keyedRows(source: AttributeSource): KeyedRow[] {
+	if ('rows' in source) return source.rows.map((row, index) => keyedRow(row, index + 1));
+	return Object.entries(readJsonObject(source.object, FIELD)).map(([key, value], index) =>
+		keyedRow({ key, value, replace: source.replace }, index + 1),
+	);
+}
+
+/** Two sent keys that CallKaro would read as one attribute are refused: which value wins is unclear. */
+function refuseKeysThatMatch(rows: AttributeRow[]): void {
 	const keysByMatchKey = new Map<string, string>();
-	return rows.map((row, index) => {
-		const attribute = validateAttributeRow(row, index + 1, field);
-		const earlierKey = keysByMatchKey.get(attributeMatchKey(attribute.key));
+	for (const { key } of rows) {
+		const earlierKey = keysByMatchKey.get(looseKey(key));
 		if (earlierKey !== undefined) {
 			throw invalidInput(
-				field,
-				`has the keys "${earlierKey}" and "${attribute.key}", which CallKaro treats as the same attribute`,
+				FIELD,
+				`has the keys "${earlierKey}" and "${key}", which CallKaro treats as the same attribute`,
 				'Keep only one of them',
 			);
 		}
-		keysByMatchKey.set(attributeMatchKey(attribute.key), attribute.key);
-		return attribute;
-	});
+		keysByMatchKey.set(looseKey(key), key);
+	}
 }
 
-/** A JSON object (or JSON text of one) of attribute values, as rows that share one replace setting. */
-export function attributeRowsFromObject(
-	value: unknown,
-	replace: boolean,
-	field = FIELD,
-): AttributeRow[] {
-	const entries = Object.entries(readJsonObject(value, field));
-	return validateAttributeRows(
-		entries.map(([key, entryValue]) => ({ key, value: entryValue, replace })),
-		field,
+/**
+ * The attributes to send from rows or a record, checked against CallKaro's limits before
+ * anything is sent. Missing and empty values, objects and lists are left out and reported by
+ * default (see recordValues.ts); the limit of 50 counts what is left.
+ */
+export function checkAttributes(
+	source: AttributeSource,
+	rules: AttributeRules = DEFAULT_ATTRIBUTE_RULES,
+): CheckedAttributes {
+	const given = keyedRows(source);
+	const replaceOf = new Map(given.map(({ key, replace }) => [key, replace]));
+	const { values, leftOut } = sendableValues(
+		given.map(({ key, value }) => [key, value] as const),
+		valueRules(rules),
 	);
+	const rows = values.map(([key, value]) => ({ key, value, replace: replaceOf.get(key) ?? false }));
+	if (rows.length > MAX_ATTRIBUTE_ROWS) {
+		const { keysToSend, keysToLeaveOut } = ATTRIBUTE_OPTION_NAMES;
+		throw invalidInput(
+			FIELD,
+			`has ${rows.length} values to send${leftOut.length ? ` (after leaving out ${leftOut.length})` : ''}, ${rows.length - MAX_ATTRIBUTE_ROWS} more than the ${MAX_ATTRIBUTE_ROWS} CallKaro accepts`,
+			`List the keys to send in Options > ${keysToSend}, or the keys to drop in Options > ${keysToLeaveOut}`,
+		);
+	}
+	refuseKeysThatMatch(rows);
+	return { rows, leftOut };
 }
 
 export interface AttributeSummary {

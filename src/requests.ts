@@ -1,9 +1,12 @@
 import { z } from 'zod/v4';
 
-import { validateAttributeRows } from './attributes';
+import { checkAttributes } from './attributes';
+import type { AttributeRules, AttributeSource } from './attributes';
 import { invalidInput } from './errors';
 import { onFirstUse } from './firstUse';
 import { describeValue, optionalText, readJsonObject, requireText } from './input';
+import { sendableValues } from './recordValues';
+import type { LeftOutValue, UnsendableValueHandling } from './recordValues';
 import { normalizePhoneNumber } from './phone';
 import type { PhoneNumber } from './phone';
 import { applyCallingHours } from './callingHours';
@@ -11,7 +14,6 @@ import type { CallingHours } from './callingHours';
 import { toIstSchedule } from './schedule';
 import type { IstSchedule } from './schedule';
 import { MAX_ATTRIBUTE_ROWS, attributeRowSchema } from './schemas';
-import type { AttributeRow } from './schemas';
 
 // What each endpoint is sent: its schema (the one source of its type and limits), then the
 // mapping from a node's input to it. A request is parsed against its schema before it is sent.
@@ -45,8 +47,6 @@ export const deleteRequestSchema = onFirstUse(() =>
 	}),
 );
 
-const metadataValueSchema = onFirstUse(() => z.union([z.string(), z.number()]));
-
 export const outboundRequestSchema = onFirstUse(() => {
 	const timeOfDay = z.string().regex(TIME_OF_DAY);
 	const retryGap = z.int().min(0);
@@ -55,7 +55,10 @@ export const outboundRequestSchema = onFirstUse(() => {
 		agent_id: z.string().min(1),
 		batch_id: z.string().min(1).optional(),
 		// Any key, 'constructor' too: z.record would refuse an object with such an own key.
-		metadata: z.object({}).catchall(metadataValueSchema()).optional(),
+		metadata: z
+			.object({})
+			.catchall(z.union([z.string(), z.number()]))
+			.optional(),
 		schedule_at: z.string().regex(IST_DATE_TIME).optional(),
 		min_trigger_time: timeOfDay.optional(),
 		max_trigger_time: timeOfDay.optional(),
@@ -90,7 +93,8 @@ export interface ScheduleInput {
 export interface AssignInput {
 	phoneNumber: unknown;
 	workflowId: unknown;
-	attributes: AttributeRow[];
+	attributes?: AttributeSource;
+	attributeRules?: AttributeRules;
 	schedule?: ScheduleInput;
 	callingHours?: CallingHours;
 	defaultCountryCode?: string;
@@ -107,6 +111,8 @@ export interface CallingHoursReport {
 export interface PreparedAssign {
 	request: AssignRequest;
 	phone: PhoneNumber;
+	/** Keys of the record that were not sent, and why. */
+	attributesLeftOut: LeftOutValue[];
 	schedule?: IstSchedule;
 	callingHours?: CallingHoursReport;
 }
@@ -130,6 +136,8 @@ export interface OutboundOptions {
 	metadata?: unknown;
 	/** Key/value rows as a node's fixed collection gives them; combined with metadata. */
 	metadataRows?: Array<{ key: string; value: unknown }>;
+	/** Missing and empty values, objects and lists: left out and reported by default. */
+	metadataHandling?: UnsendableValueHandling;
 	schedule?: ScheduleInput;
 	minTriggerTime?: string;
 	maxTriggerTime?: string;
@@ -156,6 +164,8 @@ export interface OutboundInput {
 export interface PreparedOutbound {
 	request: OutboundRequest;
 	phone: PhoneNumber;
+	/** Metadata keys that were not sent, and why. */
+	metadataLeftOut: LeftOutValue[];
 	schedule?: IstSchedule;
 	callingHours?: CallingHoursReport;
 }
@@ -225,7 +235,9 @@ export function prepareAssign(input: AssignInput): PreparedAssign {
 		'Workflow ID',
 		'Enter the ID of a CallKaro workflow',
 	);
-	const attributes = validateAttributeRows(input.attributes);
+	const { rows: attributes, leftOut: attributesLeftOut } = input.attributes
+		? checkAttributes(input.attributes, input.attributeRules)
+		: { rows: [], leftOut: [] };
 	const { schedule, callingHours } = istSchedule(input.schedule, input.callingHours, input.now);
 	const request = checkedRequest(
 		assignRequestSchema(),
@@ -236,7 +248,7 @@ export function prepareAssign(input: AssignInput): PreparedAssign {
 			schedule_at: schedule?.scheduleAt,
 		}),
 	);
-	return { request, phone, schedule, callingHours };
+	return { request, phone, attributesLeftOut, schedule, callingHours };
 }
 
 export function prepareDelete(input: DeleteInput): PreparedDelete {
@@ -273,15 +285,25 @@ function checkedOption<S extends z.ZodType>(
 	return result.data;
 }
 
-/** Metadata from the JSON object and the key/value rows together; a key may appear once. */
-function metadataFrom(options: OutboundOptions): OutboundRequest['metadata'] {
-	if (options.metadata === undefined && options.metadataRows === undefined) return undefined;
+/** The option that chooses what happens to metadata values that cannot be sent, as fixes name it. */
+export const METADATA_HANDLING_OPTION = 'Metadata Values That Cannot Be Sent';
+
+/**
+ * Metadata from the JSON object and the key/value rows together; a key may appear once. Values
+ * follow the attributes' rules (see recordValues.ts); true/false go as text, since the docs give
+ * metadata text and number values, and the prompt reads them as text.
+ */
+function metadataFrom(options: OutboundOptions): {
+	metadata?: OutboundRequest['metadata'];
+	leftOut: LeftOutValue[];
+} {
+	if (options.metadata === undefined && options.metadataRows === undefined) return { leftOut: [] };
 	const entries = [
 		...Object.entries(readJsonObject(options.metadata, 'Metadata')),
 		...(options.metadataRows ?? []).map(({ key, value }) => [key, value] as const),
 	];
-	const metadata = new Map<string, string | number>();
-	for (const [rawKey, value] of entries) {
+	const keys = new Set<string>();
+	const given = entries.map(([rawKey, value]) => {
 		const key = typeof rawKey === 'string' ? rawKey.trim() : '';
 		if (key === '') {
 			throw invalidInput(
@@ -290,20 +312,21 @@ function metadataFrom(options: OutboundOptions): OutboundRequest['metadata'] {
 				'Enter a key for every entry, or remove it',
 			);
 		}
-		if (metadata.has(key)) {
+		if (keys.has(key)) {
 			throw invalidInput('Metadata', `has the key "${key}" twice`, 'Keep only one of them');
 		}
-		const checked = metadataValueSchema().safeParse(value);
-		if (!checked.success) {
-			throw invalidInput(
-				'Metadata',
-				`has a value for "${key}" that is ${describeValue(value)}; only text and numbers are accepted`,
-				'Turn the value into text, or remove the entry',
-			);
-		}
-		metadata.set(key, checked.data);
-	}
-	return Object.fromEntries(metadata);
+		keys.add(key);
+		return [key, value] as const;
+	});
+	const { values, leftOut } = sendableValues(given, {
+		field: 'Metadata',
+		handlingOption: METADATA_HANDLING_OPTION,
+		handling: options.metadataHandling ?? 'leaveOut',
+	});
+	const metadata = Object.fromEntries(
+		values.map(([key, value]) => [key, typeof value === 'boolean' ? String(value) : value]),
+	);
+	return { metadata, leftOut };
 }
 
 /** '30' -> 30 and '30, 60' -> [30, 60]; anything that is not whole numbers fails the schema check. */
@@ -351,13 +374,14 @@ export function prepareOutbound(input: OutboundInput): PreparedOutbound {
 	const { options } = input;
 	const shape = outboundRequestSchema().shape;
 	const { schedule, callingHours } = istSchedule(options.schedule, input.callingHours, input.now);
+	const { metadata, leftOut: metadataLeftOut } = metadataFrom(options);
 	const request = checkedRequest(
 		outboundRequestSchema(),
 		withoutUndefined({
 			to_number: phone.e164,
 			agent_id: agentId,
 			batch_id: optionalText(options.batchId, 'Campaign ID'),
-			metadata: metadataFrom(options),
+			metadata,
 			schedule_at: schedule?.scheduleAt,
 			min_trigger_time: timeOfDayOption(options.minTriggerTime, 'Earliest Call Time'),
 			max_trigger_time: timeOfDayOption(options.maxTriggerTime, 'Latest Call Time'),
@@ -398,7 +422,7 @@ export function prepareOutbound(input: OutboundInput): PreparedOutbound {
 		}),
 	);
 	checkCallWindow(request);
-	return { request, phone, schedule, callingHours };
+	return { request, phone, metadataLeftOut, schedule, callingHours };
 }
 
 /** A window that ends before it starts would never let the call start: refuse it before sending. */

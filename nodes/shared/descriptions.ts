@@ -16,7 +16,7 @@ export const phoneNumberProperty: INodeProperties = {
 	default: '',
 	placeholder: 'e.g. +91 98765 43210',
 	description:
-		'Include the country code, e.g. +91 98765 43210. Spaces, dashes, dots and brackets are ignored; a leading 00 counts as +. For numbers without a country code, set Options > Default Country Code.',
+		'Include the country code, e.g. +91 98765 43210. Spaces, dashes, dots and brackets are ignored, a leading 00 counts as +, and a (0) after the country code is dropped. A number that cannot exist in its country is refused: +91 needs 10 digits, +1 10 digits (US, Canada). For numbers without a country code, set Options > Default Country Code.',
 };
 
 export const agentIdProperty: INodeProperties = {
@@ -34,9 +34,9 @@ export const defaultCountryCodeOption: INodeProperties = {
 	name: 'defaultCountryCode',
 	type: 'string',
 	default: '',
-	placeholder: 'e.g. 91',
+	placeholder: 'e.g. 91 or IN',
 	description:
-		'Completes phone numbers given without a country code, e.g. 9876543210 becomes +919876543210 with 91',
+		"Completes phone numbers given without a country code, e.g. 9876543210 becomes +919876543210 with 91. Digits, or an ISO code such as IN, US or GB (so a CRM's country field can be mapped). With 91, a number without + or 0 must be a mobile (starting 6-9), so a US (312) 345-6789 is refused, not dialled in India.",
 };
 
 export const timeZoneOption: INodeProperties = {
@@ -267,3 +267,36 @@ export const callingHoursOption: INodeProperties = {
 		},
 	],
 };
+
+/**
+ * What happens to record values that cannot be sent (Assign's attributes, Outbound's metadata).
+ * `displayName` is the one the core's messages name as the fix.
+ */
+export function unsendableValuesOption(displayName: string, outputField: string): INodeProperties {
+	return {
+		displayName,
+		name: 'unsendableValues',
+		type: 'options',
+		options: [
+			{
+				name: 'Leave Out and Report',
+				value: 'leaveOut',
+				description: `Send the rest; list each key left out, with why, in ${outputField}`,
+			},
+			{
+				name: 'Send Objects and Lists as JSON Text',
+				value: 'jsonText',
+				description:
+					'Send nested values such as {"name": "Asha", "id": 7} as their JSON text; leave out missing and empty ones',
+			},
+			{
+				name: 'Fail the Item',
+				value: 'fail',
+				description: 'Send nothing for the item and name the first key that cannot be sent',
+			},
+		],
+		default: 'leaveOut',
+		description:
+			'Values may be text, numbers or true/false. A missing (null) or empty value is left out, so a blank CRM field never erases a value CallKaro has; objects and lists are left out unless sent as JSON text.',
+	};
+}

@@ -129,10 +129,10 @@ export const assignWorkflow: ActionNodeRow = {
 			'"Workflow ID" is empty. Enter the ID of a CallKaro workflow. Its expression {{ $json.workflowId }} gave an empty value for this item: check that the input item has the field it reads. [item 1]',
 		],
 		[
-			'51 attribute rows',
+			'51 attribute values to send',
 			{ attributeSource: 'json', attributesJson: '={{ $json.crm }}' },
 			{ crm: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`Field ${i}`, i])) },
-			'"Attributes" has 51 rows, but CallKaro accepts at most 50. Remove the rows the workflow does not need. [item 1]',
+			'"Attributes" has 51 values to send, 1 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out. [item 1]',
 		],
 		[
 			'attribute JSON that does not parse',

@@ -72,7 +72,8 @@ describe('CallKaro Assign Workflow', () => {
 					attributes: {
 						...report,
 						keptExisting: [],
-						counts: { updated: 4, keptExisting: 0, ignored: 1, invalid: 1 },
+						leftOut: [],
+						counts: { updated: 4, keptExisting: 0, ignored: 1, invalid: 1, leftOut: 0 },
 					},
 					body: {
 						status: 'done',
@@ -142,7 +143,17 @@ describe('CallKaro Assign Workflow', () => {
 						{
 							phone,
 							workflowId: 'wf_welcome',
-							crm: { 'First Name': 'Meera', 'Lead Score': 7, 'Opted In': false, Plan: 'Gold' },
+							// as CRMs send them: nulls, blanks and nested values beside the fields
+							crm: {
+								'First Name': 'Meera',
+								'Last Name': null,
+								'Lead Score': 7,
+								'Opted In': false,
+								City: '',
+								Plan: 'Gold',
+								Owner: { name: 'Ravi', id: '55' },
+								Tags: [],
+							},
 						},
 					],
 				},
@@ -153,9 +164,17 @@ describe('CallKaro Assign Workflow', () => {
 				keptExisting: [],
 				ignored: [],
 				invalid: [{ key: 'Plan', reason: 'Plan must be one of: Basic, Pro, Enterprise' }],
-				counts: { updated: 3, keptExisting: 0, ignored: 0, invalid: 1 },
+				leftOut: [
+					{ key: 'Last Name', reason: 'missing' },
+					{ key: 'City', reason: 'empty' },
+					{ key: 'Owner', reason: 'an object' },
+					{ key: 'Tags', reason: 'an empty list' },
+				],
+				counts: { updated: 3, keptExisting: 0, ignored: 0, invalid: 1, leftOut: 4 },
 			});
-			expect(apiRequests(sandbox())[0].body).toMatchObject({
+			expect(apiRequests(sandbox())[0].body).toEqual({
+				to_number: phone,
+				workflow_id: 'wf_welcome',
 				attributes: [
 					{ key: 'First Name', value: 'Meera', replace: true },
 					{ key: 'Lead Score', value: 7, replace: true },
@@ -224,7 +243,8 @@ describe('CallKaro Assign Workflow', () => {
 						attributes: {
 							...report,
 							keptExisting: [],
-							counts: { updated: 1, keptExisting: 0, ignored: 1, invalid: 0 },
+							leftOut: [],
+							counts: { updated: 1, keptExisting: 0, ignored: 1, invalid: 0, leftOut: 0 },
 						},
 						body: {
 							status: 'error',

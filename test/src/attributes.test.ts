@@ -1,9 +1,5 @@
-import {
-	attributeMatchKey,
-	attributeRowsFromObject,
-	summarizeAttributeReport,
-	validateAttributeRows,
-} from '../../src/attributes';
+import { checkAttributes, summarizeAttributeReport } from '../../src/attributes';
+import type { AttributeRules } from '../../src/attributes';
 import { attributeReportSchema } from '../../src/schemas';
 import { inputErrorOf } from './helpers';
 
@@ -11,19 +7,13 @@ function rows(count: number): Array<{ key: string; value: string }> {
 	return Array.from({ length: count }, (_, index) => ({ key: `key ${index}`, value: 'x' }));
 }
 
-describe('attributeMatchKey', () => {
-	test.each([
-		['First Name', 'firstname'],
-		['first_name', 'firstname'],
-		['first-name', 'firstname'],
-		['FIRSTNAME', 'firstname'],
-		[' First\tName ', 'firstname'],
-	])('%p -> %p', (key, matchKey) => {
-		expect(attributeMatchKey(key)).toBe(matchKey);
-	});
-});
+function record(count: number): Record<string, string> {
+	return Object.fromEntries(rows(count).map(({ key, value }) => [key, value]));
+}
 
-describe('validateAttributeRows', () => {
+const FAIL: AttributeRules = { handling: 'fail' };
+
+describe('checkAttributes: rows', () => {
 	test.each([
 		[
 			'text, number and boolean values',
@@ -35,25 +25,47 @@ describe('validateAttributeRows', () => {
 		],
 		['50 rows', rows(50)],
 		['a value of 1000 characters', [{ key: 'note', value: 'x'.repeat(1000) }]],
-		['an empty text value', [{ key: 'note', value: '' }]],
 		['no rows', []],
-	])('accepts %s, with replace false by default', (_case, input) => {
-		expect(validateAttributeRows(input)).toEqual(input.map((row) => ({ ...row, replace: false })));
+	])('sends %s, with replace false by default', (_case, input) => {
+		expect(checkAttributes({ rows: input })).toEqual({
+			rows: input.map((row) => ({ ...row, replace: false })),
+			leftOut: [],
+		});
 	});
 
 	test('trims keys and keeps replace', () => {
-		expect(validateAttributeRows([{ key: '  city ', value: 'Pune', replace: true }])).toEqual([
-			{ key: 'city', value: 'Pune', replace: true },
-		]);
+		expect(
+			checkAttributes({ rows: [{ key: '  city ', value: 'Pune', replace: true }] }).rows,
+		).toEqual([{ key: 'city', value: 'Pune', replace: true }]);
+	});
+
+	test('leaves out what cannot be sent, and says why, in the order given', () => {
+		const checked = checkAttributes({
+			rows: [
+				{ key: 'City' }, // an expression that found no field
+				{ key: 'Name', value: null },
+				{ key: 'Notes', value: '  ' },
+				{ key: 'Owner', value: { name: 'R', id: 7 } },
+				{ key: 'Tags', value: [] },
+				{ key: 'Story', value: 'y'.repeat(1001) },
+				{ key: 'Plan', value: 'Pro', replace: true },
+			],
+		});
+		expect(checked).toEqual({
+			rows: [{ key: 'Plan', value: 'Pro', replace: true }],
+			leftOut: [
+				{ key: 'City', reason: 'missing' },
+				{ key: 'Name', reason: 'missing' },
+				{ key: 'Notes', reason: 'empty' },
+				{ key: 'Owner', reason: 'an object' },
+				{ key: 'Tags', reason: 'an empty list' },
+				{ key: 'Story', reason: 'longer than 1000 characters' },
+			],
+		});
 	});
 
 	test.each([
-		['51 rows', rows(51), 'has 51 rows, but CallKaro accepts at most 50'],
-		[
-			'a value of 1001 characters',
-			[{ key: 'note', value: 'x'.repeat(1001) }],
-			'has a value for "note" with 1001 characters, more than the 1000',
-		],
+		['51 rows', rows(51), 'has 51 values to send, 1 more than the 50 CallKaro accepts'],
 		[
 			'an empty key',
 			[
@@ -64,15 +76,6 @@ describe('validateAttributeRows', () => {
 		],
 		['a missing key', [{ value: 'x' }], 'row 1 has no key'],
 		['a row that is not an object', ['city=Pune'], 'row 1 is "city=Pune"'],
-		[
-			'a nested object',
-			[{ key: 'address', value: { city: 'Pune' } }],
-			'has a value for "address" that is an object',
-		],
-		['a list', [{ key: 'tags', value: ['a'] }], 'has a value for "tags" that is a list'],
-		['null', [{ key: 'city', value: null }], 'has a value for "city" that is null'],
-		['a missing value', [{ key: 'city' }], 'has a value for "city" that is empty'],
-		['NaN', [{ key: 'age', value: Number.NaN }], 'has a value for "age" that is NaN'],
 		[
 			'a replace that is not boolean',
 			[{ key: 'city', value: 'Pune', replace: 'yes' }],
@@ -95,37 +98,120 @@ describe('validateAttributeRows', () => {
 			],
 			'has the keys "city" and "city"',
 		],
-	])('rejects %s', (_case, input, problem) => {
-		const error = inputErrorOf(() => validateAttributeRows(input));
+	])('refuses %s', (_case, input, problem) => {
+		const error = inputErrorOf(() => checkAttributes({ rows: input }));
 		expect(error.field).toBe('Attributes');
 		expect(error.message).toContain(`"Attributes" ${problem}`);
 	});
 
-	test('does not echo a long value, and masks phone numbers in values', () => {
-		const long = inputErrorOf(() =>
-			validateAttributeRows([{ key: 'note', value: 'y'.repeat(1001) }]),
-		);
-		expect(long.message).not.toContain('yyyy');
-		const nested = inputErrorOf(() =>
-			validateAttributeRows([{ key: 'phones', value: ['+919876543210'] }]),
-		);
-		expect(nested.message).not.toContain('9876543210');
+	test.each([
+		[
+			'a missing value',
+			[{ key: 'City' }],
+			'"Attributes" has no value for "City": it is missing or null. Map a field that has a value, or set "Attribute Values That Cannot Be Sent" to Leave Out and Report.',
+		],
+		[
+			'a nested object',
+			[{ key: 'address', value: { city: 'Pune' } }],
+			'"Attributes" has a value for "address" that is an object; only text, numbers and true/false can be sent. Map one of its fields, or set "Attribute Values That Cannot Be Sent" to Send Objects and Lists as JSON Text.',
+		],
+		['empty text', [{ key: 'note', value: '' }], '"Attributes" has an empty value for "note"'],
+		[
+			'a value of 1001 characters',
+			[{ key: 'note', value: 'y'.repeat(1001) }],
+			'"Attributes" has a value for "note" with 1001 characters, more than the 1000 CallKaro accepts. Shorten the value, or leave the key out.',
+		],
+	])('with Fail the Item, refuses %s, naming the key', (_case, input, message) => {
+		const error = inputErrorOf(() => checkAttributes({ rows: input }, FAIL));
+		expect(error.field).toBe('Attributes');
+		expect(error.message).toContain(message);
+		expect(error.message).not.toContain('yyyy');
+	});
+
+	test('a key left out by the key lists never fails the item', () => {
+		expect(
+			checkAttributes(
+				{
+					rows: [
+						{ key: 'Owner', value: { id: 1 } },
+						{ key: 'City', value: 'Pune' },
+					],
+				},
+				{ ...FAIL, keysToLeaveOut: ['owner'] },
+			),
+		).toEqual({
+			rows: [{ key: 'City', value: 'Pune', replace: false }],
+			leftOut: [{ key: 'Owner', reason: 'in "Attribute Keys to Leave Out"' }],
+		});
 	});
 });
 
-describe('attributeRowsFromObject', () => {
+describe('checkAttributes: a record', () => {
 	test.each([
 		['an object', { city: 'Pune', age: 42 }],
 		['JSON text', '{"city": "Pune", "age": 42}'],
 	])('reads %s', (_case, value) => {
-		expect(attributeRowsFromObject(value, true)).toEqual([
+		expect(checkAttributes({ object: value, replace: true }).rows).toEqual([
 			{ key: 'city', value: 'Pune', replace: true },
 			{ key: 'age', value: 42, replace: true },
 		]);
 	});
 
 	test.each([undefined, '', '  ', {}, '{}'])('reads %p as no attributes', (value) => {
-		expect(attributeRowsFromObject(value, false)).toEqual([]);
+		expect(checkAttributes({ object: value, replace: false })).toEqual({ rows: [], leftOut: [] });
+	});
+
+	test('keys whose values are left out no longer clash with the keys sent', () => {
+		expect(
+			checkAttributes({ object: { first_name: null, 'First Name': 'Asha' }, replace: false }),
+		).toEqual({
+			rows: [{ key: 'First Name', value: 'Asha', replace: false }],
+			leftOut: [{ key: 'first_name', reason: 'missing' }],
+		});
+	});
+
+	test('counts the limit of 50 after leaving out', () => {
+		const nulls = Object.fromEntries(rows(20).map(({ key }) => [`empty ${key}`, null]));
+		const checked = checkAttributes({ object: { ...record(50), ...nulls }, replace: false });
+		expect(checked.rows).toHaveLength(50);
+		expect(checked.leftOut).toHaveLength(20);
+	});
+
+	test('over 50 values to send: says how many, and how to choose', () => {
+		const error = inputErrorOf(() =>
+			checkAttributes({ object: { ...record(61), owner: null }, replace: false }),
+		);
+		expect(error.message).toBe(
+			'"Attributes" has 61 values to send (after leaving out 1), 11 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out.',
+		);
+	});
+
+	test('Attribute Keys to Send picks the keys of a large record, matched as CallKaro matches them', () => {
+		const checked = checkAttributes(
+			{ object: { ...record(61), first_name: 'Asha', City: 'Pune' }, replace: false },
+			{ handling: 'leaveOut', keysToSend: ['First Name', 'city'] },
+		);
+		expect(checked.rows.map(({ key }) => key)).toEqual(['first_name', 'City']);
+		expect(checked.leftOut).toHaveLength(61);
+		expect(checked.leftOut[0]).toEqual({
+			key: 'key 0',
+			reason: 'not in "Attribute Keys to Send"',
+		});
+	});
+
+	test('Send Objects and Lists as JSON Text', () => {
+		expect(
+			checkAttributes(
+				{ object: { Owner: { name: 'R', id: 7 }, Tags: ['a', 'b'], Empty: {} }, replace: false },
+				{ handling: 'jsonText' },
+			),
+		).toEqual({
+			rows: [
+				{ key: 'Owner', value: '{"name":"R","id":7}', replace: false },
+				{ key: 'Tags', value: '["a","b"]', replace: false },
+			],
+			leftOut: [{ key: 'Empty', reason: 'an empty object' }],
+		});
 	});
 
 	test.each([
@@ -139,22 +225,14 @@ describe('attributeRowsFromObject', () => {
 		['JSON text of a string', '"Pune"', 'must be an object of keys and values, but is "Pune"'],
 		['null', null, 'must be an object of keys and values, but is null'],
 		[
-			'a nested object',
-			{ address: { city: 'Pune' } },
-			'has a value for "address" that is an object',
-		],
-		['a nested list in JSON text', '{"tags": ["a"]}', 'has a value for "tags" that is a list'],
-		['a null value', { city: null }, 'has a value for "city" that is null'],
-		[
 			'keys that CallKaro matches as one',
 			{ 'First Name': 'A', first_name: 'B' },
 			'has the keys "First Name" and "first_name"',
 		],
-		['51 keys', Object.fromEntries(rows(51).map(({ key, value }) => [key, value])), 'has 51 rows'],
-	])('rejects %s', (_case, value, problem) => {
-		const error = inputErrorOf(() => attributeRowsFromObject(value, false, 'Attributes JSON'));
-		expect(error.field).toBe('Attributes JSON');
-		expect(error.message).toContain(`"Attributes JSON" ${problem}`);
+	])('refuses %s', (_case, value, problem) => {
+		const error = inputErrorOf(() => checkAttributes({ object: value, replace: false }));
+		expect(error.field).toBe('Attributes');
+		expect(error.message).toContain(`"Attributes" ${problem}`);
 	});
 });
 

@@ -18,12 +18,12 @@ describe('prepareAssign', () => {
 		const prepared = prepareAssign({
 			phoneNumber: '98765 43210',
 			workflowId: ' wf_1 ',
-			attributes: [],
 			defaultCountryCode: '91',
 		});
 		expect(prepared).toEqual({
 			request: { to_number: '+919876543210', workflow_id: 'wf_1' },
 			phone: PHONE,
+			attributesLeftOut: [],
 			schedule: undefined,
 		});
 		expect(Object.keys(prepared.request)).toEqual(['to_number', 'workflow_id']);
@@ -33,7 +33,12 @@ describe('prepareAssign', () => {
 		const prepared = prepareAssign({
 			phoneNumber: '+91 98765 43210',
 			workflowId: 'wf_1',
-			attributes: [{ key: ' city ', value: 'Pune' }],
+			attributes: {
+				rows: [
+					{ key: ' city ', value: 'Pune' },
+					{ key: 'State', value: null },
+				],
+			},
 			schedule: { value: '2026-11-22T04:00:00', zone: 'UTC' },
 			now: NOW,
 		});
@@ -43,6 +48,7 @@ describe('prepareAssign', () => {
 			attributes: [{ key: 'city', value: 'Pune', replace: false }],
 			schedule_at: '2026-11-22T09:30:00',
 		});
+		expect(prepared.attributesLeftOut).toEqual([{ key: 'State', reason: 'missing' }]);
 		expect(prepared.schedule).toEqual({
 			scheduleAt: '2026-11-22T09:30:00',
 			utc: '2026-11-22T04:00:00.000Z',
@@ -55,7 +61,6 @@ describe('prepareAssign', () => {
 		const prepared = prepareAssign({
 			phoneNumber: '+919876543210',
 			workflowId: 'wf_1',
-			attributes: [],
 			schedule: { value: '2026-10-01T09:30:00+05:30', zone: 'UTC' },
 			now: NOW,
 		});
@@ -70,16 +75,18 @@ describe('prepareAssign', () => {
 		[
 			'Attributes',
 			{
-				attributes: [
-					{ key: 'a', value: 'x' },
-					{ key: 'A', value: 'y' },
-				],
+				attributes: {
+					rows: [
+						{ key: 'a', value: 'x' },
+						{ key: 'A', value: 'y' },
+					],
+				},
 			},
 		],
 		['Schedule Time', { schedule: { value: '2026-02-30T09:00', zone: 'UTC' } }],
 		['Time Zone', { schedule: { value: '2026-11-22T09:00', zone: 'Nowhere/City' } }],
 	])('rejects a bad %s', (field, override) => {
-		const input = { phoneNumber: '+919876543210', workflowId: 'wf_1', attributes: [], ...override };
+		const input = { phoneNumber: '+919876543210', workflowId: 'wf_1', ...override };
 		expect(inputErrorOf(() => prepareAssign(input)).field).toBe(field);
 	});
 });
@@ -125,7 +132,7 @@ describe('prepareDelete', () => {
 		['Phone Number', { phoneNumber: '' }, '"Phone Number" is empty.'],
 		[
 			'Default Country Code',
-			{ phoneNumber: '9876543210', defaultCountryCode: 'IN' },
+			{ phoneNumber: '9876543210', defaultCountryCode: 'IND' },
 			'"Default Country Code" must be 1 to 3 digits',
 		],
 	])('rejects a bad %s', (field, override, message) => {
@@ -145,6 +152,7 @@ describe('prepareOutbound', () => {
 		expect(prepare({})).toEqual({
 			request: { to_number: '+919876543210', agent_id: 'agent_1' },
 			phone: PHONE,
+			metadataLeftOut: [],
 			schedule: undefined,
 		});
 	});
@@ -211,6 +219,21 @@ describe('prepareOutbound', () => {
 			{ metadata: { constructor: 'x', total: 12 } },
 		],
 		[
+			'metadata true/false as text, as the prompt reads them',
+			{ metadata: { vip: true }, metadataRows: [{ key: 'paid', value: false }] },
+			{ metadata: { vip: 'true', paid: 'false' } },
+		],
+		[
+			'a whole payment event as metadata: what cannot be sent is left out',
+			{ metadata: { amount: 49900, email: null, notes: {}, card: { last4: '4242' } } },
+			{ metadata: { amount: 49900 } },
+		],
+		[
+			'nested metadata as JSON text when asked',
+			{ metadata: { card: { last4: '4242' } }, metadataHandling: 'jsonText' },
+			{ metadata: { card: '{"last4":"4242"}' } },
+		],
+		[
 			'midnight to 23:59',
 			{ minTriggerTime: '00:00', maxTriggerTime: '23:59' },
 			{ min_trigger_time: '00:00', max_trigger_time: '23:59' },
@@ -227,10 +250,9 @@ describe('prepareOutbound', () => {
 		['Campaign ID', { batchId: 42 as unknown as string }, '"Campaign ID" must be text, but is 42'],
 		[
 			'Metadata',
-			{ metadata: { address: { city: 'Pune' } } },
+			{ metadata: { address: { city: 'Pune' } }, metadataHandling: 'fail' },
 			'"Metadata" has a value for "address" that is an object',
 		],
-		['Metadata', { metadata: { vip: true } }, '"Metadata" has a value for "vip" that is true'],
 		['Metadata', { metadata: { ' ': 'x' } }, '"Metadata" has an entry without a key'],
 		[
 			'Metadata',
@@ -245,8 +267,8 @@ describe('prepareOutbound', () => {
 		],
 		[
 			'Metadata',
-			{ metadataRows: [{ key: 'a', value: null }] },
-			'"Metadata" has a value for "a" that is null',
+			{ metadataRows: [{ key: 'a', value: null }], metadataHandling: 'fail' },
+			'"Metadata" has no value for "a": it is missing or null',
 		],
 		[
 			'Metadata',

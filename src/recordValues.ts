@@ -1,0 +1,148 @@
+import { invalidInput } from './errors';
+
+/**
+ * The values of a record (a CRM contact, a form answer, a payment event) that can be sent as
+ * attributes or metadata, which take only text, numbers and true/false. Real records hold nulls,
+ * empty fields, nested objects and lists; by default those are left out and reported, so that a
+ * whole record can be mapped with {{ $json }}.
+ */
+
+/** What to do with a value that cannot be sent as it is. */
+export const UNSENDABLE_VALUE_HANDLINGS = ['leaveOut', 'jsonText', 'fail'] as const;
+export type UnsendableValueHandling = (typeof UNSENDABLE_VALUE_HANDLINGS)[number];
+
+export type SendableValue = string | number | boolean;
+
+/** A key that was not sent, and why: 'missing', 'empty', 'an object', 'in "…Keys to Leave Out"'… */
+export interface LeftOutValue {
+	key: string;
+	reason: string;
+}
+
+export interface ValueRules {
+	/** The field named in errors, e.g. 'Attributes' or 'Metadata'. */
+	field: string;
+	/** The option that chooses the handling, named in the fixes. */
+	handlingOption: string;
+	handling: UnsendableValueHandling;
+	maxTextLength?: number;
+	/** Only these keys are sent (when given); matched as CallKaro matches attribute keys. */
+	keysToSend?: { option: string; keys: string[] };
+	/** These keys are never sent. */
+	keysToLeaveOut?: { option: string; keys: string[] };
+}
+
+/** CallKaro matches attribute keys ignoring case, spaces, underscores and hyphens; so do the key lists. */
+export function looseKey(key: string): string {
+	return key.toLowerCase().replace(/[\s_-]/g, '');
+}
+
+/** 'City, lead_score ,Plan' -> ['City', 'lead_score', 'Plan']; a list of texts is taken as it is. */
+export function keyList(value: unknown): string[] {
+	const parts = Array.isArray(value) ? value.map(String) : String(value ?? '').split(',');
+	return parts.map((part) => part.trim()).filter(Boolean);
+}
+
+type Verdict =
+	| { send: SendableValue }
+	| { leaveOut: string; problem: string; fix: (rules: ValueRules) => string };
+
+const mapAnother = (rules: ValueRules) =>
+	`Map a field that has a value, or set "${rules.handlingOption}" to Leave Out and Report`;
+const asJsonText = (rules: ValueRules) =>
+	`Map one of its fields, or set "${rules.handlingOption}" to Send Objects and Lists as JSON Text`;
+const shorten = () => 'Shorten the value, or leave the key out';
+
+function textVerdict(key: string, text: string, rules: ValueRules, asJson = false): Verdict {
+	const max = rules.maxTextLength;
+	if (max === undefined || text.length <= max) return { send: text };
+	const written = asJson ? ' as JSON text' : '';
+	return {
+		leaveOut: `longer than ${max} characters${written}`,
+		problem: `has a value for "${key}" with ${text.length} characters${written}, more than the ${max} CallKaro accepts`,
+		fix: shorten,
+	};
+}
+
+function verdictOf(key: string, value: unknown, rules: ValueRules): Verdict {
+	if (value === undefined || value === null) {
+		return {
+			leaveOut: 'missing',
+			problem: `has no value for "${key}": it is missing or null`,
+			fix: mapAnother,
+		};
+	}
+	if (typeof value === 'boolean') return { send: value };
+	if (typeof value === 'number' && Number.isFinite(value)) return { send: value };
+	if (typeof value === 'string') {
+		// A blank CRM field means "no value": sent, it would erase a value the contact has.
+		if (value.trim() === '') {
+			return { leaveOut: 'empty', problem: `has an empty value for "${key}"`, fix: mapAnother };
+		}
+		return textVerdict(key, value, rules);
+	}
+	if (typeof value !== 'object') {
+		return {
+			leaveOut: `not text, a number or true/false`,
+			problem: `has a value for "${key}" that is not text, a number or true/false`,
+			fix: mapAnother,
+		};
+	}
+	const kind = Array.isArray(value) ? 'list' : 'object';
+	if (Object.keys(value).length === 0) {
+		return {
+			leaveOut: `an empty ${kind}`,
+			problem: `has an empty ${kind} for "${key}"`,
+			fix: mapAnother,
+		};
+	}
+	if (rules.handling === 'jsonText') return textVerdict(key, JSON.stringify(value), rules, true);
+	const shown = kind === 'list' ? 'a list' : 'an object';
+	return {
+		leaveOut: shown,
+		problem: `has a value for "${key}" that is ${shown}; only text, numbers and true/false can be sent`,
+		fix: asJsonText,
+	};
+}
+
+function keyFilterReason(key: string, rules: ValueRules): string | undefined {
+	const { keysToSend, keysToLeaveOut } = rules;
+	const loose = looseKey(key);
+	if (keysToLeaveOut?.keys.some((listed) => looseKey(listed) === loose)) {
+		return `in "${keysToLeaveOut.option}"`;
+	}
+	if (
+		keysToSend &&
+		keysToSend.keys.length > 0 &&
+		!keysToSend.keys.some((listed) => looseKey(listed) === loose)
+	) {
+		return `not in "${keysToSend.option}"`;
+	}
+	return undefined;
+}
+
+/**
+ * Splits a record's entries into the values to send and those left out, in the record's order.
+ * With the handling 'fail', a value that cannot be sent fails instead, naming its key; keys the
+ * key lists exclude are the builder's choice and never fail.
+ */
+export function sendableValues(
+	entries: ReadonlyArray<readonly [string, unknown]>,
+	rules: ValueRules,
+): { values: Array<[string, SendableValue]>; leftOut: LeftOutValue[] } {
+	const values: Array<[string, SendableValue]> = [];
+	const leftOut: LeftOutValue[] = [];
+	for (const [key, value] of entries) {
+		const filtered = keyFilterReason(key, rules);
+		if (filtered !== undefined) {
+			leftOut.push({ key, reason: filtered });
+			continue;
+		}
+		const verdict = verdictOf(key, value, rules);
+		if ('send' in verdict) values.push([key, verdict.send]);
+		else if (rules.handling === 'fail') {
+			throw invalidInput(rules.field, verdict.problem, verdict.fix(rules));
+		} else leftOut.push({ key, reason: verdict.leaveOut });
+	}
+	return { values, leftOut };
+}
