@@ -1,3 +1,4 @@
+import { CALLING_CODES, NATIONAL_NUMBER_RULES, nationalRuleOf } from './countries';
 import { invalidInput } from './errors';
 import { requireText } from './input';
 import { maskPhoneNumber } from './mask';
@@ -12,20 +13,68 @@ export interface PhoneNumber {
 }
 
 const SEPARATORS = /[\s\-.()]/g;
+// '+44 (0)20 7946 0958': the trunk 0 written in brackets after the country code is not dialled.
+const BRACKETED_TRUNK = /^(\s*\(?\s*(?:\+|00)[\s\-.]*\d{1,3}\s*\)?)[\s\-.]*\(\s*0\s*\)/;
 const INDIA = '91';
-const INDIAN_NATIONAL_LENGTH = 10;
+const INDIAN_MOBILE = /^[6-9]/;
+const OTHER_COUNTRY_FIX = 'write a number of another country with + and its country code';
 
 function countryCodeDigits(value: string | undefined): string | undefined {
-	const digits = value?.trim().replace(/^\+/, '');
-	if (!digits) return undefined;
+	const text = value?.trim();
+	if (!text) return undefined;
+	if (/^[a-z]{2}$/i.test(text)) {
+		const code = CALLING_CODES.get(text.toUpperCase());
+		if (code !== undefined) return code;
+		throw invalidInput(
+			'Default Country Code',
+			`is not an ISO country code this node knows: "${value}"`,
+			`Enter the calling code in digits, such as 49 or +49; the ISO codes known are ${[...CALLING_CODES.keys()].join(', ')}`,
+		);
+	}
+	const digits = text.replace(/^\+/, '');
 	if (!/^[1-9]\d{0,2}$/.test(digits)) {
 		throw invalidInput(
 			'Default Country Code',
-			`must be 1 to 3 digits, such as 91 or +91, not "${value}"`,
+			`must be 1 to 3 digits, such as 91 or +91, or an ISO country code such as IN, not "${value}"`,
 			'Enter the country code without other characters',
 		);
 	}
 	return digits;
+}
+
+/** The national number completed with the default country code, its trunk prefix dropped. */
+function completedDigits(compact: string, countryCode: string, field: string): string {
+	const rule = NATIONAL_NUMBER_RULES.get(countryCode);
+	// The trunk prefix is not dialled from abroad; without a rule, it is the common 0.
+	const trunk = rule ? rule.trunkPrefix : '0';
+	const hasTrunk = trunk !== undefined && compact.startsWith(trunk);
+	const national = hasTrunk ? compact.slice(trunk.length) : compact;
+	const digits = countryCode + national;
+	checkNationalNumber(digits, maskPhoneNumber(compact), field);
+	// Indians write a landline with its 0 STD code, so a bare number that is no mobile is
+	// most likely another country's, such as a US (312) 345-6789.
+	if (countryCode === INDIA && !hasTrunk && !INDIAN_MOBILE.test(national)) {
+		throw invalidInput(
+			field,
+			`cannot be a number in India (+91), the Default Country Code: "${maskPhoneNumber(compact)}"`,
+			`Without + or a leading 0, an Indian number is a mobile number, 10 digits starting with 6, 7, 8 or 9. Write a landline with its 0 STD code, such as 022 6600 1234, or ${OTHER_COUNTRY_FIX}, such as +1 415 555 0100`,
+		);
+	}
+	return digits;
+}
+
+/** Refuses a number that cannot exist in a country whose national numbers this node knows. */
+function checkNationalNumber(digits: string, shown: string, field: string): void {
+	const ruled = nationalRuleOf(digits);
+	if (ruled === undefined) return;
+	const { country, pattern, rule } = ruled.rule;
+	if (!pattern.test(ruled.national)) {
+		throw invalidInput(
+			field,
+			`cannot be a number in ${country}: "${shown}"`,
+			`${rule[0].toUpperCase()}${rule.slice(1)}. Check the number, or ${OTHER_COUNTRY_FIX}`,
+		);
+	}
 }
 
 /** Digits after the country code's '+', from a number written internationally or nationally. */
@@ -34,27 +83,22 @@ function internationalDigits(
 	countryCode: string | undefined,
 	field: string,
 ): string {
-	if (compact.startsWith('+')) return compact.slice(1);
-	if (compact.startsWith('00')) return compact.slice(2);
+	const international = /^(?:\+|00)(\d*)$/.exec(compact)?.[1];
 	// Indian numbers are often written as 91 and the 10-digit number, without '+'.
-	if (compact.length === 12 && compact.startsWith(INDIA)) return compact;
-	const masked = maskPhoneNumber(compact);
+	const digits =
+		international ?? (compact.length === 12 && compact.startsWith(INDIA) ? compact : undefined);
+	if (digits !== undefined) {
+		checkNationalNumber(digits, maskPhoneNumber(`+${digits}`), field);
+		return digits;
+	}
 	if (countryCode === undefined) {
 		throw invalidInput(
 			field,
-			`has no country code: "${masked}"`,
+			`has no country code: "${maskPhoneNumber(compact)}"`,
 			'Start the number with + and the country code, e.g. +919876543210, or set a default country code',
 		);
 	}
-	const national = compact.replace(/^0/, ''); // the trunk prefix is not dialled from abroad
-	if (countryCode === INDIA && national.length !== INDIAN_NATIONAL_LENGTH) {
-		throw invalidInput(
-			field,
-			`is not a 10-digit Indian number: "${masked}"`,
-			'Enter the 10-digit number, or the full number with + and the country code',
-		);
-	}
-	return countryCode + national;
+	return completedDigits(compact, countryCode, field);
 }
 
 /** Reads a phone number as typed by a person or sent by another system, into E.164. */
@@ -68,7 +112,7 @@ export function normalizePhoneNumber(
 		field,
 		'Enter a phone number with country code, e.g. +919876543210',
 	);
-	const compact = text.replace(SEPARATORS, '');
+	const compact = text.replace(BRACKETED_TRUNK, '$1').replace(SEPARATORS, '');
 	if (!/^\+?\d+$/.test(compact)) {
 		throw invalidInput(
 			field,

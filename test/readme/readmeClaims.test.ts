@@ -145,6 +145,14 @@ describe('README examples, produced by the nodes', () => {
 		expectQuoted(String(item.error));
 	});
 
+	it('a US number with Default Country Code 91', async () => {
+		const [item] = await outbound({ options: { defaultCountryCode: '91' } }, [
+			{ phone: '(312) 345-6789' },
+		]);
+		expect(apiRequests(sandbox())).toEqual([]);
+		expectQuoted(withoutItem(String(item.error)));
+	});
+
 	it('a required field whose expression gave nothing', async () => {
 		const [, item] = await outbound({ agentId: '={{ $json.agentId }}' }, [
 			{ phone: freshNumber(), agentId: 'agent_sales_01' },

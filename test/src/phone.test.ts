@@ -21,6 +21,27 @@ describe('normalizePhoneNumber', () => {
 		['national number, default 1', '(415) 555-2671', '1', '+14155552671'],
 		['trunk 0, default 44', '020 7946 0958', '44', '+442079460958'],
 		['blank default is no default', '+919123456789', ' ', '+919123456789'],
+		['trunk (0) after +44', '+44 (0)20 7946 0958', undefined, '+442079460958'],
+		['trunk (0) after +91', '+91 (0) 98765 43210', undefined, '+919876543210'],
+		['trunk (0) after 0044', '0044 (0) 20-7946-0958', undefined, '+442079460958'],
+		['trunk (0) after (+91)', '(+91) (0)98765 43210', undefined, '+919876543210'],
+		['ISO code IN', '98765 43210', 'IN', '+919876543210'],
+		['ISO code in lower case', '98765 43210', ' in ', '+919876543210'],
+		['ISO code US', '(312) 345-6789', 'US', '+13123456789'],
+		['ISO code GB, trunk 0', '020 7946 0958', 'GB', '+442079460958'],
+		['ISO code DE, no national rule', '030 1234567', 'DE', '+49301234567'],
+		['NANP trunk 1 dropped, default 1', '1 (312) 345-6789', '1', '+13123456789'],
+		['Indian landline with its 0 STD code, default 91', '022 2345 6789', '91', '+912223456789'],
+		['Indian landline written with +91', '+91 22 2345 6789', undefined, '+912223456789'],
+		['UAE mobile, trunk 0', '050 123 4567', 'AE', '+971501234567'],
+		['Singapore', '8123 4567', 'SG', '+6581234567'],
+		['Australian mobile, trunk 0', '0412 345 678', 'AU', '+61412345678'],
+		[
+			'a country without a national rule keeps E.164 only',
+			'+49 30 1234567',
+			undefined,
+			'+49301234567',
+		],
 	])('%s: %p (default %p) -> %s', (_case, raw, defaultCountryCode, e164) => {
 		expect(normalizePhoneNumber(raw, { defaultCountryCode })).toEqual({
 			e164,
@@ -36,10 +57,59 @@ describe('normalizePhoneNumber', () => {
 		['letters', '91234abc56789', '91', 'may contain only digits'],
 		['a + in the middle', '91+9123456789', '91', 'may contain only digits'],
 		['no country code', '9123456789', undefined, 'has no country code'],
-		['9-digit Indian number', '91234 4321', '91', 'is not a 10-digit Indian number'],
-		['11-digit Indian number', '91234 567891', '91', 'is not a 10-digit Indian number'],
-		['too short', '+91 91234', undefined, 'must have 8 to 15 digits'],
-		['too long', '+91 91234 56789 00000', undefined, 'must have 8 to 15 digits'],
+		['9-digit Indian number', '91234 4321', '91', 'cannot be a number in India (+91)'],
+		['11-digit Indian number', '91234 567891', '91', 'cannot be a number in India (+91)'],
+		['9 digits after +91', '+91 91234 5678', undefined, 'cannot be a number in India (+91)'],
+		['11 digits after +91', '+91 91234 567890', undefined, 'cannot be a number in India (+91)'],
+		[
+			'the trunk 0 kept after +91',
+			'+91 0 91234 56789',
+			undefined,
+			'cannot be a number in India (+91)',
+		],
+		['11 digits after 0091', '0091 91234 567890', undefined, 'cannot be a number in India (+91)'],
+		[
+			'a US number with default 91',
+			'(312) 345-6789',
+			'91',
+			'cannot be a number in India (+91), the Default Country Code',
+		],
+		[
+			'a US number with default IN',
+			'312-345-6789',
+			'IN',
+			'cannot be a number in India (+91), the Default Country Code',
+		],
+		[
+			'NANP area code starting with 1',
+			'+1 123 456 7890',
+			undefined,
+			'cannot be a number in the US or Canada (+1)',
+		],
+		[
+			'NANP exchange starting with 0',
+			'(312) 045-6789',
+			'US',
+			'cannot be a number in the US or Canada (+1)',
+		],
+		['9 NANP digits', '+1 312 345 678', undefined, 'cannot be a number in the US or Canada (+1)'],
+		['UK with 8 digits', '+44 20 7946 09', undefined, 'cannot be a number in the UK (+44)'],
+		['UK with the 0 kept', '+44 020 7946 0958', undefined, 'cannot be a number in the UK (+44)'],
+		[
+			'Singapore starting with 1',
+			'+65 1234 5678',
+			undefined,
+			'cannot be a number in Singapore (+65)',
+		],
+		[
+			'Australia with 10 digits',
+			'+61 4123 456 789',
+			undefined,
+			'cannot be a number in Australia (+61)',
+		],
+		['UAE with 7 digits', '+971 4 123 456', undefined, 'cannot be a number in the UAE (+971)'],
+		['too short', '+49 91234', undefined, 'must have 8 to 15 digits'],
+		['too long', '+49 91234 56789 00000', undefined, 'must have 8 to 15 digits'],
 		['country code 0', '+0 91234 56789', undefined, 'must have 8 to 15 digits'],
 		['only +', '+', undefined, 'may contain only digits'],
 	])('rejects %s', (_case, raw, defaultCountryCode, problem) => {
@@ -61,7 +131,33 @@ describe('normalizePhoneNumber', () => {
 		);
 	});
 
-	test.each(['abc', '+0', '1234', '9 1'])(
+	test('a US number with Default Country Code 91 is refused, naming the country and the fix', () => {
+		const error = inputErrorOf(() =>
+			normalizePhoneNumber('(312) 345-6789', { defaultCountryCode: '91' }),
+		);
+		expect(error.message).toBe(
+			'"Phone Number" cannot be a number in India (+91), the Default Country Code: "31****6789". Without + or a leading 0, an Indian number is a mobile number, 10 digits starting with 6, 7, 8 or 9. Write a landline with its 0 STD code, such as 022 6600 1234, or write a number of another country with + and its country code, such as +1 415 555 0100.',
+		);
+	});
+
+	test('a +91 number without 10 digits is refused, however it was written', () => {
+		const error = inputErrorOf(() => normalizePhoneNumber('+91 (0) 98765 4321'));
+		expect(error.message).toBe(
+			'"Phone Number" cannot be a number in India (+91): "+91*****4321". Numbers there have 10 digits after +91, without the 0. Check the number, or write a number of another country with + and its country code.',
+		);
+	});
+
+	test('an unknown ISO country code is refused with the codes known', () => {
+		const error = inputErrorOf(() =>
+			normalizePhoneNumber('9123456789', { defaultCountryCode: 'ZZ' }),
+		);
+		expect(error.field).toBe('Default Country Code');
+		expect(error.message).toBe(
+			'"Default Country Code" is not an ISO country code this node knows: "ZZ". Enter the calling code in digits, such as 49 or +49; the ISO codes known are AE, AU, BD, BH, CA, CN, DE, ES, FR, GB, HK, ID, IE, IN, IT, JP, KE, KW, LK, MY, NG, NL, NP, NZ, OM, PH, PK, QA, SA, SG, TH, US, ZA.',
+		);
+	});
+
+	test.each(['abc', '+0', '1234', '9 1', 'IND', 'I1'])(
 		'rejects the default country code %p',
 		(defaultCountryCode) => {
 			const error = inputErrorOf(() => normalizePhoneNumber('9123456789', { defaultCountryCode }));
