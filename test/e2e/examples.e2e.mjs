@@ -214,13 +214,15 @@ describe('n8n start: the real triggers', () => {
 		);
 	});
 
-	// the CRM example's webhook answers with its last node's item: "Mark Lead: Call Scheduled" on
-	// the Started branch, "Already In Workflow" (the Assign node's item) on Already Running
-	const postLead = async (lead) => {
+	// the CRM example answers its caller from each branch (Respond to Webhook): the "Mark Lead: Call
+	// Scheduled" item on Started, the Assign node's item on Already Running, 422 and the item's
+	// message on the error output
+	const postLeadFor = async (lead, status) => {
 		const res = await postJson(`${(await e2e.server()).url}/webhook/callkaro-crm-lead`, lead);
-		expect(res.status).toBe(200);
+		expect(res.status).toBe(status);
 		return res.json();
 	};
+	const postLead = (lead) => postLeadFor(lead, 200);
 	const tomorrow = new Date(Date.now() + 24 * 3600_000);
 	tomorrow.setUTCSeconds(0, 0);
 	const asha = { phone: '+91 98200 11111', name: 'Asha', city: 'Pune', plan: 'Pro' };
@@ -256,6 +258,22 @@ describe('n8n start: the real triggers', () => {
 		expect(reply.crmStatus).toBeUndefined();
 		const runs = (await e2e.state()).runs.filter((x) => x.number === '919820011111');
 		expect(runs).toHaveLength(1);
+	});
+
+	test('crm example: a lead without its optional fields goes through; the missing ones are listed, not sent', async () => {
+		const reply = await postLead({ phone: '+91 98200 11113', name: 'Bela' });
+		expect(reply).toMatchObject({ crmStatus: 'callkaro_started', phone: '+919820011113' });
+		const contact = (await e2e.state()).contacts.find((c) => c.number === '919820011113');
+		expect(contact?.values).toEqual({ 'First Name': 'Bela' });
+	});
+
+	test('crm example: a lead that cannot be called gets 422 and the reason; nothing is sent', async () => {
+		const before = (await e2e.state()).runs.length;
+		const reply = await postLeadFor({ phone: '(312) 345-6789', name: 'Chris' }, 422);
+		expect(reply.crmStatus).toBe('callkaro_refused');
+		expect(reply.error).toMatch(/^"Phone Number" .*\[item 0\]$/);
+		expect(reply.error).not.toContain('345-6789');
+		expect((await e2e.state()).runs).toHaveLength(before);
 	});
 
 	test('form example: GET /form/callkaro-cancel-call serves the form; submitting it deletes a scheduled call', async () => {
