@@ -28,6 +28,7 @@ import { startEchoServer } from '../engine/echoServer.mjs';
 import type { EchoResponse } from '../engine/echoServer.mjs';
 import { startTriggerServer } from '../engine/webhookHarness';
 import type { TriggerServer } from '../engine/webhookHarness';
+import { scheduleCall } from '../nodes/CallKaroDeleteScheduledCall.contract';
 import { call } from '../sandbox/helpers';
 import { DEMO_API_KEY } from '../sandbox/sandbox.mjs';
 import { callEndedEvent } from '../support/callEnded';
@@ -153,6 +154,36 @@ describe('README examples, produced by the nodes', () => {
 		expectQuoted(withoutItem(String(item.error)));
 	});
 
+	const assignRecord = (crm: IDataObject, options: IDataObject = {}) =>
+		outputs({
+			type: ASSIGN_WORKFLOW,
+			parameters: {
+				phoneNumber: freshNumber(),
+				workflowId: 'wf_welcome',
+				attributeSource: 'json',
+				attributesJson: '={{ $json.crm }}',
+				options,
+			},
+			items: [{ crm }],
+		});
+
+	it('a CRM record with more than 50 values to send', async () => {
+		const filled = Array.from({ length: 61 }, (_, i) => [`field_${i}`, `value ${i}`]);
+		const empty = Array.from({ length: 7 }, (_, i) => [`empty_${i}`, null]);
+		const [item] = await assignRecord(Object.fromEntries([...filled, ...empty]));
+		expect(apiRequests(sandbox())).toEqual([]);
+		expectQuoted(withoutItem(String(item.error)));
+	});
+
+	it('a missing attribute value with Fail the Item', async () => {
+		const [item] = await assignRecord(
+			{ 'First Name': 'Asha', City: null },
+			{ unsendableValues: 'fail' },
+		);
+		expect(apiRequests(sandbox())).toEqual([]);
+		expectQuoted(withoutItem(String(item.error)));
+	});
+
 	it('a required field whose expression gave nothing', async () => {
 		const [, item] = await outbound({ agentId: '={{ $json.agentId }}' }, [
 			{ phone: freshNumber(), agentId: 'agent_sales_01' },
@@ -245,12 +276,25 @@ describe('README examples, produced by the nodes', () => {
 		expectQuoted(`scheduleNote: "${String(item.scheduleNote)}"`);
 	});
 
-	it('Delete Scheduled Call when no call was scheduled', async () => {
-		const [item] = await outputs({
+	it('Delete Scheduled Call when no call was scheduled, and for an unknown agent', async () => {
+		const [scheduled, nothing] = [freshNumber(), freshNumber()];
+		await scheduleCall(sandbox(), scheduled);
+		const result = await runNode(sandbox(), {
 			type: DELETE_SCHEDULED_CALL,
-			parameters: { agentId: 'agent_sales_01', phoneNumber: freshNumber() },
+			parameters: { agentId: '={{ $json.agent }}', phoneNumber: '={{ $json.phone }}' },
+			items: [
+				{ agent: 'agent_sales_01', phone: scheduled },
+				{ agent: 'agent_sales_01', phone: nothing },
+				{ agent: 'agent_unknown', phone: freshNumber() },
+			],
+			settings: { continueOnFail: true },
 		});
-		expectQuoted(`("${String(item.message)}" in the sandbox)`);
+		const [, notScheduled, unknownAgent] = result.json(NODE_NAME);
+		expect(notScheduled).toMatchObject({ deleted: false, status: 'notScheduled' });
+		expectQuoted(`("${String(notScheduled.message)}")`);
+		expect(unknownAgent.error).toBe('Not found (HTTP 404): Agent does not exist');
+		expectQuoted('"Agent does not exist" for a wrong Agent ID');
+		expectQuoted(String(result.task(NODE_NAME).hints[0]?.message));
 	});
 
 	it('Preview Only', async () => {
@@ -266,13 +310,16 @@ describe('README examples, produced by the nodes', () => {
 	});
 
 	it('Delete Scheduled Call output fields', async () => {
+		const phone = freshNumber();
+		await scheduleCall(sandbox(), phone);
 		const [item] = await outputs({
 			type: DELETE_SCHEDULED_CALL,
-			parameters: { agentId: 'agent_sales_01', phoneNumber: freshNumber() },
+			parameters: { agentId: 'agent_sales_01', phoneNumber: phone },
 		});
-		const { deleted, ...rest } = item;
+		const { deleted, status, deletedByEarlierAttempt, ...rest } = item;
+		const shown = inlineJson({ deleted, status, deletedByEarlierAttempt }).slice(0, -2);
 		const keys = Object.keys(rest).map((key) => `"${key}"`);
-		expectQuoted(`{ "deleted": ${String(deleted)}, ${keys.join(', ')} }`);
+		expectQuoted(`${shown}, ${keys.join(', ')} }`);
 	});
 
 	it('the summary of a bulk run under the output', async () => {
