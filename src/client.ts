@@ -82,10 +82,21 @@ export function attributeProblemsError(
 }
 
 export interface DeleteResult {
-	deleted: true;
+	/** 'not-scheduled': CallKaro said it had no scheduled call for the agent and number. */
+	outcome: 'deleted' | 'not-scheduled';
+	/** An earlier attempt's answer was lost and this one found nothing left: that attempt deleted it. */
+	deletedByEarlierAttempt: boolean;
+	/** The status of CallKaro's answer: 2xx, or 404 when it said nothing was scheduled. */
+	httpStatus: number;
 	message: string;
 	attempts: number;
 	body: unknown;
+}
+
+// CallKaro's answer when nothing is scheduled is undocumented (a 200 or a 404 on different
+// accounts), so its message is read: "No scheduled call found" says so; "Agent does not exist" does not.
+function saysNothingScheduled(message: string): boolean {
+	return /\bscheduled\b/i.test(message) && /\b(no|not|nothing|none)\b/i.test(message);
 }
 
 export interface OutboundResult {
@@ -329,6 +340,18 @@ export function createCallKaroClient(options: ClientOptions): CallKaroClient {
 		};
 	}
 
+	/** Delete's answer: a 2xx, or a 404 that says nothing is scheduled; anything else throws. */
+	function deleteAnswer(settled: Settled): { message: string; body: unknown; httpStatus: number } {
+		const { last } = settled;
+		if (last.type === 'response' && last.status === 404) {
+			const message = serviceMessageOf(last.response.body) ?? '';
+			if (saysNothingScheduled(message))
+				return { message, body: last.response.body, httpStatus: 404 };
+		}
+		const { data, body, httpStatus } = successBody('delete', settled, deleteResponseSchema());
+		return { message: data.message, body, httpStatus };
+	}
+
 	return {
 		async assignWorkflow(request) {
 			const settled = await settle('assign', {
@@ -355,19 +378,26 @@ export function createCallKaroClient(options: ClientOptions): CallKaroClient {
 		},
 
 		async deleteScheduledCall({ agentId, toNumber, bodyFormat }) {
-			const { data, attempts, body } = await exchange(
-				'delete',
-				{
-					method: 'POST',
-					path: '/call/delete-schedule-call',
-					query: { agent_id: agentId },
-					...(bodyFormat === 'form'
-						? { form: { to_number: toNumber } }
-						: { body: { to_number: toNumber } }),
-				},
-				deleteResponseSchema(),
-			);
-			return { deleted: true, message: data.message, attempts, body };
+			const settled = await settle('delete', {
+				method: 'POST',
+				path: '/call/delete-schedule-call',
+				query: { agent_id: agentId },
+				...(bodyFormat === 'form'
+					? { form: { to_number: toNumber } }
+					: { body: { to_number: toNumber } }),
+			});
+			const { message, body, httpStatus } = deleteAnswer(settled);
+			const nothingScheduled = saysNothingScheduled(message);
+			// Deleting twice deletes once: the retry of a lost answer finds nothing left to delete.
+			const deletedByEarlierAttempt = nothingScheduled && settled.earlierAttemptMayHaveTakenEffect;
+			return {
+				outcome: nothingScheduled && !deletedByEarlierAttempt ? 'not-scheduled' : 'deleted',
+				deletedByEarlierAttempt,
+				httpStatus,
+				message,
+				attempts: settled.attempts,
+				body,
+			};
 		},
 
 		async outboundCall(request) {

@@ -12,7 +12,9 @@ export type CallKaroErrorKind =
 	| 'network'
 	| 'unexpected-response'
 	/** Assign with On Attribute Problems = Fail the Item: the run started, but not every attribute was saved. */
-	| 'attributes-not-saved';
+	| 'attributes-not-saved'
+	/** Delete with When Nothing Is Scheduled = Fail the Item: CallKaro had no such scheduled call. */
+	| 'not-scheduled';
 
 /** A bad input value: thrown before any request is sent. `field` is the n8n display name, e.g. 'Phone Number'. message already names the field in quotes. */
 export class CallKaroInputError extends Error {
@@ -77,7 +79,10 @@ export class CallKaroApiError extends Error {
 }
 
 /** The kinds an HTTP status can have. */
-export type HttpErrorKind = Exclude<CallKaroErrorKind, 'network' | 'attributes-not-saved'>;
+export type HttpErrorKind = Exclude<
+	CallKaroErrorKind,
+	'network' | 'attributes-not-saved' | 'not-scheduled'
+>;
 
 const KIND_BY_STATUS: Record<number, HttpErrorKind> = {
 	400: 'bad-request',

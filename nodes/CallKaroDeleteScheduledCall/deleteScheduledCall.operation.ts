@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { CallKaroClient } from '../../src/client';
+import type { CallKaroClient, DeleteResult } from '../../src/client';
+import { CallKaroApiError } from '../../src/errors';
 import { prepareDelete } from '../../src/requests';
 import type { RunVocabulary } from '../../src/runReport';
 import {
@@ -53,6 +54,26 @@ export const description: INodeProperties[] = [
 			defaultCountryCodeOption,
 			maxRequestsPerSecondOption,
 			previewOnlyOption,
+			{
+				displayName: 'When Nothing Is Scheduled',
+				name: 'whenNothingScheduled',
+				type: 'options',
+				options: [
+					{
+						name: 'Output It',
+						value: 'output',
+						description: 'Output the item with deleted: false and status: notScheduled',
+					},
+					{
+						name: 'Fail the Item',
+						value: 'fail',
+						description: 'Treat it as an error of the item',
+					},
+				],
+				default: 'output',
+				description:
+					'What to do when CallKaro says it has no scheduled call of this agent to this number (already placed, already cancelled, or never scheduled). A wrong Agent ID fails the item either way.',
+			},
 		],
 	},
 ];
@@ -62,6 +83,23 @@ export const outputs: ActionOperation['outputs'] = { outputs: [NodeConnectionTyp
 interface DeleteOptions {
 	bodyFormat?: 'json' | 'form';
 	defaultCountryCode?: string;
+	whenNothingScheduled?: 'output' | 'fail';
+}
+
+/** When Nothing Is Scheduled = Fail the Item: CallKaro's answer as an error of the item. */
+function nothingScheduledError(result: DeleteResult): CallKaroApiError {
+	return new CallKaroApiError(
+		`Nothing to delete: CallKaro has no scheduled call of this agent to this number (HTTP ${result.httpStatus}): ${result.message}`,
+		{
+			kind: 'not-scheduled',
+			httpStatus: result.httpStatus,
+			serviceMessage: result.message,
+			attempts: result.attempts,
+			outcomeUnknown: false,
+			body: result.body,
+			operation: 'delete',
+		},
+	);
 }
 
 /** Reads and checks one item now; the returned function sends it. */
@@ -85,12 +123,16 @@ export function prepare(
 				bodyFormat: options.bodyFormat ?? 'json',
 			});
 
+			const deleted = result.outcome === 'deleted';
+			if (!deleted && options.whenNothingScheduled === 'fail') throw nothingScheduledError(result);
 			return {
 				output: 0,
-				outcome: 'deleted',
-				tookEffect: true,
+				outcome: deleted ? 'deleted' : 'not scheduled',
+				tookEffect: deleted,
 				json: {
-					deleted: true,
+					deleted,
+					status: deleted ? 'deleted' : 'notScheduled',
+					deletedByEarlierAttempt: result.deletedByEarlierAttempt,
 					agentId: prepared.agentId,
 					toNumber: prepared.toNumber,
 					message: result.message,

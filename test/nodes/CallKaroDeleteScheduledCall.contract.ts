@@ -34,13 +34,12 @@ export function fromItems(extra: INodeParameters = {}): INodeParameters {
 }
 
 /** The output of a deleted call. */
-export function deleted(
-	phone: string,
-	attempts = 1,
-	message = 'Scheduled call deleted successfully',
-) {
+export function deleted(phone: string, attempts = 1) {
+	const message = 'Scheduled call deleted successfully';
 	return {
 		deleted: true,
+		status: 'deleted',
+		deletedByEarlierAttempt: false,
 		agentId: AGENT,
 		toNumber: phone,
 		message,
@@ -110,7 +109,7 @@ export const deleteScheduledCall: ActionNodeRow = {
 			'a bad Default Country Code',
 			{ options: { defaultCountryCode: '={{ $json.country }}' } },
 			{ country: '0091' },
-			'"Default Country Code" must be 1 to 3 digits, such as 91 or +91, not "0091". Enter the country code without other characters. [item 1]',
+			'"Default Country Code" must be 1 to 3 digits, such as 91 or +91, or an ISO country code such as IN, not "0091". Enter the country code without other characters. [item 1]',
 		],
 	],
 	apiErrors: [

@@ -10,6 +10,7 @@ import {
 	expectNoSecrets,
 	fastBackoff,
 	freshNumber,
+	freshNumbers,
 	failedItemJson,
 	pairedItems,
 	runnerFor,
@@ -25,6 +26,24 @@ function callStatus(sandbox: Sandbox, id: string): string | undefined {
 }
 
 const deleteCall = runnerFor(DELETE_SCHEDULED_CALL);
+const FAIL_IF_NOTHING = { whenNothingScheduled: 'fail' };
+const NOTHING_TO_DELETE =
+	'Nothing to delete: CallKaro has no scheduled call of this agent to this number';
+
+/** The output of an item whose agent had no call scheduled to its number. */
+function notScheduled(phone: string) {
+	const message = 'No scheduled call found';
+	return {
+		deleted: false,
+		status: 'notScheduled',
+		deletedByEarlierAttempt: false,
+		agentId: AGENT,
+		toNumber: phone,
+		message,
+		attempts: 1,
+		body: { status: 'success', message },
+	};
+}
 
 describe('CallKaro Delete Scheduled Call', () => {
 	const sandbox = useSandbox();
@@ -54,6 +73,8 @@ describe('CallKaro Delete Scheduled Call', () => {
 					{
 						json: {
 							deleted: true,
+							status: 'deleted',
+							deletedByEarlierAttempt: false,
 							agentId: AGENT,
 							toNumber: phone,
 							message: 'Scheduled call deleted successfully',
@@ -119,13 +140,52 @@ describe('CallKaro Delete Scheduled Call', () => {
 			]);
 		});
 
-		it("passes CallKaro's message on when nothing was scheduled (CallKaro answers 200)", async () => {
-			const result = await deleteCall(sandbox(), { agentId: AGENT, phoneNumber: freshNumber() });
-			expect(result.json(NODE_NAME)[0]).toMatchObject({
-				deleted: true,
-				message: 'No scheduled call found',
-				attempts: 1,
-				body: { status: 'success', message: 'No scheduled call found' },
+		it('cancels the call scheduled for one item and reports the other as notScheduled (CallKaro answers 200 to it)', async () => {
+			const [phone, nothing] = freshNumbers(2);
+			await scheduleCall(sandbox(), phone);
+
+			const result = await deleteCall(sandbox(), fromItems(), {
+				items: [
+					{ agentId: AGENT, phone },
+					{ agentId: AGENT, phone: nothing },
+				],
+			});
+
+			expect(result.status).toBe('success');
+			const [output] = result.outputOf(NODE_NAME);
+			expect(pairedItems(output)).toEqual([{ item: 0 }, { item: 1 }]);
+			expect(output.map((item) => item.json)).toEqual([deleted(phone), notScheduled(nothing)]);
+			expect(result.task(NODE_NAME).hints).toEqual([
+				{ type: 'info', location: 'outputPane', message: '2 items: 1 deleted, 1 not scheduled' },
+			]);
+		});
+	});
+
+	describe('When Nothing Is Scheduled = Fail the Item', () => {
+		it("fails only the item with nothing scheduled, with CallKaro's message", async () => {
+			const [phone, nothing] = freshNumbers(2);
+			await scheduleCall(sandbox(), phone);
+
+			const result = await deleteCall(sandbox(), fromItems({ options: FAIL_IF_NOTHING }), {
+				items: [
+					{ agentId: AGENT, phone },
+					{ agentId: AGENT, phone: nothing },
+				],
+				settings: { continueOnFail: true },
+			});
+
+			const [output] = result.outputOf(NODE_NAME);
+			expect(output[0].json).toEqual(deleted(phone));
+			expect(failedItemJson(output[1])).toEqual({
+				error: `${NOTHING_TO_DELETE} (HTTP 200): No scheduled call found`,
+				details: {
+					kind: 'not-scheduled',
+					httpStatus: 200,
+					serviceMessage: 'No scheduled call found',
+					attempts: 1,
+					outcomeUnknown: false,
+					description: null,
+				},
 			});
 		});
 	});
@@ -133,22 +193,37 @@ describe('CallKaro Delete Scheduled Call', () => {
 	describe('404 when nothing is scheduled (a sandbox started with deleteNotFoundStatus: 404)', () => {
 		const strict = useSandbox({ deleteNotFoundStatus: 404 });
 
-		it('stops the execution, or gives an error item with continueOnFail', async () => {
-			const failed = await deleteCall(strict(), { agentId: AGENT, phoneNumber: freshNumber() });
+		it('a 404 that says nothing is scheduled is the notScheduled outcome, not an error', async () => {
+			const phone = freshNumber();
+			const result = await deleteCall(strict(), { agentId: AGENT, phoneNumber: phone });
+
+			expect(result.status).toBe('success');
+			expect(result.json(NODE_NAME)).toEqual([
+				{ ...notScheduled(phone), body: { status: 'error', message: 'No scheduled call found' } },
+			]);
+		});
+
+		it('with Fail the Item, stops the execution with the 404', async () => {
+			const failed = await deleteCall(strict(), {
+				agentId: AGENT,
+				phoneNumber: freshNumber(),
+				options: FAIL_IF_NOTHING,
+			});
 			expect(workflowError(failed)).toMatchObject({
 				name: 'NodeApiError',
-				message: 'Not found (HTTP 404): No scheduled call found',
+				message: `${NOTHING_TO_DELETE} (HTTP 404): No scheduled call found`,
 				httpCode: '404',
-				description: HINTS.deleteNotFound,
 				context: { itemIndex: 0 },
 			});
+		});
 
+		it('a 404 for an unknown agent fails the item whichever is chosen: a wrong Agent ID is not "nothing scheduled"', async () => {
 			const phone = freshNumber();
 			await scheduleCall(strict(), phone);
 			const continued = await deleteCall(strict(), fromItems(), {
 				items: [
 					{ agentId: AGENT, phone },
-					{ agentId: AGENT, phone: freshNumber() },
+					{ agentId: 'agent_typo', phone: freshNumber() },
 				],
 				settings: { continueOnFail: true },
 			});
@@ -156,11 +231,11 @@ describe('CallKaro Delete Scheduled Call', () => {
 			expect(pairedItems(output)).toEqual([{ item: 0 }, { item: 1 }]);
 			expect(output[0].json).toEqual(deleted(phone));
 			expect(failedItemJson(output[1])).toEqual({
-				error: 'Not found (HTTP 404): No scheduled call found',
+				error: 'Not found (HTTP 404): Agent does not exist',
 				details: {
 					kind: 'not-found',
 					httpStatus: 404,
-					serviceMessage: 'No scheduled call found',
+					serviceMessage: 'Agent does not exist',
 					attempts: 1,
 					outcomeUnknown: false,
 					description: HINTS.deleteNotFound,
@@ -182,8 +257,15 @@ describe('CallKaro Delete Scheduled Call', () => {
 				options: { bodyFormat: 'form' },
 			});
 
-			// the retry's answer: nothing was left to delete
-			expect(result.json(NODE_NAME)).toEqual([deleted(phone, 2, 'No scheduled call found')]);
+			// the retry's answer: nothing was left to delete, because the first request deleted it
+			expect(result.json(NODE_NAME)).toEqual([
+				{
+					...deleted(phone, 2),
+					deletedByEarlierAttempt: true,
+					message: 'No scheduled call found',
+					body: { status: 'success', message: 'No scheduled call found' },
+				},
+			]);
 			expect(
 				apiRequests(sandbox(), DELETE_PATH).map((request) => [request.fault, request.status]),
 			).toEqual([

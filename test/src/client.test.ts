@@ -206,7 +206,9 @@ describe('deleteScheduledCall', () => {
 		const body = { status: 'success', message: 'Scheduled call deleted successfully' };
 		const { client, transport } = setup([reply(200, body)]);
 		await expect(client.deleteScheduledCall({ ...DELETE, bodyFormat })).resolves.toEqual({
-			deleted: true,
+			outcome: 'deleted',
+			deletedByEarlierAttempt: false,
+			httpStatus: 200,
 			message: 'Scheduled call deleted successfully',
 			attempts: 1,
 			body,
@@ -236,10 +238,42 @@ describe('deleteScheduledCall', () => {
 			reply(200, { status: 'success', message: 'deleted' }),
 		]);
 		await expect(client.deleteScheduledCall(DELETE)).resolves.toMatchObject({
-			deleted: true,
+			outcome: 'deleted',
 			attempts: before.length + 1,
 		});
 		expect(transport.requests).toHaveLength(before.length + 1);
+	});
+
+	const NOTHING = { status: 'error', message: 'No scheduled call found' };
+	test.each([
+		['200', reply(200, { ...NOTHING, status: 'success' })],
+		['404', reply(404, NOTHING)],
+	])("nothing scheduled, said in a %s: CallKaro's answer, not an error", async (status, answer) => {
+		const { client } = setup([answer]);
+		await expect(client.deleteScheduledCall(DELETE)).resolves.toMatchObject({
+			outcome: 'not-scheduled',
+			deletedByEarlierAttempt: false,
+			httpStatus: Number(status),
+			message: 'No scheduled call found',
+		});
+	});
+
+	test('a 404 for an unknown agent is an error, whatever is scheduled', async () => {
+		const { client } = setup([reply(404, { status: 'error', message: 'Agent does not exist' })]);
+		await expect(client.deleteScheduledCall(DELETE)).rejects.toMatchObject({
+			kind: 'not-found',
+			httpStatus: 404,
+			serviceMessage: 'Agent does not exist',
+		});
+	});
+
+	test('a lost answer, then nothing scheduled: the lost attempt deleted it', async () => {
+		const { client } = setup([hangUp(), reply(404, NOTHING)]);
+		await expect(client.deleteScheduledCall(DELETE)).resolves.toMatchObject({
+			outcome: 'deleted',
+			deletedByEarlierAttempt: true,
+			attempts: 2,
+		});
 	});
 });
 

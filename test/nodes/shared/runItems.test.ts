@@ -12,6 +12,7 @@ import {
 import { useDeduplicationStore } from '../../engine/deduplication';
 import { node, runWorkflow } from '../../engine/harness';
 import { DEMO_API_KEY, startSandbox } from '../../sandbox/sandbox.mjs';
+import { scheduleCall } from '../CallKaroDeleteScheduledCall.contract';
 import { HINTS, NODE_NAME, freshNumbers, runNode, useSandbox, workflowError } from '../fixtures';
 import type { RunNodeOptions, Sandbox } from '../fixtures';
 
@@ -134,6 +135,7 @@ describe('a bulk run that stops on an error', () => {
 
 	it('Delete Scheduled Call says how many were deleted', async () => {
 		const phones = freshNumbers(3);
+		for (const phone of phones.slice(0, 2)) await scheduleCall(sandbox(), phone);
 		const result = await runNode(sandbox(), {
 			type: DELETE_SCHEDULED_CALL,
 			parameters: {
