@@ -133,7 +133,8 @@ type Attempt =
 	| { type: 'response'; status: number; retryAfterMs?: number; response: TransportResponse }
 	| { type: 'network'; kind: NetworkFailureKind; error: TransportError };
 
-interface Settled {
+/** The last attempt of a request sent until success or until decideRetry said stop. */
+interface Retried {
 	last: Attempt;
 	attempts: number;
 	/** Some attempt, this one or an earlier one, may have taken effect. */
@@ -226,7 +227,10 @@ export function createCallKaroClient(options: ClientOptions): CallKaroClient {
 	}
 
 	/** Sends until success or until decideRetry says stop. */
-	async function settle(operation: Operation, request: TransportRequest): Promise<Settled> {
+	async function sendWithRetries(
+		operation: Operation,
+		request: TransportRequest,
+	): Promise<Retried> {
 		let earlierAttemptMayHaveTakenEffect = false;
 		for (let attempts = 1; ; attempts += 1) {
 			const last = await attemptOnce(request);
@@ -242,8 +246,8 @@ export function createCallKaroClient(options: ClientOptions): CallKaroClient {
 		}
 	}
 
-	function failureError(operation: Operation, settled: Settled): CallKaroApiError {
-		const { last, attempts, outcomeUnknown } = settled;
+	function failureError(operation: Operation, retried: Retried): CallKaroApiError {
+		const { last, attempts, outcomeUnknown } = retried;
 		const unknownEffect = outcomeUnknown ? UNKNOWN_EFFECTS[operation] : undefined;
 		if (last.type === 'network') {
 			const headline = NETWORK_HEADLINES[last.kind];
@@ -285,11 +289,11 @@ export function createCallKaroClient(options: ClientOptions): CallKaroClient {
 	/** The parsed body of a successful exchange; anything else becomes a CallKaroApiError. */
 	function successBody<S extends z.ZodType>(
 		operation: Operation,
-		settled: Settled,
+		retried: Retried,
 		schema: S,
 	): { data: z.output<S>; body: unknown; httpStatus: number } {
-		const { last, attempts } = settled;
-		if (!isSuccess(last)) throw failureError(operation, settled);
+		const { last, attempts } = retried;
+		if (!isSuccess(last)) throw failureError(operation, retried);
 		const { body } = last.response;
 		const parsed = schema.safeParse(body);
 		if (parsed.success) return { data: parsed.data, body, httpStatus: last.status };
@@ -320,49 +324,49 @@ export function createCallKaroClient(options: ClientOptions): CallKaroClient {
 		request: TransportRequest,
 		schema: S,
 	) {
-		const settled = await settle(operation, request);
-		return { ...successBody(operation, settled, schema), attempts: settled.attempts };
+		const retried = await sendWithRetries(operation, request);
+		return { ...successBody(operation, retried, schema), attempts: retried.attempts };
 	}
 
 	/** A 409 on assign: the number is already running in the workflow; the attributes were still saved. */
-	function alreadyRunning(settled: Settled, body: unknown): AssignResult {
+	function alreadyRunning(retried: Retried, body: unknown): AssignResult {
 		const parsed = assignResponseSchema().safeParse(body);
 		const data = parsed.success ? parsed.data : undefined;
 		return {
 			outcome: 'already-running',
 			httpStatus: 409,
-			startedByEarlierAttempt: settled.earlierAttemptMayHaveTakenEffect,
+			startedByEarlierAttempt: retried.earlierAttemptMayHaveTakenEffect,
 			status: data?.status,
 			message: data?.message ?? '',
 			attributes: summarizeAttributeReport(data?.attributes),
-			attempts: settled.attempts,
+			attempts: retried.attempts,
 			body,
 		};
 	}
 
 	/** Delete's answer: a 2xx, or a 404 that says nothing is scheduled; anything else throws. */
-	function deleteAnswer(settled: Settled): { message: string; body: unknown; httpStatus: number } {
-		const { last } = settled;
+	function deleteAnswer(retried: Retried): { message: string; body: unknown; httpStatus: number } {
+		const { last } = retried;
 		if (last.type === 'response' && last.status === 404) {
 			const message = serviceMessageOf(last.response.body) ?? '';
 			if (saysNothingScheduled(message))
 				return { message, body: last.response.body, httpStatus: 404 };
 		}
-		const { data, body, httpStatus } = successBody('delete', settled, deleteResponseSchema());
+		const { data, body, httpStatus } = successBody('delete', retried, deleteResponseSchema());
 		return { message: data.message, body, httpStatus };
 	}
 
 	return {
 		async assignWorkflow(request) {
-			const settled = await settle('assign', {
+			const retried = await sendWithRetries('assign', {
 				method: 'POST',
 				path: '/workflow/assign',
 				body: request,
 			});
-			const { last } = settled;
+			const { last } = retried;
 			if (last.type === 'response' && last.status === 409)
-				return alreadyRunning(settled, last.response.body);
-			const { data, body, httpStatus } = successBody('assign', settled, assignResponseSchema());
+				return alreadyRunning(retried, last.response.body);
+			const { data, body, httpStatus } = successBody('assign', retried, assignResponseSchema());
 			return {
 				outcome: 'started',
 				httpStatus,
@@ -372,13 +376,13 @@ export function createCallKaroClient(options: ClientOptions): CallKaroClient {
 				runId: data.run_id,
 				enrollmentId: data.enrollment_id,
 				attributes: summarizeAttributeReport(data.attributes),
-				attempts: settled.attempts,
+				attempts: retried.attempts,
 				body,
 			};
 		},
 
 		async deleteScheduledCall({ agentId, toNumber, bodyFormat }) {
-			const settled = await settle('delete', {
+			const retried = await sendWithRetries('delete', {
 				method: 'POST',
 				path: '/call/delete-schedule-call',
 				query: { agent_id: agentId },
@@ -386,16 +390,16 @@ export function createCallKaroClient(options: ClientOptions): CallKaroClient {
 					? { form: { to_number: toNumber } }
 					: { body: { to_number: toNumber } }),
 			});
-			const { message, body, httpStatus } = deleteAnswer(settled);
+			const { message, body, httpStatus } = deleteAnswer(retried);
 			const nothingScheduled = saysNothingScheduled(message);
 			// Deleting twice deletes once: the retry of a lost answer finds nothing left to delete.
-			const deletedByEarlierAttempt = nothingScheduled && settled.earlierAttemptMayHaveTakenEffect;
+			const deletedByEarlierAttempt = nothingScheduled && retried.earlierAttemptMayHaveTakenEffect;
 			return {
 				outcome: nothingScheduled && !deletedByEarlierAttempt ? 'not-scheduled' : 'deleted',
 				deletedByEarlierAttempt,
 				httpStatus,
 				message,
-				attempts: settled.attempts,
+				attempts: retried.attempts,
 				body,
 			};
 		},

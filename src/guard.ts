@@ -9,12 +9,17 @@ import { CallKaroApiError, CallKaroInputError, invalidInput } from './errors';
 
 export const DEFAULT_HISTORY_SIZE = 10_000;
 
+/** How long a claim is left before it is checked again, and at most how many times. */
+export interface ClaimTiming {
+	settleMs: number;
+	checks: number;
+}
+
 /**
- * How long a claim is left before it is checked again, and how many times: longer than another
- * n8n process takes between reading the history and writing it back (measured: see README).
+ * Longer than another n8n process takes between reading the history and writing it back
+ * (measured: see README). Tests pass shorter ones.
  */
-export const CLAIM_SETTLE_MS = 1000;
-export const CLAIM_CHECKS = 3;
+export const DEFAULT_CLAIM_TIMING: ClaimTiming = { settleMs: 1000, checks: 3 };
 
 /** Share of the history in use from which the node warns that old numbers are about to be forgotten. */
 export const HISTORY_NEARLY_FULL = 0.9;

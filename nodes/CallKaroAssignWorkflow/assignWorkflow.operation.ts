@@ -1,12 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { attributeRowsFromObject, validateAttributeRows } from '../../src/attributes';
-import type { AttributeSummary } from '../../src/attributes';
+import { ATTRIBUTE_OPTION_NAMES } from '../../src/attributes';
+import type { AttributeRules, AttributeSource, AttributeSummary } from '../../src/attributes';
 import { attributeProblemsError } from '../../src/client';
 import type { CallKaroClient } from '../../src/client';
 import { prepareAssign } from '../../src/requests';
-import type { AttributeRow } from '../../src/schemas';
+import { keyList } from '../../src/recordValues';
+import type { LeftOutValue, UnsendableValueHandling } from '../../src/recordValues';
 import type { RunVocabulary } from '../../src/runReport';
 import {
 	callingHoursOption,
@@ -17,6 +18,7 @@ import {
 	phoneNumberProperty,
 	previewOnlyOption,
 	timeZoneOption,
+	unsendableValuesOption,
 } from '../shared/descriptions';
 import type { DuplicateGuardWording } from '../shared/descriptions';
 import type { ActionOperation } from '../shared/executeForEachItem';
@@ -100,7 +102,8 @@ export const description: INodeProperties[] = [
 						name: 'value',
 						type: 'string',
 						default: '',
-						description: 'At most 1000 characters',
+						description:
+							'At most 1000 characters. A missing or empty value is left out, so it never erases a saved one; attributes.leftOut lists it.',
 					},
 					{
 						displayName: 'Replace Existing Value',
@@ -121,7 +124,7 @@ export const description: INodeProperties[] = [
 		default: '{\n  "First Name": "Asha"\n}',
 		displayOptions: { show: { attributeSource: ['json'] } },
 		description:
-			'Keys are CRM attribute names; values are text, numbers or booleans (at most 50 keys)',
+			'Keys are CRM attribute names, e.g. a whole CRM record: {{ $json }}. Missing, empty and nested values are left out and listed in attributes.leftOut (see Options); at most 50 keys are sent.',
 	},
 	{
 		displayName: 'Replace Existing Values',
@@ -162,6 +165,25 @@ export const description: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
+			{
+				displayName: ATTRIBUTE_OPTION_NAMES.keysToLeaveOut,
+				name: 'attributeKeysToLeaveOut',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. id, owner_id, created_at',
+				description:
+					'Comma-separated keys never sent as attributes, e.g. the CRM fields CallKaro has no attribute for. Case, spaces, underscores and hyphens are ignored.',
+			},
+			{
+				displayName: ATTRIBUTE_OPTION_NAMES.keysToSend,
+				name: 'attributeKeysToSend',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. First Name, City, Lead Score',
+				description:
+					'Comma-separated keys: when set, only these are sent. Use it when a record has more than the 50 attributes CallKaro accepts.',
+			},
+			unsendableValuesOption(ATTRIBUTE_OPTION_NAMES.handling, 'attributes.leftOut'),
 			callingHoursOption,
 			concurrencyOption,
 			defaultCountryCodeOption,
@@ -199,31 +221,51 @@ export const outputs: ActionOperation['outputs'] = {
 };
 
 interface AssignOptions {
+	attributeKeysToLeaveOut?: string;
+	attributeKeysToSend?: string;
 	callingHours?: CallingHoursOptionValue;
 	defaultCountryCode?: string;
 	onAttributeProblems?: 'report' | 'fail';
 	timeZone?: string;
+	unsendableValues?: UnsendableValueHandling;
 }
 
-function readAttributeRows(context: IExecuteFunctions, itemIndex: number): AttributeRow[] {
+function readAttributeSource(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): AttributeSource | undefined {
 	const source = context.getNodeParameter('attributeSource', itemIndex) as 'none' | 'rows' | 'json';
 	if (source === 'rows') {
-		return validateAttributeRows(
-			context.getNodeParameter('attributes.attribute', itemIndex, []) as unknown[],
-		);
+		return { rows: context.getNodeParameter('attributes.attribute', itemIndex, []) as unknown[] };
 	}
 	if (source === 'json') {
-		return attributeRowsFromObject(
-			context.getNodeParameter('attributesJson', itemIndex),
-			context.getNodeParameter('replaceExisting', itemIndex, false) as boolean,
-		);
+		return {
+			object: context.getNodeParameter('attributesJson', itemIndex),
+			replace: context.getNodeParameter('replaceExisting', itemIndex, false) as boolean,
+		};
 	}
-	return [];
+	return undefined;
 }
 
-function attributesJson(summary: AttributeSummary): IDataObject {
+function attributeRules(options: AssignOptions): AttributeRules {
+	return {
+		handling: options.unsendableValues ?? 'leaveOut',
+		keysToSend: keyList(options.attributeKeysToSend),
+		keysToLeaveOut: keyList(options.attributeKeysToLeaveOut),
+	};
+}
+
+/** CallKaro's report of the attributes it got, and the keys this node left out before sending. */
+function attributesJson(summary: AttributeSummary, leftOut: LeftOutValue[]): IDataObject {
 	const { updated, keptExisting, ignored, invalid, counts } = summary;
-	return { updated, keptExisting, ignored, invalid, counts };
+	return {
+		updated,
+		keptExisting,
+		ignored,
+		invalid,
+		leftOut,
+		counts: { ...counts, leftOut: leftOut.length },
+	};
 }
 
 /** Reads and checks one item now; the returned function sends it. */
@@ -238,7 +280,8 @@ export function prepare(
 	const prepared = prepareAssign({
 		phoneNumber: context.getNodeParameter('phoneNumber', itemIndex),
 		workflowId: context.getNodeParameter('workflowId', itemIndex),
-		attributes: readAttributeRows(context, itemIndex),
+		attributes: readAttributeSource(context, itemIndex),
+		attributeRules: attributeRules(options),
 		schedule: startsLater
 			? {
 					value: context.getNodeParameter('scheduleAt', itemIndex),
@@ -279,13 +322,14 @@ export function prepare(
 			if (problems) throw problems;
 		}
 
-		const started = result.outcome === 'started';
+		// A 409 to a retry whose earlier attempt's answer was lost: that attempt started the run.
+		const started = result.outcome === 'started' || result.startedByEarlierAttempt;
 		return {
 			output: started ? 0 : 1,
 			outcome: started ? 'started' : 'already running',
 			tookEffect: started,
 			json: {
-				status: result.outcome,
+				status: started ? 'started' : result.outcome,
 				message: result.message,
 				toNumber: prepared.phone.e164,
 				workflowId: prepared.request.workflow_id,
@@ -294,7 +338,7 @@ export function prepare(
 				...schedule,
 				startedByEarlierAttempt: result.startedByEarlierAttempt,
 				attempts: result.attempts,
-				attributes: attributesJson(result.attributes),
+				attributes: attributesJson(result.attributes, prepared.attributesLeftOut),
 				body: result.body as IDataObject,
 			},
 		};

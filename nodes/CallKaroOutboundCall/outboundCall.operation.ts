@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { CallKaroClient } from '../../src/client';
-import { prepareOutbound } from '../../src/requests';
+import { METADATA_HANDLING_OPTION, prepareOutbound } from '../../src/requests';
 import type { OutboundOptions } from '../../src/requests';
 import type { RunVocabulary } from '../../src/runReport';
 import {
@@ -15,9 +15,10 @@ import {
 	phoneNumberProperty,
 	previewOnlyOption,
 	timeZoneOption,
+	unsendableValuesOption,
 } from '../shared/descriptions';
 import type { DuplicateGuardWording } from '../shared/descriptions';
-import type { ActionOperation, RunMemory } from '../shared/executeForEachItem';
+import type { ActionOperation } from '../shared/executeForEachItem';
 import {
 	callingHoursFrom,
 	callingHoursOutput,
@@ -25,7 +26,7 @@ import {
 	scheduleZone,
 } from '../shared/schedule';
 import type { CallingHoursOptionValue } from '../shared/schedule';
-import type { ItemResult, PreparedItem } from '../shared/runItems';
+import type { FirstItem, ItemResult, PreparedItem } from '../shared/runItems';
 
 export const guard: DuplicateGuardWording = {
 	displayName: 'Skip Numbers Called Before',
@@ -125,7 +126,8 @@ export const description: INodeProperties[] = [
 				typeOptions: { multipleValues: true },
 				placeholder: 'Add Metadata',
 				default: {},
-				description: "Values the agent's prompt reads as {{metadata.key}}",
+				description:
+					"Values the agent's prompt reads as {{metadata.key}}. Combined with Metadata (JSON); a key may appear once.",
 				options: [
 					{
 						name: 'entry',
@@ -136,6 +138,14 @@ export const description: INodeProperties[] = [
 						],
 					},
 				],
+			},
+			{
+				displayName: 'Metadata (JSON)',
+				name: 'metadataJson',
+				type: 'json',
+				default: '{}',
+				description:
+					"One object of values the agent's prompt reads as {{metadata.key}}, e.g. a whole form answer: {{ $json }}. Missing, empty and nested values are left out and listed in metadataLeftOut (see Options).",
 			},
 			{
 				displayName: 'Number of Retries',
@@ -193,6 +203,7 @@ export const description: INodeProperties[] = [
 			concurrencyOption,
 			defaultCountryCodeOption,
 			maxRequestsPerSecondOption,
+			unsendableValuesOption(METADATA_HANDLING_OPTION, 'metadataLeftOut'),
 			previewOnlyOption,
 			timeZoneOption,
 		],
@@ -204,26 +215,38 @@ export const outputs: ActionOperation['outputs'] = { outputs: [NodeConnectionTyp
 /** Every additional field goes to the core as it is, except those the node reads itself. */
 type AdditionalFields = Omit<OutboundOptions, 'metadata' | 'metadataRows' | 'schedule'> & {
 	metadata?: { entry?: OutboundOptions['metadataRows'] };
+	metadataJson?: unknown;
 	scheduleAt?: unknown;
 	/** Time Zone's place before it moved to Options. */
 	timeZone?: string;
 };
+
+/** What became of the first item of a repeated call, as its repeat says it. */
+function firstCallText({ itemIndex, outcome }: FirstItem): string {
+	if ('failed' in outcome) {
+		const fate = outcome.mayHaveTakenEffect ? 'may have placed the call' : 'was not placed';
+		return `item ${itemIndex} ${fate} (${outcome.failed.message})`;
+	}
+	if (outcome.result.tookEffect) return `item ${itemIndex} placed the call`;
+	return `item ${itemIndex} was ${outcome.result.outcome}`;
+}
 
 /** Reads and checks one item now; the returned function sends it. */
 export function prepare(
 	context: IExecuteFunctions,
 	client: CallKaroClient,
 	itemIndex: number,
-	run: RunMemory,
 ): PreparedItem {
 	const {
 		metadata,
+		metadataJson,
 		scheduleAt,
 		timeZone: oldPlaceTimeZone,
 		...fields
 	} = context.getNodeParameter('additionalFields', itemIndex, {}) as AdditionalFields;
 	const options = context.getNodeParameter('options', itemIndex, {}) as {
 		allowDuplicateCalls?: boolean;
+		unsendableValues?: OutboundOptions['metadataHandling'];
 		callingHours?: CallingHoursOptionValue;
 		defaultCountryCode?: string;
 		timeZone?: string;
@@ -236,7 +259,9 @@ export function prepare(
 		callingHours: callingHoursFrom(options.callingHours),
 		options: {
 			...fields,
+			metadata: metadataJson,
 			metadataRows: metadata?.entry,
+			metadataHandling: options.unsendableValues,
 			schedule: zone ? { value: scheduleAt, zone } : undefined,
 		},
 	});
@@ -247,29 +272,30 @@ export function prepare(
 		toNumber: prepared.phone.e164,
 		...scheduleOutput(prepared.schedule, zone),
 		...callingHoursOutput(prepared.callingHours),
+		// Only when the item has metadata: which of its keys were not sent, and why.
+		...(prepared.request.metadata ? { metadataLeftOut: prepared.metadataLeftOut } : {}),
 	};
 
-	// A run that repeats a row would call the person twice, and no idempotency key exists. Items
-	// are prepared in input order, so the first of a repeated call is the one placed.
-	const callKey = `${call.agentId}|${call.toNumber}|${scheduleAtSent}`;
-	const firstItem = run.firstItemWithKey.get(callKey);
-	if (firstItem === undefined) run.firstItemWithKey.set(callKey, itemIndex);
-	else if (!options.allowDuplicateCalls) {
-		const duplicate: ItemResult = {
-			output: 0,
-			json: {
-				placed: false,
-				status: 'duplicate',
-				// Not placed even if that item fails: its failure may still have placed the call.
-				message: `Not placed: a repeat of item ${firstItem} (${prepared.phone.masked}, same agent and time). Only item ${firstItem} was sent; its output says whether the call was placed`,
-				duplicateOf: firstItem,
-				...call,
-			},
-			outcome: 'skipped as duplicate',
-			tookEffect: false,
-		};
-		return { send: async () => duplicate };
-	}
+	// A run that repeats a row would call the person twice, and no idempotency key exists: only
+	// the first item of a repeated call is placed (the runner finds repeats in input order).
+	const repeat = options.allowDuplicateCalls
+		? undefined
+		: {
+				key: `${call.agentId}|${call.toNumber}|${scheduleAtSent}`,
+				answer: (first: FirstItem): ItemResult => ({
+					output: 0,
+					json: {
+						placed: false,
+						status: 'duplicate',
+						// Not placed even if that item failed: its failure may still have placed the call.
+						message: `Not placed: a repeat of item ${first.itemIndex} (${prepared.phone.masked}, same agent and time); ${firstCallText(first)}`,
+						duplicateOf: first.itemIndex,
+						...call,
+					},
+					outcome: 'skipped as duplicate',
+					tookEffect: false,
+				}),
+			};
 
 	const skipped: ItemResult = {
 		output: 0,
@@ -290,6 +316,7 @@ export function prepare(
 			subject: { target: call.agentId, toNumber: call.toNumber, scheduledFor },
 			skipped,
 		},
+		repeat,
 		send: async () => {
 			const result = await client.outboundCall(prepared.request);
 

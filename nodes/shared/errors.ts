@@ -80,7 +80,11 @@ function apiErrorDetails(error: CallKaroApiError): JsonObject {
 }
 
 /** The details of an item that failed before anything was sent. */
-function nothingSentDetails(kind: string, extra: JsonObject = {}): JsonObject {
+function nothingSentDetails(
+	kind: string,
+	extra: JsonObject = {},
+	description = NOTHING_SENT_HINT,
+): JsonObject {
 	return {
 		kind,
 		httpStatus: null,
@@ -88,7 +92,7 @@ function nothingSentDetails(kind: string, extra: JsonObject = {}): JsonObject {
 		attempts: 0,
 		outcomeUnknown: false,
 		...extra,
-		description: NOTHING_SENT_HINT,
+		description,
 	};
 }
 
@@ -138,9 +142,11 @@ export function toNodeError(
 	}
 	// An expression of a parameter that fails to evaluate: n8n throws it while the item is read.
 	if (error instanceof ExpressionError) {
+		// Ours first, then n8n's own, which often says how to fix the expression.
+		const description = [NOTHING_SENT_HINT, error.description].filter(Boolean).join(' ');
 		return withDetails(
-			new NodeOperationError(node, error, { itemIndex, description: NOTHING_SENT_HINT }),
-			nothingSentDetails('expression'),
+			new NodeOperationError(node, error, { itemIndex, description }),
+			nothingSentDetails('expression', {}, description),
 		);
 	}
 	return new NodeOperationError(node, error as Error, { itemIndex });

@@ -19,12 +19,6 @@ import { runItems } from './runItems';
 import type { PreparedItem } from './runItems';
 import { createCallKaroTransport } from './transport';
 
-/** What one run of a node remembers across its items. */
-export interface RunMemory {
-	/** The first item of this run with each key, e.g. each call (agent, number and time). */
-	firstItemWithKey: Map<string, number>;
-}
-
 /** What each `<op>.operation.ts` exports: its outputs, its words, and how it reads and sends one item. */
 export interface ActionOperation {
 	outputs: { outputs: NodeConnectionType[]; outputNames?: string[] };
@@ -35,15 +29,11 @@ export interface ActionOperation {
 	/** Shown when n8n's Retry On Fail is on and running the node again would repeat what took effect. */
 	retryOnFailWarning?: string;
 	/** Reads and checks one item now (a bad item throws before anything is sent); the result sends it. */
-	prepare(
-		context: IExecuteFunctions,
-		client: CallKaroClient,
-		itemIndex: number,
-		run: RunMemory,
-	): PreparedItem;
+	prepare(context: IExecuteFunctions, client: CallKaroClient, itemIndex: number): PreparedItem;
 }
 
-interface RunOptions {
+/** The node's Options collection as n8n gives it, before checkRunOptions. */
+interface OptionsParameter {
 	concurrency?: unknown;
 	maxRequestsPerSecond?: unknown;
 	previewOnly?: boolean;
@@ -84,7 +74,7 @@ async function createNodeClient(
 async function setUpRun(
 	context: IExecuteFunctions,
 	operation: ActionOperation,
-	options: RunOptions,
+	options: OptionsParameter,
 ): Promise<RunSetup> {
 	// The editor bounds these, but not an expression such as {{ 500 }}: out of range fails every item.
 	const { concurrency, maxRequestsPerSecond } = checkRunOptions(options);
@@ -126,17 +116,16 @@ export async function executeForEachItem(
 	operation: ActionOperation,
 ): Promise<INodeExecutionData[][]> {
 	// These options shape the whole run, so they are read once, from the first item.
-	const options = context.getNodeParameter('options', 0, {}) as RunOptions;
+	const options = context.getNodeParameter('options', 0, {}) as OptionsParameter;
 	// A client or a guard that cannot be made (e.g. a Base URL that is not https, or no store for
 	// the guard) fails every item, so that Continue On Fail still gives one error item per input
 	// item instead of passing them through, and nothing is sent without the guard asked for.
 	const setup = await setUpRun(context, operation, options).catch((error: Error) => error);
-	const run: RunMemory = { firstItemWithKey: new Map() };
 	return await runItems(
 		context,
 		(itemIndex) => {
 			if (setup instanceof Error) throw setup;
-			return operation.prepare(context, setup.client, itemIndex, run);
+			return operation.prepare(context, setup.client, itemIndex);
 		},
 		{
 			outputCount: operation.outputs.outputs.length,

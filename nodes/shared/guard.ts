@@ -2,16 +2,15 @@ import type { ICheckProcessedOptions, IExecuteFunctions, NodeExecutionHint } fro
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import {
-	CLAIM_CHECKS,
-	CLAIM_SETTLE_MS,
+	DEFAULT_CLAIM_TIMING,
 	DEFAULT_HISTORY_SIZE,
 	HISTORY_NEARLY_FULL,
 	createSerializer,
 	dayWindow,
 	guardKey,
 } from '../../src/guard';
-import type { GuardSubject, GuardWindow } from '../../src/guard';
-import { count } from '../../src/runReport';
+import type { ClaimTiming, GuardSubject, GuardWindow } from '../../src/guard';
+import { count, itemList } from '../../src/runReport';
 import type { DuplicateGuardWording } from './descriptions';
 
 export interface GuardSettings {
@@ -23,10 +22,18 @@ export interface GuardSettings {
 
 /** Claims keys before sending and gives back those whose request certainly did not take effect. */
 export interface ItemGuard {
-	/** Records the subjects' keys; returns the items to skip (seen before, or earlier in this run). */
-	claim(subjects: Map<number, GuardSubject>): Promise<Set<number>>;
+	/** The key that stands for a subject: items of one run with the same key are repeats. */
+	keyOf(subject: GuardSubject): string;
+	/**
+	 * Records each item's key; returns the items whose key an earlier execution recorded. Throws
+	 * when the store fails, before anything is sent.
+	 */
+	claim(keys: Map<number, string>): Promise<Set<number>>;
+	/** Gives back these items' keys. A store failure becomes a warning of hints(): what was sent stands. */
 	release(itemIndices: number[]): Promise<void>;
-	/** A warning when the history is nearly full, so that old numbers are about to be forgotten. */
+	/** What the store failed to do after the claim, for a run that stops with an error. */
+	storeFailures(): string[];
+	/** Warnings for the run: the history is nearly full, or the store failed after the claim. */
 	hints(): Promise<NodeExecutionHint[]>;
 }
 
@@ -64,7 +71,8 @@ export function guardApplies(context: IExecuteFunctions, settings: GuardSettings
 export function createItemGuard(
 	context: IExecuteFunctions,
 	settings: GuardSettings,
-	naming: Pick<DuplicateGuardWording, 'displayName'>,
+	naming: Pick<DuplicateGuardWording, 'displayName' | 'verb'>,
+	timing: ClaimTiming = DEFAULT_CLAIM_TIMING,
 ): ItemGuard {
 	const { helpers } = context;
 	const node = context.getNode();
@@ -83,11 +91,16 @@ export function createItemGuard(
 		throw storeError('this n8n has no store of processed items');
 	}
 	const options: ICheckProcessedOptions = { mode: 'entries', maxEntries: settings.historySize };
+	const now = new Date();
 	const keys = new Map<number, string>();
-	const inStore = async <T>(task: () => Promise<T>): Promise<T> =>
-		await serialize(task).catch((error: Error) => {
-			throw storeError(`n8n's store of processed items failed (${error.message})`);
-		});
+	// After the claim the requests go out, so a store failure must not undo the run's outputs.
+	const failures: string[] = [];
+	const warn = (what: string, error: Error, consequence?: string) => {
+		const because = `because n8n's store of processed items failed (${error.message})`;
+		failures.push(
+			`"${naming.displayName}" ${what}, ${because}${consequence ? `: ${consequence}` : ''}.`,
+		);
+	};
 
 	/**
 	 * n8n keeps a node's history as one list that each call reads, then writes back whole. A
@@ -98,9 +111,9 @@ export function createItemGuard(
 	 */
 	async function keepClaimed(claimedKeys: string[]): Promise<void> {
 		let unconfirmed = claimedKeys;
-		for (let check = 0; check < CLAIM_CHECKS && unconfirmed.length > 0; check++) {
-			await sleep(CLAIM_SETTLE_MS);
-			const again = await inStore(
+		for (let check = 0; check < timing.checks && unconfirmed.length > 0; check++) {
+			await sleep(timing.settleMs);
+			const again = await serialize(
 				async () => await helpers.checkProcessedAndRecord(unconfirmed, SCOPE, options),
 			);
 			// reported new: they had been erased, and this call recorded them again
@@ -108,46 +121,71 @@ export function createItemGuard(
 		}
 	}
 
+	async function historyNearlyFull(): Promise<NodeExecutionHint[]> {
+		if (typeof helpers.getProcessedDataCount !== 'function') return [];
+		const held = await serialize(async () => await helpers.getProcessedDataCount(SCOPE, options));
+		if (held < settings.historySize * HISTORY_NEARLY_FULL) return [];
+		return [
+			{
+				type: 'warning',
+				message: `"${naming.displayName}" remembers the last ${count(settings.historySize)} numbers and now holds ${count(held)}. Beyond that the oldest are forgotten and no longer skipped: raise History Size.`,
+			},
+		];
+	}
+
 	return {
-		async claim(subjects) {
-			const now = new Date();
-			const firstItemOfKey = new Map<string, number>();
+		keyOf: (subject) => guardKey(subject, settings.window, settings.historyName, now),
+
+		async claim(claims) {
 			const skipped = new Set<number>();
-			for (const [itemIndex, subject] of subjects) {
-				const key = guardKey(subject, settings.window, settings.historyName, now);
-				if (firstItemOfKey.has(key)) skipped.add(itemIndex);
-				else firstItemOfKey.set(key, itemIndex);
-			}
-			if (firstItemOfKey.size === 0) return skipped;
-			const checked = await inStore(
-				async () =>
-					await helpers.checkProcessedAndRecord([...firstItemOfKey.keys()], SCOPE, options),
-			);
+			if (claims.size === 0) return skipped;
+			const checked = await serialize(
+				async () => await helpers.checkProcessedAndRecord([...claims.values()], SCOPE, options),
+			).catch((error: Error) => {
+				throw storeError(`n8n's store of processed items failed (${error.message})`);
+			});
 			const seenBefore = new Set(checked.processed.map(String));
-			for (const [key, itemIndex] of firstItemOfKey) {
+			for (const [itemIndex, key] of claims) {
 				if (seenBefore.has(key)) skipped.add(itemIndex);
 				else keys.set(itemIndex, key);
 			}
-			await keepClaimed([...keys.values()]);
+			// The claim stands without the re-check; only a worker's stale write could erase it.
+			await keepClaimed([...keys.values()]).catch((error: Error) =>
+				warn(
+					'could not check its records again',
+					error,
+					`a number another n8n worker erased from them may be ${naming.verb} again by a later execution`,
+				),
+			);
 			return skipped;
 		},
 
 		async release(itemIndices) {
-			const released = itemIndices.flatMap((itemIndex) => keys.get(itemIndex) ?? []);
+			const released = itemIndices.filter((itemIndex) => keys.has(itemIndex));
 			if (released.length === 0) return;
-			await inStore(async () => await helpers.removeProcessed(released, SCOPE, options));
+			const releasedKeys = released.map((itemIndex) => keys.get(itemIndex)!);
+			await serialize(
+				async () => await helpers.removeProcessed(releasedKeys, SCOPE, options),
+			).catch((error: Error) =>
+				warn(
+					`could not forget ${itemList(released)}`,
+					error,
+					`later executions skip their numbers, although they were not ${naming.verb}`,
+				),
+			);
 		},
 
+		storeFailures: () => [...failures],
+
 		async hints() {
-			if (typeof helpers.getProcessedDataCount !== 'function') return [];
-			const held = await helpers.getProcessedDataCount(SCOPE, options);
-			if (held < settings.historySize * HISTORY_NEARLY_FULL) return [];
-			return [
-				{
-					type: 'warning',
-					message: `"${naming.displayName}" remembers the last ${count(settings.historySize)} numbers and now holds ${count(held)}. Beyond that the oldest are forgotten and no longer skipped: raise History Size.`,
-				},
-			];
+			const nearlyFull = await historyNearlyFull().catch((error: Error) => {
+				warn('could not tell how full its history is', error);
+				return [];
+			});
+			const warnings = failures.map(
+				(message): NodeExecutionHint => ({ type: 'warning', location: 'outputPane', message }),
+			);
+			return [...nearlyFull, ...warnings];
 		},
 	};
 }

@@ -1,17 +1,18 @@
 import type {
 	IDataObject,
 	IExecuteFunctions,
+	INode,
 	INodeExecutionData,
 	NodeApiError,
 	NodeExecutionHint,
 	NodeOperationError,
 } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError as OperationError, sleep } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError as OperationError } from 'n8n-workflow';
 
 import { certainlyNotPlaced } from '../../src/guard';
 import type { GuardSubject } from '../../src/guard';
 import { RequestNotSent, describeRequest } from '../../src/preview';
-import { partialRunText, runSummaryText } from '../../src/runReport';
+import { itemList, partialRunText, runSummaryText } from '../../src/runReport';
 import type { RunVocabulary } from '../../src/runReport';
 import { errorItemJson, toNodeError } from './errors';
 import type { ItemGuard } from './guard';
@@ -26,11 +27,29 @@ export interface ItemResult {
 	tookEffect: boolean;
 }
 
+export type NodeError = NodeApiError | NodeOperationError;
+
+/** What became of one item: its result, or its failure and whether it may still have taken effect. */
+export type ItemOutcome =
+	| { result: ItemResult }
+	| { failed: NodeError; mayHaveTakenEffect: boolean };
+
+/** The first item of a repeated key, once it is answered. */
+export interface FirstItem {
+	itemIndex: number;
+	outcome: ItemOutcome;
+}
+
 /** One item read and checked, not yet sent. */
 export interface PreparedItem {
 	send: () => Promise<ItemResult>;
 	/** Whom the request reaches, when the duplicate guard covers it, and the item's output if it is skipped. */
 	guarded?: { subject: GuardSubject; skipped: ItemResult };
+	/**
+	 * What makes two items of a run the same request when the guard is off, and the output of a
+	 * later one, given once the first is answered. With the guard on, its key decides.
+	 */
+	repeat?: { key: string; answer: (first: FirstItem) => ItemResult };
 }
 
 /** Reads and checks one item's parameters (synchronously), and returns what sends its request. */
@@ -50,16 +69,112 @@ export interface RunItemsOptions {
 	hints?: NodeExecutionHint[];
 }
 
-interface SettledItem {
-	output: number;
-	item: INodeExecutionData;
+/** The run as its phases leave it; each phase reads what the ones before it wrote. */
+export interface RunState {
+	node: INode;
+	continueOnFail: boolean;
+	preview: boolean;
+	/** Per input item: ready to send, or what stopped it from being read. */
+	prepared: Array<{ item: PreparedItem } | { error: unknown }>;
+	/** Item index → the earlier item of the run with the same key. */
+	repeatOf: Map<number, number>;
+	/** Items whose key the guard recorded in this run. */
+	claimed: Set<number>;
+	/** What became of each item answered so far. */
+	outcomes: Map<number, ItemOutcome>;
+	/** The failure that stops the run (no Continue On Fail): no item starts after it. */
+	stoppedBy?: NodeError;
 }
 
-type Prepared = { item: PreparedItem } | { error: unknown };
+function failedBeforeSending(state: RunState, itemIndex: number, error: unknown): void {
+	const failed = toNodeError(state.node, error, itemIndex);
+	state.outcomes.set(itemIndex, { failed, mayHaveTakenEffect: false });
+	if (!state.continueOnFail) state.stoppedBy ??= failed;
+}
 
-type Settled =
-	| { result: ItemResult }
-	| { failed: NodeApiError | NodeOperationError; mayHaveTakenEffect: boolean };
+/**
+ * Phase 1: reads and checks every item before anything is sent. Without Continue On Fail a bad
+ * item stops the run here, so a bad row 300 never follows 299 calls.
+ */
+export function prepareItems(
+	context: Pick<IExecuteFunctions, 'getNode' | 'continueOnFail'>,
+	itemCount: number,
+	prepare: ItemPreparer,
+	preview: boolean,
+): RunState {
+	const state: RunState = {
+		node: context.getNode(),
+		continueOnFail: context.continueOnFail(),
+		preview,
+		prepared: [],
+		repeatOf: new Map(),
+		claimed: new Set(),
+		outcomes: new Map(),
+	};
+	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+		try {
+			state.prepared.push({ item: prepare(itemIndex) });
+		} catch (error) {
+			state.prepared.push({ error });
+			failedBeforeSending(state, itemIndex, error);
+		}
+	}
+	return state;
+}
+
+/** The items ready to send, in input order. */
+function readyItems(state: RunState): Array<[number, PreparedItem]> {
+	return state.prepared.flatMap((entry, itemIndex) =>
+		'item' in entry && !state.outcomes.has(itemIndex) ? [[itemIndex, entry.item]] : [],
+	);
+}
+
+/**
+ * Phase 2: marks the repeats within the run, the one mechanism for them: the guard's key when the
+ * guard is on (a number once per run, whatever its time), else the item's own repeat key.
+ */
+export function findRepeats(state: RunState, guard?: Pick<ItemGuard, 'keyOf'>): void {
+	const firstWithKey = new Map<string, number>();
+	for (const [itemIndex, item] of readyItems(state)) {
+		const key = guard ? item.guarded && guard.keyOf(item.guarded.subject) : item.repeat?.key;
+		if (key === undefined) continue;
+		const first = firstWithKey.get(key);
+		if (first === undefined) firstWithKey.set(key, itemIndex);
+		else state.repeatOf.set(itemIndex, first);
+	}
+}
+
+function skippedByGuard(skipped: ItemResult): ItemOutcome {
+	return { result: { ...skipped, json: { ...skipped.json, guard: 'skipped' } } };
+}
+
+/**
+ * Phase 3: the guard records the keys of the whole batch before anything is sent. Items seen in an
+ * earlier execution, and repeats within this one, are answered as skipped. A store that fails
+ * fails every guarded item: nothing is sent unguarded.
+ */
+export async function claimKeys(state: RunState, guard: ItemGuard): Promise<void> {
+	if (state.stoppedBy) return;
+	const guarded = readyItems(state).flatMap(([itemIndex, { guarded: covered }]) =>
+		covered ? [{ itemIndex, covered }] : [],
+	);
+	const keys = new Map<number, string>();
+	for (const { itemIndex, covered } of guarded) {
+		if (!state.repeatOf.has(itemIndex)) keys.set(itemIndex, guard.keyOf(covered.subject));
+	}
+	let seenBefore: Set<number>;
+	try {
+		seenBefore = await guard.claim(keys);
+	} catch (error) {
+		for (const { itemIndex } of guarded) failedBeforeSending(state, itemIndex, error);
+		return;
+	}
+	for (const { itemIndex, covered } of guarded) {
+		if (seenBefore.has(itemIndex) || state.repeatOf.has(itemIndex)) {
+			state.outcomes.set(itemIndex, skippedByGuard(covered.skipped));
+		} else state.claimed.add(itemIndex);
+	}
+}
 
 /** The output of an item when the run is a preview: the request the item would have sent. */
 function previewResult(request: RequestNotSent['request']): ItemResult {
@@ -71,209 +186,152 @@ function previewResult(request: RequestNotSent['request']): ItemResult {
 	};
 }
 
-async function sendOne(
-	entry: Prepared,
-): Promise<{ result: ItemResult } | { error: unknown; sent: boolean }> {
-	if ('error' in entry) return { error: entry.error, sent: false };
+function markedAsPreview(state: RunState, result: ItemResult): ItemResult {
+	if (!state.preview || result.json.preview === true) return result;
+	return { ...result, json: { preview: true, ...result.json } };
+}
+
+/** Sends one item's request and says what became of it. */
+async function sendItem(
+	state: RunState,
+	itemIndex: number,
+	item: PreparedItem,
+	guardOffInEditorRun: boolean,
+): Promise<ItemOutcome> {
+	let result: ItemResult;
 	try {
-		return { result: await entry.item.send() };
+		result = await item.send();
 	} catch (error) {
 		if (error instanceof RequestNotSent) return { result: previewResult(error.request) };
-		return { error, sent: true };
+		return {
+			failed: toNodeError(state.node, error, itemIndex),
+			mayHaveTakenEffect: !certainlyNotPlaced(error),
+		};
+	}
+	let guard: string | undefined;
+	if (state.claimed.has(itemIndex)) guard = 'recorded';
+	else if (guardOffInEditorRun && item.guarded) guard = 'notAppliedInEditorRun';
+	const json = guard ? { ...result.json, guard } : result.json;
+	return { result: markedAsPreview(state, { ...result, json }) };
+}
+
+/**
+ * Phase 4: sends the items not yet answered, at most `concurrency` at a time, in input order.
+ * Without Continue On Fail the first failure stops new items from starting; those in flight finish.
+ */
+export async function sendItems(
+	state: RunState,
+	options: { concurrency: number; cancelSignal?: AbortSignal; guardOffInEditorRun?: boolean },
+): Promise<void> {
+	if (state.stoppedBy) return;
+	const queue = readyItems(state).filter(([itemIndex]) => !state.repeatOf.has(itemIndex));
+	let next = 0;
+	const worker = async () => {
+		while (next < queue.length && !state.stoppedBy && !options.cancelSignal?.aborted) {
+			const [itemIndex, item] = queue[next++];
+			const outcome = await sendItem(state, itemIndex, item, options.guardOffInEditorRun ?? false);
+			state.outcomes.set(itemIndex, outcome);
+			if ('failed' in outcome && !state.continueOnFail) state.stoppedBy ??= outcome.failed;
+		}
+	};
+	const workerCount = Math.max(1, Math.min(options.concurrency, queue.length));
+	await Promise.all(Array.from({ length: workerCount }, worker));
+}
+
+/** Phase 5: each repeat says what became of its first item, which is answered by now. */
+export function answerRepeats(state: RunState): void {
+	for (const [itemIndex, first] of state.repeatOf) {
+		const entry = state.prepared[itemIndex];
+		const outcome = state.outcomes.get(first);
+		if (state.outcomes.has(itemIndex) || !outcome || !('item' in entry) || !entry.item.repeat) {
+			continue;
+		}
+		const result = entry.item.repeat.answer({ itemIndex: first, outcome });
+		state.outcomes.set(itemIndex, { result: markedAsPreview(state, result) });
 	}
 }
 
 /**
- * Prepares and sends every input item, at most `concurrency` requests at a time, and returns exactly one
- * output item per input item, in input order, each paired with its input. A failed item becomes
- * an error item under Continue On Fail (n8n routes it to the error output if there is one); otherwise the
- * first failure stops new items from starting, and is thrown once those in flight have settled, saying
- * which items took effect. As an AI tool only output 0 reaches the agent, so every item goes there.
- *
- * With a guard, every item is prepared first, and the keys of the whole batch are claimed before
- * anything is sent. A key is given back when its request certainly did not take effect, or was
- * never sent because the run stopped.
+ * Phase 6: gives back the keys of items that certainly reached no one: refused, failed before
+ * sending, or never sent because the run stopped. A lost answer or a 5xx keeps its key.
  */
-export async function runItems(
-	context: IExecuteFunctions,
-	prepare: ItemPreparer,
-	options: RunItemsOptions,
-): Promise<INodeExecutionData[][]> {
-	const { outputCount, concurrency, vocabulary, preview, guard } = options;
-	const itemCount = context.getInputData().length;
-	const node = context.getNode();
-	const continueOnFail = context.continueOnFail();
-	const cancelSignal = context.getExecutionCancelSignal();
-	const settled: SettledItem[] = new Array<SettledItem>(itemCount);
-	const outcomes = new Map<number, Settled>();
-	const workerCount = Math.max(1, Math.min(concurrency, itemCount));
-	const prepared = new Map<number, Prepared>();
-	const toRelease: number[] = [];
-	let claimed = new Set<number>();
-	let nextToPrepare = 0;
-	let nextItemIndex = 0;
-	let firstFailure: NodeApiError | NodeOperationError | undefined;
-
-	/** Prepares items strictly in input order (the duplicate-call checks rely on it). */
-	function prepareUpTo(lastIndex: number): void {
-		for (; nextToPrepare <= Math.min(lastIndex, itemCount - 1); nextToPrepare++) {
-			try {
-				prepared.set(nextToPrepare, { item: prepare(nextToPrepare) });
-			} catch (error) {
-				prepared.set(nextToPrepare, { error });
-			}
-		}
-	}
-
-	/** Claims the batch's keys; skipped items are answered without a request. */
-	async function claimBatch(itemGuard: ItemGuard): Promise<void> {
-		prepareUpTo(itemCount - 1);
-		const subjects = new Map<number, GuardSubject>();
-		for (const [itemIndex, entry] of prepared) {
-			if ('item' in entry && entry.item.guarded)
-				subjects.set(itemIndex, entry.item.guarded.subject);
-		}
-		let skipped: Set<number>;
-		try {
-			skipped = await itemGuard.claim(subjects);
-		} catch (error) {
-			for (const itemIndex of subjects.keys()) prepared.set(itemIndex, { error });
-			return;
-		}
-		for (const itemIndex of subjects.keys()) {
-			const entry = prepared.get(itemIndex) as { item: PreparedItem };
-			const { guarded, send } = entry.item;
-			if (skipped.has(itemIndex)) {
-				const result = guarded!.skipped;
-				const json = { ...result.json, guard: 'skipped' };
-				prepared.set(itemIndex, { item: { send: async () => ({ ...result, json }) } });
-			} else {
-				prepared.set(itemIndex, {
-					item: {
-						send: async () => {
-							const result = await send();
-							return { ...result, json: { ...result.json, guard: 'recorded' } };
-						},
-					},
-				});
-			}
-		}
-		claimed = new Set([...subjects.keys()].filter((itemIndex) => !skipped.has(itemIndex)));
-	}
-
-	function markedResult(entry: Prepared, result: ItemResult): ItemResult {
-		let { json } = result;
-		if (options.guardOffInEditorRun && 'item' in entry && entry.item.guarded) {
-			json = { ...json, guard: 'notAppliedInEditorRun' };
-		}
-		if (preview && json.preview !== true) json = { preview: true, ...json };
-		return { ...result, json };
-	}
-
-	async function settle(itemIndex: number, entry: Prepared): Promise<Settled> {
-		const sent = await sendOne(entry);
-		if ('result' in sent) return { result: markedResult(entry, sent.result) };
-		const { error } = sent;
-		if (claimed.has(itemIndex) && (!sent.sent || certainlyNotPlaced(error))) {
-			toRelease.push(itemIndex);
-		}
-		return {
-			failed: toNodeError(node, error, itemIndex),
-			mayHaveTakenEffect: sent.sent && !certainlyNotPlaced(error),
-		};
-	}
-
-	async function worker(): Promise<void> {
-		while (nextItemIndex < itemCount && firstFailure === undefined && !cancelSignal?.aborted) {
-			const itemIndex = nextItemIndex++;
-			prepareUpTo(itemIndex);
-			const entry = prepared.get(itemIndex) as Prepared;
-			prepared.delete(itemIndex);
-			const sending = settle(itemIndex, entry);
-			// Reading an item's parameters costs about a millisecond of n8n's main thread. Done
-			// while this request is in flight, it does not sit between an answer and the next
-			// request, which would otherwise make the workers go round in lock-step.
-			await sleep(0);
-			prepareUpTo(nextItemIndex + workerCount - 1);
-			const outcome = await sending;
-			outcomes.set(itemIndex, outcome);
-			if ('result' in outcome) {
-				const { output, json } = outcome.result;
-				settled[itemIndex] = { output, item: { json, pairedItem: { item: itemIndex } } };
-			} else if (continueOnFail) {
-				settled[itemIndex] = {
-					output: 0,
-					item: { json: errorItemJson(outcome.failed), pairedItem: { item: itemIndex } },
-				};
-			} else firstFailure ??= outcome.failed;
-		}
-	}
-
-	if (guard) await claimBatch(guard);
-	await Promise.all(Array.from({ length: workerCount }, worker));
-
-	// Keys of items never sent (the run stopped) go back too: those people were not reached.
-	for (const itemIndex of claimed) if (!outcomes.has(itemIndex)) toRelease.push(itemIndex);
-	if (guard) await guard.release(toRelease);
-
-	// A cancel aborts the requests in flight too: it, not their errors, is what stopped the run.
-	const stopped =
-		cancelSignal?.aborted && nextItemIndex < itemCount ? cancelled(context) : firstFailure;
-	// One item's error says it all; a bulk run's also says how far the run got.
-	if (stopped && itemCount === 1) throw stopped;
-	if (stopped) {
-		const sorted = [...outcomes.entries()].sort(([a], [b]) => a - b);
-		const partial = partialRunText(guard ? guardedVocabulary(vocabulary) : vocabulary, itemCount, {
-			tookEffect: sorted.flatMap(([i, o]) => ('result' in o && o.result.tookEffect ? [i] : [])),
-			mayHaveTakenEffect: sorted.flatMap(([i, o]) =>
-				'failed' in o && o.mayHaveTakenEffect ? [i] : [],
-			),
-		});
-		stopped.description = [partial, stopped.description].filter(Boolean).join(' ');
-		throw stopped;
-	}
-
-	addHints(context, [
-		...(itemCount > 1 ? [summaryHint(itemCount, outcomes, preview)] : []),
-		...(options.hints ?? []),
-		...((await guard?.hints()) ?? []),
-	]);
-
-	// Older agents run tools in a supply-data context; AI Agent v3 runs the tool node as an
-	// ordinary node whose output is rewired to the agent. n8n 1.x has no isToolExecution().
-	const asTool =
-		(typeof context.isToolExecution === 'function' && context.isToolExecution()) ||
-		node.rewireOutputLogTo === NodeConnectionTypes.AiTool;
-	const outputs: INodeExecutionData[][] = Array.from(
-		{ length: asTool ? 1 : outputCount },
-		() => [],
-	);
-	for (const { output, item } of settled) outputs[asTool ? 0 : output].push(item);
-	return outputs;
+export async function releaseKeys(state: RunState, guard: ItemGuard): Promise<void> {
+	const notReached = [...state.claimed].filter((itemIndex) => {
+		const outcome = state.outcomes.get(itemIndex);
+		return !outcome || ('failed' in outcome && !outcome.mayHaveTakenEffect);
+	});
+	await guard.release(notReached.sort((a, b) => a - b));
 }
 
 /** n8n marks an execution 'canceled' (not 'error') when the error's message has that word. */
-function cancelled(context: IExecuteFunctions): NodeOperationError {
-	return new OperationError(
-		context.getNode(),
-		'The execution was canceled before every item was sent',
+function cancelled(node: INode): NodeOperationError {
+	return new OperationError(node, 'The execution was canceled before every item was sent');
+}
+
+function itemsWhere(state: RunState, test: (outcome: ItemOutcome) => boolean): number[] {
+	return [...state.outcomes]
+		.filter(([, outcome]) => test(outcome))
+		.map(([itemIndex]) => itemIndex)
+		.sort((a, b) => a - b);
+}
+
+/** How far a stopped run of several items got, before the item's own description. */
+function runSoFar(
+	state: RunState,
+	stopped: NodeError,
+	options: { vocabulary: RunVocabulary; guarded: boolean },
+): string {
+	const itemCount = state.prepared.length;
+	const unreadable = state.prepared.flatMap((entry, itemIndex) =>
+		'error' in entry ? [itemIndex] : [],
 	);
+	if (stopped === state.stoppedBy && !state.continueOnFail && unreadable.length > 0) {
+		return `Every item is checked before the first request: ${itemList(unreadable)} did not pass, so none of the ${itemCount} items was sent.`;
+	}
+	const vocabulary = options.guarded
+		? {
+				...options.vocabulary,
+				rerun: options.vocabulary.rerunWhenGuarded ?? options.vocabulary.rerun,
+			}
+		: options.vocabulary;
+	return partialRunText(vocabulary, itemCount, {
+		tookEffect: itemsWhere(state, (outcome) => 'result' in outcome && outcome.result.tookEffect),
+		mayHaveTakenEffect: itemsWhere(
+			state,
+			(outcome) => 'failed' in outcome && outcome.mayHaveTakenEffect,
+		),
+	});
 }
 
-function guardedVocabulary(vocabulary: RunVocabulary): RunVocabulary {
-	return { ...vocabulary, rerun: vocabulary.rerunWhenGuarded ?? vocabulary.rerun };
+/**
+ * Phase 7, the report of a run that did not answer every item: the error to throw, saying how far
+ * a run of several items got, and what the guard's store failed to do (hints are not shown with an
+ * error). Undefined when every item was answered.
+ */
+export function stopError(
+	state: RunState,
+	options: { vocabulary: RunVocabulary; guarded: boolean; cancelSignal?: AbortSignal },
+	warnings: string[],
+): NodeError | undefined {
+	const unanswered = state.outcomes.size < state.prepared.length;
+	// A cancel aborts the requests in flight too: it, not their errors, is what stopped the run.
+	const stopped =
+		options.cancelSignal?.aborted && unanswered ? cancelled(state.node) : state.stoppedBy;
+	if (!stopped) return undefined;
+	const runText = state.prepared.length > 1 ? runSoFar(state, stopped, options) : '';
+	stopped.description = [runText, stopped.description, ...warnings].filter(Boolean).join(' ');
+	return stopped;
 }
 
-function summaryHint(
-	itemCount: number,
-	outcomes: Map<number, Settled>,
-	preview: boolean,
-): NodeExecutionHint {
+/** Phase 7, the report of a run that answered every item: its summary, when it has several. */
+export function summaryHint(state: RunState): NodeExecutionHint[] {
+	const itemCount = state.prepared.length;
+	if (itemCount < 2) return [];
 	const tally = new Map<string, number>();
 	let failed = 0;
 	let scheduleInPast = 0;
-	for (const itemIndex of [...outcomes.keys()].sort((a, b) => a - b)) {
-		const outcome = outcomes.get(itemIndex)!;
+	for (const itemIndex of [...state.outcomes.keys()].sort((a, b) => a - b)) {
+		const outcome = state.outcomes.get(itemIndex)!;
 		if ('failed' in outcome) {
 			failed++;
 			continue;
@@ -283,13 +341,50 @@ function summaryHint(
 	}
 	const notes = [
 		scheduleInPast > 0 ? `${scheduleInPast} scheduled in the past` : '',
-		preview ? 'nothing was sent (Preview Only)' : '',
+		state.preview ? 'nothing was sent (Preview Only)' : '',
 	];
-	return {
-		type: 'info',
-		location: 'outputPane',
-		message: runSummaryText(itemCount, [...tally, ['failed', failed]], notes),
-	};
+	return [
+		{
+			type: 'info',
+			location: 'outputPane',
+			message: runSummaryText(itemCount, [...tally, ['failed', failed]], notes),
+		},
+	];
+}
+
+/**
+ * Phase 8: one output item per input item, in input order, each paired with its input. A failed
+ * item is an error item (n8n routes it to the error output if there is one). As an AI tool only
+ * output 0 reaches the agent, so every item goes there.
+ */
+export function routeOutputs(
+	state: RunState,
+	outputCount: number,
+	asTool: boolean,
+): INodeExecutionData[][] {
+	const outputs: INodeExecutionData[][] = Array.from(
+		{ length: asTool ? 1 : outputCount },
+		() => [],
+	);
+	state.prepared.forEach((_, itemIndex) => {
+		const outcome = state.outcomes.get(itemIndex)!;
+		const pairedItem = { item: itemIndex };
+		if ('failed' in outcome) {
+			outputs[0].push({ json: errorItemJson(outcome.failed), pairedItem });
+		} else {
+			outputs[asTool ? 0 : outcome.result.output].push({ json: outcome.result.json, pairedItem });
+		}
+	});
+	return outputs;
+}
+
+/** Older agents run tools in a supply-data context; AI Agent v3 rewires an ordinary node's output. */
+function runsAsTool(context: IExecuteFunctions): boolean {
+	// n8n 1.x has no isToolExecution().
+	return (
+		(typeof context.isToolExecution === 'function' && context.isToolExecution()) ||
+		context.getNode().rewireOutputLogTo === NodeConnectionTypes.AiTool
+	);
 }
 
 /** n8n 1.79 and later show hints under the output; older ones have no addExecutionHints. */
@@ -297,4 +392,38 @@ function addHints(context: IExecuteFunctions, hints: NodeExecutionHint[]): void 
 	if (hints.length > 0 && typeof context.addExecutionHints === 'function') {
 		context.addExecutionHints(...hints);
 	}
+}
+
+/**
+ * Runs every input item through the phases: prepare every item, find repeats, claim (with the
+ * guard), send, answer repeats, release, report, route to outputs. Without Continue On Fail the
+ * first failure is thrown once the requests in flight have finished, saying which items took
+ * effect.
+ */
+export async function runItems(
+	context: IExecuteFunctions,
+	prepare: ItemPreparer,
+	options: RunItemsOptions,
+): Promise<INodeExecutionData[][]> {
+	const { guard } = options;
+	const cancelSignal = context.getExecutionCancelSignal();
+	const state = prepareItems(context, context.getInputData().length, prepare, options.preview);
+	findRepeats(state, guard);
+	if (guard) await claimKeys(state, guard);
+	await sendItems(state, {
+		concurrency: options.concurrency,
+		cancelSignal,
+		guardOffInEditorRun: options.guardOffInEditorRun,
+	});
+	answerRepeats(state);
+	if (guard) await releaseKeys(state, guard);
+	const stopped = stopError(
+		state,
+		{ vocabulary: options.vocabulary, guarded: guard !== undefined, cancelSignal },
+		guard?.storeFailures() ?? [],
+	);
+	if (stopped) throw stopped;
+	const guardHints = (await guard?.hints()) ?? [];
+	addHints(context, [...summaryHint(state), ...(options.hints ?? []), ...guardHints]);
+	return routeOutputs(state, options.outputCount, runsAsTool(context));
 }

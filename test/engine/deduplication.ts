@@ -19,6 +19,8 @@ import type {
 } from 'n8n-workflow';
 import { UnexpectedError, UserError, sleep } from 'n8n-workflow';
 
+import { DEFAULT_CLAIM_TIMING } from '../../src/guard';
+
 interface ProcessedRow {
 	mode: DeduplicationMode;
 	data: string[];
@@ -49,9 +51,32 @@ async function roundTrip(): Promise<void> {
 	await sleep(0);
 }
 
+/** The store's calls a test can make fail. */
+export type StoreCall = 'checkProcessedAndRecord' | 'removeProcessed' | 'getProcessedDataCount';
+
 export class InMemoryDeduplicator implements IDataDeduplicator {
 	/** The stored rows, by `<workflow id>|<context>`, as n8n's processed_data table holds them. */
 	readonly rows = new Map<string, ProcessedRow>();
+
+	/** Calls to fail: by call, how many of its calls still succeed first. */
+	private readonly failing = new Map<StoreCall, number>();
+
+	/** Makes `call` throw (as a database that went away does) once `succeeding` more calls of it have passed. */
+	failAfter(call: StoreCall, succeeding = 0): void {
+		this.failing.set(call, succeeding);
+	}
+
+	/** Forgets the calls set to fail. */
+	healAll(): void {
+		this.failing.clear();
+	}
+
+	private maybeFail(call: StoreCall): void {
+		const succeeding = this.failing.get(call);
+		if (succeeding === undefined) return;
+		if (succeeding > 0) this.failing.set(call, succeeding - 1);
+		else throw new UnexpectedError(`The database is unreachable (${call})`);
+	}
 
 	private staleWrite?: { rowsReadEarlier: Map<string, ProcessedRow>; items: string[] };
 
@@ -90,6 +115,7 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		contextData: ICheckProcessedContextData,
 		options: ICheckProcessedOptions,
 	): Promise<IDeduplicationOutput> {
+		this.maybeFail('checkProcessedAndRecord');
 		const key = rowKey(scope, contextData);
 		const row = await this.read(key);
 		if (row && row.mode !== options.mode) throw new UserError(MODE_MISMATCH);
@@ -120,6 +146,7 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		contextData: ICheckProcessedContextData,
 		options: ICheckProcessedOptions,
 	): Promise<void> {
+		this.maybeFail('removeProcessed');
 		onlyEntries(options);
 		const key = rowKey(scope, contextData);
 		const row = await this.read(key);
@@ -144,6 +171,7 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		contextData: ICheckProcessedContextData,
 		options: ICheckProcessedOptions,
 	): Promise<number> {
+		this.maybeFail('getProcessedDataCount');
 		const row = await this.read(rowKey(scope, contextData));
 		return options.mode === 'entries' ? (row?.data.length ?? 0) : 0;
 	}
@@ -153,7 +181,9 @@ let installed: InMemoryDeduplicator | undefined;
 
 /**
  * Gives n8n-core the in-memory store (once per test file: n8n-core allows one init per process,
- * and jest loads n8n-core afresh for each file) and empties it before each test.
+ * and jest loads n8n-core afresh for each file) and empties it before each test. The guard checks
+ * its claims again at once instead of a second later: this store's stale writes land on the next
+ * write, not after a time.
  */
 export function useDeduplicationStore(): () => InMemoryDeduplicator {
 	beforeAll(async () => {
@@ -162,7 +192,11 @@ export function useDeduplicationStore(): () => InMemoryDeduplicator {
 			await DataDeduplicationService.init(installed);
 		}
 	});
-	beforeEach(() => installed?.rows.clear());
+	beforeEach(() => {
+		installed?.rows.clear();
+		installed?.healAll();
+		jest.replaceProperty(DEFAULT_CLAIM_TIMING, 'settleMs', 0);
+	});
 	return () => {
 		if (!installed) throw new UnexpectedError('The deduplication store is not installed yet');
 		return installed;

@@ -92,6 +92,7 @@ export const assignWorkflow: ActionNodeRow = {
 	},
 	guard: {
 		displayName: 'Skip Numbers Enrolled Before',
+		verb: 'enrolled',
 		// not started by this run: it goes with Already Running
 		skipped: (phone) =>
 			assigned(phone, {

@@ -185,6 +185,7 @@ export const outboundCall: ActionNodeRow = {
 	},
 	guard: {
 		displayName: 'Skip Numbers Called Before',
+		verb: 'called',
 		skipped: (phone) => ({
 			placed: false,
 			status: 'calledBefore',

@@ -24,7 +24,7 @@ describe('a repeated Outbound Call item', () => {
 			placed: false,
 			status: 'duplicate',
 			duplicateOf: 0,
-			message: `Not placed: a repeat of item 0 (+91******${phone.slice(-4)}, same agent and time). Only item 0 was sent; its output says whether the call was placed`,
+			message: `Not placed: a repeat of item 0 (+91******${phone.slice(-4)}, same agent and time); item 0 was not placed (Not found (HTTP 404): Agent does not exist)`,
 		});
 		expect(apiRequests(sandbox(), '/call/outbound')).toHaveLength(1);
 	});

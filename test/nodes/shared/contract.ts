@@ -68,6 +68,8 @@ export interface PreviewCase {
 /** The duplicate-call guard ("Skip Numbers Called Before"), on the nodes that offer it. */
 export interface GuardRow {
 	displayName: string;
+	/** What the node does to a number, as the guard's messages say it: 'called'. */
+	verb: string;
 	/** The json of the item of `key` when the guard skips it (before n8n's `guard` field). */
 	skipped(key: string): IDataObject;
 	/** The main output skipped items go to. */

@@ -70,7 +70,7 @@ describe('bulk runs of a CallKaro node', () => {
 				options: { concurrency: 3 },
 			},
 			items: Array.from({ length: 12 }, (_, index) => ({
-				phone: `+91700030000${String(index).padStart(2, '0')}`,
+				phone: `+9170003000${String(index).padStart(2, '0')}`,
 			})),
 		});
 
@@ -115,7 +115,7 @@ describe('bulk runs of a CallKaro node', () => {
 				duplicateOf: 0,
 				toNumber: '+919800000001',
 				message:
-					'Not placed: a repeat of item 0 (+91******0001, same agent and time). Only item 0 was sent; its output says whether the call was placed',
+					'Not placed: a repeat of item 0 (+91******0001, same agent and time); item 0 placed the call',
 			});
 			expect(apiRequests(sandbox(), '/call/outbound')).toHaveLength(3);
 		});

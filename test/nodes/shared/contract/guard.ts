@@ -2,6 +2,7 @@
 import * as deduplicationHelpers from 'n8n-core/dist/execution-engine/node-execution-context/utils/deduplication-helper-functions';
 import type { DeduplicationHelperFunctions, IDataObject, INodeParameters } from 'n8n-workflow';
 
+import type { StoreCall } from '../../../engine/deduplication';
 import type { RunResult } from '../../../engine/harness';
 import {
 	NODE_NAME,
@@ -220,6 +221,100 @@ export function guard(row: ActionNodeRow, sandbox: SandboxOf, store: StoreOf) {
 			expect(result.task(NODE_NAME).hints).toContainEqual({
 				type: 'warning',
 				message: `"${displayName}" remembers the last 10 numbers and now holds 9. Beyond that the oldest are forgotten and no longer skipped: raise History Size.`,
+			});
+		});
+
+		describe('when the store fails after the claim, keeps every output and warns', () => {
+			const { verb } = row.guard!;
+			const failed = (what: string, step: string, consequence?: string) =>
+				`"${displayName}" ${what}, because n8n's store of processed items failed (The database is unreachable (${step}))${consequence ? `: ${consequence}` : ''}.`;
+			// [step, the store call that fails, calls of it that succeed first, the warning]
+			const steps: Array<[string, StoreCall, number, string]> = [
+				[
+					'the re-check of the claim',
+					'checkProcessedAndRecord',
+					1,
+					failed(
+						'could not check its records again',
+						'checkProcessedAndRecord',
+						`a number another n8n worker erased from them may be ${verb} again by a later execution`,
+					),
+				],
+				[
+					'giving back a refused number',
+					'removeProcessed',
+					0,
+					failed(
+						'could not forget item 0',
+						'removeProcessed',
+						`later executions skip their numbers, although they were not ${verb}`,
+					),
+				],
+				[
+					'counting the history',
+					'getProcessedDataCount',
+					0,
+					failed('could not tell how full its history is', 'getProcessedDataCount'),
+				],
+			];
+
+			it.each(steps)('%s', async (_, call, succeeding, warning) => {
+				const [refused, reached] = await arranged(row, sandbox(), 2);
+				const items = [
+					{ ...row.item(refused), ...(await refusal.refused!(sandbox())) },
+					row.item(reached),
+				];
+				store().failAfter(call, succeeding);
+
+				const result = await guarded(guardOn({ options: { concurrency: 1 } }), items, {
+					settings: { continueOnFail: true },
+				});
+
+				expect(result.status).toBe('success');
+				const [refusedJson, reachedJson] = jsonOf(result);
+				expect(refusedJson.details).toMatchObject({ kind: refusal.kind });
+				expect(reachedJson).toEqual(row.succeeded(reached));
+				expect(result.task(NODE_NAME).hints).toContainEqual({
+					type: 'warning',
+					location: 'outputPane',
+					message: warning,
+				});
+				expect(JSON.stringify(result.runData)).not.toContain('Nothing was sent');
+				expect(row.done(sandbox())).toEqual([reached]);
+			});
+
+			it("a run stopped by an item says so under that item's error", async () => {
+				const [reached, refused] = await arranged(row, sandbox(), 2);
+				const items = [
+					row.item(reached),
+					{ ...row.item(refused), ...(await refusal.refused!(sandbox())) },
+				];
+				store().failAfter('removeProcessed');
+
+				const result = await guarded(guardOn({ options: { concurrency: 1 } }), items);
+
+				const error = workflowError(result);
+				expect(error.message).toBe(refusal.message);
+				expect(error.description).toContain(
+					failed(
+						'could not forget item 1',
+						'removeProcessed',
+						`later executions skip their numbers, although they were not ${verb}`,
+					),
+				);
+				expect(row.done(sandbox())).toEqual([reached]);
+			});
+
+			it('fails, sending nothing, when the claim itself fails', async () => {
+				const keys = await arranged(row, sandbox(), 2);
+				store().failAfter('checkProcessedAndRecord');
+
+				const result = await guarded(guardOn(), keys.map(row.item));
+
+				expect(workflowError(result).message).toBe(
+					`"${displayName}" cannot work: n8n's store of processed items failed (The database is unreachable (checkProcessedAndRecord)). Nothing was sent`,
+				);
+				expect(apiRequests(sandbox(), row.path)).toEqual([]);
 			});
 		});
 
