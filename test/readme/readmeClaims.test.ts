@@ -233,7 +233,11 @@ describe('README examples, produced by the nodes', () => {
 
 	it('a 429 without Retry-After on every attempt', async () => {
 		fastBackoff();
-		sandbox().setFaults({ endpoint: 'outbound', sequence: ['429', '429', '429', '429'] });
+		sandbox().setFaults({
+			endpoint: 'outbound',
+			sequence: ['429', '429', '429', '429'],
+			retryAfterSeconds: null,
+		});
 		const [item] = await outbound({});
 		expect(item.details).toMatchObject({ kind: 'rate-limited', attempts: 4 });
 		expectQuoted(String(item.error));

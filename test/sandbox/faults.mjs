@@ -37,7 +37,7 @@ export const FAULT_OUTCOMES = Object.freeze([
  * @property {number} [latencyMs]  added delay for every request
  * @property {number} [jitterMs]  plus a uniform random 0..jitterMs
  * @property {Partial<Record<Exclude<FaultOutcome, 'ok'>, number>>} [rates]  probabilities, sum <= 1
- * @property {number} [retryAfterSeconds]  Retry-After of a 429, default 1
+ * @property {number | null} [retryAfterSeconds]  Retry-After of a 429, default 0; null sends none
  * @property {FaultOutcome[]} [sequence]  consumed one per request before rates apply
  *
  * @typedef {object} FaultConfig  a checked FaultInput, as shown in state.faults
@@ -46,11 +46,11 @@ export const FAULT_OUTCOMES = Object.freeze([
  * @property {number} latencyMs
  * @property {number} jitterMs
  * @property {Partial<Record<Exclude<FaultOutcome, 'ok'>, number>>} rates
- * @property {number} retryAfterSeconds
+ * @property {number | null} retryAfterSeconds
  * @property {FaultOutcome[]} sequence  what is left of it
  * @property {number} requests  requests decided by this config so far
  *
- * @typedef {{ outcome: FaultOutcome, delayMs: number, retryAfterSeconds: number }} FaultDecision
+ * @typedef {{ outcome: FaultOutcome, delayMs: number, retryAfterSeconds: number | null }} FaultDecision
  */
 
 /**
@@ -109,8 +109,11 @@ export function parseFaults(input) {
 	let seed = f.seed;
 	if (seed === undefined) seed = Math.floor(Math.random() * 2 ** 32);
 	if (typeof seed !== 'number' || !Number.isInteger(seed)) return fail('seed must be an integer');
-	for (const key of ['latencyMs', 'jitterMs', 'retryAfterSeconds']) {
+	for (const key of ['latencyMs', 'jitterMs']) {
 		if (f[key] !== undefined && !isNonNegative(f[key])) return fail(`${key} must be a number >= 0`);
+	}
+	if (f.retryAfterSeconds != null && !isNonNegative(f.retryAfterSeconds)) {
+		return fail('retryAfterSeconds must be a number >= 0, or null for no Retry-After');
 	}
 	/** @type {FaultConfig['rates']} */
 	const rates = {};
@@ -149,7 +152,10 @@ export function parseFaults(input) {
 			latencyMs: /** @type {number} */ (f.latencyMs ?? 0),
 			jitterMs: /** @type {number} */ (f.jitterMs ?? 0),
 			rates,
-			retryAfterSeconds: /** @type {number} */ (f.retryAfterSeconds ?? 1),
+			// 0 by default, so that no test waits unless it asks to
+			retryAfterSeconds: /** @type {number | null} */ (
+				f.retryAfterSeconds === undefined ? 0 : f.retryAfterSeconds
+			),
 			sequence,
 			requests: 0,
 		},
@@ -212,7 +218,7 @@ export class FaultController {
 		let delayMs = this.baseLatencyMs;
 		if (this.baseJitterMs > 0) delayMs += this.baseRandom() * this.baseJitterMs;
 		const key = this.view[endpoint] ? endpoint : this.view.all ? 'all' : null;
-		if (key === null) return { outcome: 'ok', delayMs, retryAfterSeconds: 1 };
+		if (key === null) return { outcome: 'ok', delayMs, retryAfterSeconds: null };
 		const config = this.view[key];
 		const random = /** @type {() => number} */ (this.randoms.get(key));
 		config.requests++;

@@ -69,6 +69,20 @@ describe('Fault injection (POST/GET/DELETE /__sandbox/faults and setFaults)', ()
 		expect(sb.state.campaigns).toHaveLength(0);
 	});
 
+	test('429 carries Retry-After: 0 unless set, so that no test waits unless it asks to', async () => {
+		sb.setFaults({ endpoint: 'all', sequence: ['429'] });
+		const res = await campaign();
+		expect(res.status).toBe(429);
+		expect(res.headers['retry-after']).toBe('0');
+	});
+
+	test('429 with retryAfterSeconds: null has no Retry-After header', async () => {
+		sb.setFaults({ endpoint: 'all', sequence: ['429'], retryAfterSeconds: null });
+		const res = await campaign();
+		expect(res.status).toBe(429);
+		expect(res.headers).not.toHaveProperty('retry-after');
+	});
+
 	test('drop-before: the connection closes with no answer and nothing changes', async () => {
 		sb.setFaults({ endpoint: 'assign', sequence: ['drop-before'] });
 		const number = freshNumber();

@@ -354,7 +354,9 @@ export async function startSandbox(options = {}) {
 				return finish(errorReply(503, 'Service unavailable'));
 			case '429': {
 				const reply = errorReply(429, 'Too many requests');
-				reply.headers = { 'retry-after': String(Math.ceil(decision.retryAfterSeconds)) };
+				if (decision.retryAfterSeconds !== null) {
+					reply.headers = { 'retry-after': String(Math.ceil(decision.retryAfterSeconds)) };
+				}
 				return finish(reply);
 			}
 			default:
