@@ -89,8 +89,8 @@ describe('Inspection and control under /__sandbox/ (and the JS API)', () => {
 	});
 
 	test('maxConcurrentRequests: the most API requests answered at one time since the last reset', async () => {
-		// Each answer waits 300 ms, so three requests sent together are answered together.
-		sb.setFaults({ latencyMs: 300 });
+		// Each answer waits 100 ms, so three requests sent together are answered together.
+		sb.setFaults({ latencyMs: 100 });
 		for (let index = 0; index < 3; index++) {
 			await assign({ to_number: freshNumber(), workflow_id: 'wf_welcome' });
 		}

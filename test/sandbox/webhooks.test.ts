@@ -62,7 +62,7 @@ describe('Webhooks: the sandbox posts call_ended (public docs §5)', () => {
 	const deliveries = () => sb.state.webhookDeliveries as unknown as Delivery[];
 
 	beforeAll(async () => {
-		sb = await startSandbox({ webhookTimeoutMs: 1000 });
+		sb = await startSandbox({ webhookTimeoutMs: 400 });
 	});
 	afterAll(async () => {
 		await sb.close();
@@ -340,14 +340,14 @@ describe('Webhooks: the sandbox posts call_ended (public docs §5)', () => {
 				expect.objectContaining({ status: null, error: expect.stringMatching(/ECONNREFUSED/) }),
 			]);
 
-			receiver.setDelay(3000);
+			receiver.setDelay(2000);
 			const slow = await placeCall();
 			await admin('webhooks', { url: receiver.url });
 			const timedOut = await endCall({ callId: slow.id });
 			expect(timedOut.body.deliveries).toEqual([
-				expect.objectContaining({ status: null, error: 'timeout: no answer within 1000 ms' }),
+				expect.objectContaining({ status: null, error: 'timeout: no answer within 400 ms' }),
 			]);
-			expect(timedOut.body.deliveries[0].durationMs).toBeLessThan(2500);
+			expect(timedOut.body.deliveries[0].durationMs).toBeLessThan(1500);
 		});
 
 		test('without a webhook the call still ends, and nothing is posted', async () => {
@@ -363,7 +363,7 @@ describe('Webhooks: the sandbox posts call_ended (public docs §5)', () => {
 		});
 
 		test('wait: false answers 202 at once; the delivery follows', async () => {
-			receiver.setDelay(200);
+			receiver.setDelay(100);
 			const placed = await placeCall();
 			await admin('webhooks', { url: receiver.url });
 			const res = await endCall({ callId: placed.id, wait: false });
