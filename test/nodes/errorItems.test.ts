@@ -1,7 +1,10 @@
 // One error-item shape: whatever failed an item (bad input, an expression, CallKaro's answer,
 // Fail the Item on attribute problems), its json is { error, details } with the same keys, so a
 // branch can always read details.kind, details.attempts and details.outcomeUnknown.
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
+import { ExpressionError } from 'n8n-workflow';
+
+import { errorItemJson, toNodeError } from '../../nodes/shared/errors';
 
 import { OUTBOUND_CALL } from '../engine/callKaroNodes';
 import {
@@ -100,4 +103,21 @@ describe('error items', () => {
 			expect(apiRequests(sandbox())).toEqual([]);
 		},
 	);
+
+	it("keep n8n's own description of an expression error under ours", () => {
+		const node = { name: NODE_NAME, parameters: {} } as unknown as INode;
+		const n8nDescription =
+			'Some intermediate nodes between ‘Sheet’ and ‘CallKaro’ have not executed yet.';
+		const expression = new ExpressionError('Can’t get data for expression', {
+			description: n8nDescription,
+		});
+
+		const error = toNodeError(node, expression, 2);
+
+		expect(error.description).toBe(`${NOTHING_SENT} ${n8nDescription}`);
+		expect(errorItemJson(error).details).toMatchObject({
+			kind: 'expression',
+			description: `${NOTHING_SENT} ${n8nDescription}`,
+		});
+	});
 });
