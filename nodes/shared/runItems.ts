@@ -387,11 +387,8 @@ function runsAsTool(context: IExecuteFunctions): boolean {
 	);
 }
 
-/** n8n 1.79 and later show hints under the output; older ones have no addExecutionHints. */
 function addHints(context: IExecuteFunctions, hints: NodeExecutionHint[]): void {
-	if (hints.length > 0 && typeof context.addExecutionHints === 'function') {
-		context.addExecutionHints(...hints);
-	}
+	if (hints.length > 0) context.addExecutionHints(...hints);
 }
 
 /**
