@@ -4,10 +4,10 @@ import type {
 	NodeConnectionType,
 	NodeExecutionHint,
 } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 import { createCallKaroClient } from '../../src/client';
 import type { CallKaroClient } from '../../src/client';
+import { DEFAULT_CLOCK } from '../../src/clock';
 import { createPacedTransport } from '../../src/pacing';
 import { previewTransport } from '../../src/preview';
 import type { RunVocabulary } from '../../src/runReport';
@@ -61,14 +61,20 @@ async function createNodeClient(
 	}: { maxRequestsPerSecond: number; previewOnly?: boolean },
 ): Promise<CallKaroClient> {
 	const cancelSignal = context.getExecutionCancelSignal();
+	const { sleep, now } = DEFAULT_CLOCK;
 	const cancellableSleep = async (ms: number) => await sleep(ms, cancelSignal);
 	const transport = previewOnly
 		? previewTransport
 		: createPacedTransport(await createCallKaroTransport(context), {
 				maxRequestsPerSecond,
 				sleep: cancellableSleep,
+				now,
 			});
-	return createCallKaroClient({ transport, sleep: cancellableSleep });
+	return createCallKaroClient({
+		transport,
+		sleep: cancellableSleep,
+		now: () => new Date(now()),
+	});
 }
 
 async function setUpRun(

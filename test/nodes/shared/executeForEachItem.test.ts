@@ -2,6 +2,7 @@
 // every worker, and (for Outbound Call) repeated calls in one run. Through n8n's engine, against
 // the sandbox over real HTTP. Cancelling a run: runItems.test.ts.
 import { OUTBOUND_CALL } from '../../engine/callKaroNodes';
+import { useJumpingClock } from '../../engine/jumpingClock';
 import { apiRequests, NODE_NAME, pairedItems, runNode, useSandbox } from '../fixtures';
 import type { LoggedRequest } from '../fixtures';
 
@@ -14,6 +15,7 @@ describe('bulk runs of a CallKaro node', () => {
 	const sandbox = useSandbox();
 
 	test('at Concurrency 5, output items keep input order and pairing', async () => {
+		useJumpingClock();
 		const phones = Array.from(
 			{ length: 12 },
 			(_, index) => `+9170001${String(index).padStart(5, '0')}`,
@@ -35,10 +37,10 @@ describe('bulk runs of a CallKaro node', () => {
 	});
 
 	test('Max Requests per Second spaces the requests of the whole run', async () => {
-		// Ten starts at 10 per second cannot all be sent in under 900 ms, however busy the
-		// machine; unpaced, the run takes a small fraction of that. (Arrival times are not used:
-		// on a loaded machine a late first arrival bunches them up.)
-		const startedAt = performance.now();
+		// Ten starts at 10 per second cannot all be sent in under 900 ms of the run's clock, which
+		// jumps over each wait; unpaced, the run takes a small fraction of that.
+		const clock = useJumpingClock();
+		const startedAt = clock.now();
 		await runNode(sandbox(), {
 			type: OUTBOUND_CALL,
 			parameters: {
@@ -50,7 +52,8 @@ describe('bulk runs of a CallKaro node', () => {
 		});
 
 		expect(apiRequests(sandbox())).toHaveLength(10);
-		expect(performance.now() - startedAt).toBeGreaterThanOrEqual(900);
+		expect(clock.now() - startedAt).toBeGreaterThanOrEqual(900);
+		expect(clock.waits).toHaveLength(9);
 	});
 
 	test("a 429's Retry-After pauses every worker, not only the one that got it", async () => {

@@ -4,6 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { REDACTED_KEY } from '../../../../src/redact';
 import { startEchoServer } from '../../../engine/echoServer.mjs';
+import { useJumpingClock } from '../../../engine/jumpingClock';
 import { DEMO_API_KEY, startSandbox } from '../../../sandbox/sandbox.mjs';
 import {
 	NODE_NAME,
@@ -85,13 +86,13 @@ export function retries(row: ActionNodeRow, sandbox: SandboxOf) {
 		it('a 429 with Retry-After: 1 is waited out and retried, acting once', async () => {
 			const [key] = await arranged(row, sandbox(), 1);
 			sandbox().setFaults({ endpoint: row.faultEndpoint, sequence: ['429'], retryAfterSeconds: 1 });
-			const started = Date.now();
+			const clock = useJumpingClock();
 
 			const result = await run(sandbox(), row.parameters(), {
 				items: [row.item(key)],
 			});
 
-			expect(Date.now() - started).toBeGreaterThanOrEqual(990);
+			expect(clock.waits).toEqual([1000]);
 			expect(result.json(NODE_NAME)).toEqual([row.succeeded(key, 2)]);
 			expect(apiRequests(sandbox(), row.path).map((request) => request.status)).toEqual([429, 200]);
 			expect(row.done(sandbox())).toEqual([key]);
