@@ -1,16 +1,12 @@
 // Real payloads, as CRMs, forms and payment systems deliver them (test/fixtures/payloads, each
 // with its source in index.json), run through the nodes in n8n's engine against the sandbox with
 // the mapping a builder would most plausibly write: the body sent, or the refusal, is asserted.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-
 import { Settings } from 'luxon';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { ASSIGN_WORKFLOW, OUTBOUND_CALL } from '../engine/callKaroNodes';
+import { readPayload } from '../fixtures/payloads/payloads.mjs';
 import { NODE_NAME, apiRequests, runNode, useSandbox } from './fixtures';
-
-const PAYLOADS = path.join(__dirname, '..', 'fixtures', 'payloads');
 
 /** The clock of every run: the payloads' follow-ups lie ahead of it, their creation times behind. */
 const NOW = Date.parse('2026-11-25T06:00:00Z');
@@ -18,7 +14,7 @@ const NOW = Date.parse('2026-11-25T06:00:00Z');
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 
 function payload(file: string): IDataObject {
-	return JSON.parse(readFileSync(path.join(PAYLOADS, file), 'utf8')) as IDataObject;
+	return readPayload(file) as IDataObject;
 }
 
 interface LeftOut {

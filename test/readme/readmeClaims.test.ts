@@ -154,7 +154,7 @@ describe('README examples, produced by the nodes', () => {
 		expectQuoted(withoutItem(String(item.error)));
 	});
 
-	const assignRecord = (crm: IDataObject, options: IDataObject = {}) =>
+	const assignRecord = (crm: IDataObject, options: INodeParameters = {}) =>
 		outputs({
 			type: ASSIGN_WORKFLOW,
 			parameters: {
