@@ -5,7 +5,14 @@ import { z } from 'zod/v4';
 import { invalidInput } from './errors';
 import { onFirstUse } from './firstUse';
 import { describeValue } from './input';
-import { IST_ZONE, firstInstantAtOrAfter, formatWall, knownZone, toIstSchedule } from './schedule';
+import {
+	IST_ZONE,
+	firstInstantAtOrAfter,
+	formatWall,
+	knownZone,
+	minutesOfDay,
+	toIstSchedule,
+} from './schedule';
 import type { IstSchedule } from './schedule';
 
 export const WEEKDAYS = [
@@ -94,11 +101,6 @@ export function readCallingHours(raw: {
 	return callingHoursSchema().parse(hours);
 }
 
-function minutesOf(timeOfDay: string): number {
-	const [hours, minutes] = timeOfDay.split(':').map(Number);
-	return hours * 60 + minutes;
-}
-
 function isOpenOn(hours: CallingHours, weekday: number): boolean {
 	return hours.days.includes(WEEKDAYS[(weekday + 6) % 7]);
 }
@@ -107,7 +109,7 @@ function isOpenOn(hours: CallingHours, weekday: number): boolean {
 export function isWithinCallingHours(instant: number, hours: CallingHours): boolean {
 	const local = DateTime.fromMillis(instant, { zone: knownZone(hours.zone) });
 	const minute = local.hour * 60 + local.minute + local.second / 60;
-	const [start, end] = [minutesOf(hours.start), minutesOf(hours.end)];
+	const [start, end] = [minutesOfDay(hours.start), minutesOfDay(hours.end)];
 	const previousDay = ((local.weekday + 5) % 7) + 1;
 	if (start < end) return isOpenOn(hours, local.weekday) && minute >= start && minute < end;
 	// The window runs past midnight: its evening part opens today, its morning part opened yesterday.
@@ -127,7 +129,7 @@ export function nextAllowedTime(instant: number, hours: CallingHours): number {
 	const zone: Zone = knownZone(hours.zone);
 	const local = DateTime.fromMillis(instant, { zone });
 	const day = DateTime.utc(local.year, local.month, local.day).toMillis();
-	const start = minutesOf(hours.start) * 60 * 1000;
+	const start = minutesOfDay(hours.start) * 60 * 1000;
 	// Every weekday within eight days, so one chosen day is always reached.
 	for (let offset = 0; offset <= 7; offset += 1) {
 		const weekday = ((local.weekday - 1 + offset) % 7) + 1;
@@ -167,7 +169,8 @@ export function applyCallingHours(
 ): CallingHoursOutcome {
 	// Settings.now is luxon's clock, which tests (and hosts) may set.
 	const now = nowDate?.getTime() ?? Settings.now();
-	const start = schedule ? Date.parse(schedule.utc) : now;
+	// CallKaro starts a time in the past at once, so that call starts now.
+	const start = schedule && !schedule.isPast ? Date.parse(schedule.utc) : now;
 	if (!hours || isWithinCallingHours(start, hours)) return { schedule, outside: false };
 	const zone = knownZone(hours.zone);
 	const next = nextAllowedTime(start, hours);
@@ -182,7 +185,8 @@ export function applyCallingHours(
 	const movedFrom =
 		schedule?.scheduleAt ?? toIstSchedule(now, { zone: IST_ZONE, now: new Date(now) }).scheduleAt;
 	return {
-		schedule: toIstSchedule(next, { zone: IST_ZONE, now: new Date(now) }),
+		// How the given time was read (note, wallClockZone) still holds for the moved one.
+		schedule: { ...schedule, ...toIstSchedule(next, { zone: IST_ZONE, now: new Date(now) }) },
 		movedFrom,
 		outside: false,
 	};

@@ -3,13 +3,16 @@ import { maskPhoneNumbersInText } from './mask';
 
 const SHOWN_TEXT_LENGTH = 60;
 
-/** How a value is shown in an input error: short, and with any phone number masked. */
-export function describeValue(value: unknown): string {
+/**
+ * How a value is shown in an input error: short, and with any phone number masked, unless the
+ * text is known to be a date (`masked` false), whose digits are no phone number.
+ */
+export function describeValue(value: unknown, masked = true): string {
 	if (value === undefined || value === '') return 'empty';
 	if (typeof value === 'string') {
 		const shown =
 			value.length > SHOWN_TEXT_LENGTH ? `${value.slice(0, SHOWN_TEXT_LENGTH)}...` : value;
-		return `"${maskPhoneNumbersInText(shown)}"`;
+		return `"${masked ? maskPhoneNumbersInText(shown) : shown}"`;
 	}
 	if (typeof value === 'number' || typeof value === 'boolean' || value === null)
 		return String(value);

@@ -12,7 +12,7 @@ import type { PhoneNumber } from './phone';
 import { applyCallingHours } from './callingHours';
 import type { CallingHours } from './callingHours';
 import { toIstSchedule } from './schedule';
-import type { IstSchedule } from './schedule';
+import type { IstSchedule, LongPast } from './schedule';
 import { MAX_ATTRIBUTE_ROWS, attributeRowSchema } from './schemas';
 
 // What each endpoint is sent: its schema (the one source of its type and limits), then the
@@ -86,8 +86,10 @@ const AGENT_ID_FIX = 'Enter the ID of the CallKaro agent';
 
 export interface ScheduleInput {
 	value: unknown;
-	/** The zone that reads date text without an offset, normally the workflow's. */
+	/** The zone that reads date-and-time text without an offset: Options → Time Zone, else India's. */
 	zone: string;
+	/** What a time more than an hour in the past does (default: fail the item). */
+	longPast?: LongPast;
 }
 
 export interface AssignInput {
@@ -214,7 +216,15 @@ function istSchedule(
 	callingHours: CallingHours | undefined,
 	now: Date | undefined,
 ): { schedule?: IstSchedule; callingHours?: CallingHoursReport } {
-	const given = schedule && toIstSchedule(schedule.value, { zone: schedule.zone, now });
+	const given =
+		schedule &&
+		toIstSchedule(schedule.value, {
+			zone: schedule.zone,
+			now,
+			longPast: schedule.longPast,
+			// A date alone starts when the calling hours open that day.
+			dayStart: callingHours && { zone: callingHours.zone, time: callingHours.start },
+		});
 	if (!callingHours) return { schedule: given };
 	const outcome = applyCallingHours(given, callingHours, now);
 	return {

@@ -18,14 +18,43 @@ const DAY = 24 * 60 * MINUTE;
 const FIRST_YEAR = 1;
 const LAST_YEAR = 9999;
 
+/** What a Schedule Time more than an hour in the past does: fail the item, or start now. */
+export const LONG_PAST = ['fail', 'startNow'] as const;
+export type LongPast = (typeof LONG_PAST)[number];
+// Further back than this, a past time is a wrong mapping (a created date, seconds read as
+// milliseconds) far more often than a late run; a run a few minutes late still starts now.
+const LONG_PAST_MS = 60 * MINUTE;
+
+// Numbers are read by size. Both epoch readings start at 1973-03-03T09:46:40Z, so a number
+// means one time at most, and none before 1973 (in milliseconds a seconds value is 1970).
+const FIRST_EPOCH_SECONDS = 1e8;
+const FIRST_EPOCH_MILLIS = 1e11;
+/** Spreadsheet serial dates count days from 1899-12-30; 100000 is the year 2173. */
+const SERIAL_DATE_EPOCH = Date.UTC(1899, 11, 30);
+const LAST_SERIAL_DATE = 100_000;
+const NUMERIC_TEXT = /^\d+(?:\.\d+)?$/;
+
 export interface IstSchedule {
 	/** '2026-11-22T09:30:00': the time in Asia/Kolkata, in CallKaro's format. */
 	scheduleAt: string;
 	/** '2026-11-22T04:00:00.000Z' */
 	utc: string;
 	isPast: boolean;
-	/** Set when wall-clock text needed a rule to mean one instant, e.g. a repeated hour. */
+	/** Set when the value needed a rule to mean one instant, e.g. a repeated hour or epoch seconds. */
 	note?: string;
+	/** The zone date-and-time text without an offset was read in; absent for any other value. */
+	wallClockZone?: string;
+}
+
+export interface ScheduleOptions {
+	/** IANA zone of date-and-time text without an offset. */
+	zone: string;
+	now?: Date;
+	field?: string;
+	/** Default 'fail'. */
+	longPast?: LongPast;
+	/** When a date without a time starts ('HH:MM' in a zone: Calling Hours' opening); refused without. */
+	dayStart?: { zone: string; time: string };
 }
 
 // 'YYYY-MM-DD', 'YYYY-MM-DDTHH:mm[:ss[.fraction]]' or with a space instead of T, optionally with Z or an offset.
@@ -33,7 +62,7 @@ const DATE_TEXT =
 	/^(\d{4})-(\d{2})-(\d{2})(?:[T ]([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.(\d+))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
 const OFFSET_TEXT = /^([+-])(\d{2}):?(\d{2})?$/;
 const FORMAT_HINT =
-	'Use a date and time such as 2026-11-22T09:30:00 (read in the workflow time zone) or 2026-11-22T09:30:00+05:30';
+	'Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30';
 
 interface DateTimeLike {
 	isValid: boolean;
@@ -55,7 +84,6 @@ function isJsDate(value: object): value is Date {
 }
 
 function millisOf(value: unknown, field: string): number {
-	if (typeof value === 'number') return value;
 	if (typeof value === 'object' && value !== null) {
 		if (isDateTimeLike(value)) return value.isValid ? value.toMillis() : Number.NaN;
 		if (isJsDateLike(value)) return value.toJSDate().getTime();
@@ -161,9 +189,13 @@ function readWallTime(wall: number, zone: Zone): WallReading {
 	return { kind: 'skipped', lastBefore: change - SECOND, firstAfter: change };
 }
 
-interface ParsedText {
+/** What an input means: an instant, and how it was read. */
+interface Reading {
 	instant: number;
 	note?: string;
+	wallClockZone?: string;
+	/** The last instant the value may mean, when later than `instant`: the end of a date's day. */
+	latest?: number;
 }
 
 function skippedError(text: string, zone: Zone, field: string, reading: WallReading) {
@@ -178,34 +210,51 @@ function skippedError(text: string, zone: Zone, field: string, reading: WallRead
 	);
 }
 
-/** Wall-clock text in the zone: one rule for repeated and skipped times, and for days that start late. */
-function readWallText(
-	text: string,
-	wall: number,
-	dateOnly: boolean,
-	zone: Zone,
-	field: string,
-): ParsedText {
+/** Wall-clock text in the zone: one rule for repeated and skipped times. */
+function readWallText(text: string, wall: number, zone: Zone, field: string): Reading {
 	const reading = readWallTime(wall, zone);
-	if (reading.kind === 'exists') {
-		const { instant, repeatedOffset } = reading;
-		return {
-			instant,
-			note:
-				repeatedOffset === undefined
-					? undefined
-					: `repeated wall time read as its first occurrence (${formatOffset(repeatedOffset / MINUTE)})`,
-		};
+	if (reading.kind === 'skipped') throw skippedError(text, zone, field, reading);
+	const { instant, repeatedOffset } = reading;
+	return {
+		instant,
+		wallClockZone: zone.name,
+		...(repeatedOffset === undefined
+			? {}
+			: {
+					note: `repeated wall time read as its first occurrence (${formatOffset(repeatedOffset / MINUTE)})`,
+				}),
+	};
+}
+
+/** Minutes since midnight of 'HH:MM'. */
+export function minutesOfDay(timeOfDay: string): number {
+	const [hours, minutes] = timeOfDay.split(':').map(Number);
+	return hours * 60 + minutes;
+}
+
+/**
+ * A date without a time (a form's date answer) is never a silent midnight call: it starts at the
+ * day start given (when Calling Hours open that day), and may be used until that day ends.
+ */
+function readDate(
+	text: string,
+	day: number,
+	dayStart: ScheduleOptions['dayStart'],
+	field: string,
+): Reading {
+	if (dayStart === undefined) {
+		throw invalidInput(
+			field,
+			`has a date but no time: ${describeValue(text, false)}`,
+			`Add the time, such as ${text}T10:00:00+05:30, or add Options → Calling Hours to start when they open that day`,
+		);
 	}
-	// A date alone means the first moment of that day that exists, unless the clocks skip the whole day.
-	const firstAfter = reading.firstAfter;
-	if (dateOnly && firstAfter + offsetAt(zone, firstAfter) < wall + DAY) {
-		return {
-			instant: firstAfter,
-			note: `midnight is skipped in ${zone.name}; read as the first moment of that day (${formatWall(firstAfter, zone).slice(11)})`,
-		};
-	}
-	throw skippedError(text, zone, field, reading);
+	const zone = knownZone(dayStart.zone, 'Calling Hours Time Zone');
+	return {
+		instant: firstInstantAtOrAfter(day + minutesOfDay(dayStart.time) * MINUTE, zone),
+		latest: firstInstantAtOrAfter(day + DAY, zone) - 1,
+		note: `date without a time: starts when Calling Hours open that day (${dayStart.time} in ${zone.name})`,
+	};
 }
 
 /**
@@ -217,7 +266,7 @@ export function firstInstantAtOrAfter(wall: number, zone: Zone): number {
 	return reading.kind === 'exists' ? reading.instant : reading.firstAfter;
 }
 
-function parseDateText(text: string, zone: Zone, field: string): ParsedText {
+function parseDateText(text: string, options: TextOptions, field: string): Reading {
 	const match = DATE_TEXT.exec(text);
 	if (!match)
 		throw invalidInput(field, `is not a date and time: ${describeValue(text)}`, FORMAT_HINT);
@@ -228,38 +277,85 @@ function parseDateText(text: string, zone: Zone, field: string): ParsedText {
 		Number(day) < 1 ||
 		Number(day) > daysInMonth(Number(year), Number(month))
 	) {
-		throw invalidInput(field, `is not a real date or time: ${describeValue(text)}`, FORMAT_HINT);
+		throw invalidInput(
+			field,
+			`is not a real date or time: ${describeValue(text, false)}`,
+			FORMAT_HINT,
+		);
 	}
 	// Any number of fraction digits; CallKaro's format has whole seconds, so milliseconds are plenty.
 	const millisecond = fraction.slice(0, 3).padEnd(3, '0');
 	const wall = wallMillis([year, month, day, hour ?? '0', minute, second, millisecond].map(Number));
-	if (offset === undefined) return readWallText(text, wall, hour === undefined, zone, field);
+	if (hour === undefined) return readDate(text, wall, options.dayStart, field);
+	if (offset === undefined) return readWallText(text, wall, options.zone, field);
 	const minutes = offsetMinutes(offset);
 	if (minutes === undefined) {
 		throw invalidInput(
 			field,
-			`has an offset that is not -23:59 to +23:59: ${describeValue(text)}`,
+			`has an offset that is not -23:59 to +23:59: ${describeValue(text, false)}`,
 			'Write the offset as +HH:MM or -HH:MM, hours 00-23 and minutes 00-59, such as +05:30',
 		);
 	}
 	return { instant: wall - minutes * MINUTE };
 }
 
-function parseInput(value: unknown, zone: Zone, field: string): ParsedText {
-	if (typeof value === 'string') return parseDateText(value.trim(), zone, field);
-	return { instant: millisOf(value, field) };
+/** How text is read: offset-less date and time in `zone`, a date alone from `dayStart`. */
+interface TextOptions {
+	zone: Zone;
+	dayStart: ScheduleOptions['dayStart'];
+}
+
+/** A number by its size: epoch milliseconds, epoch seconds, or refused saying what it looks like. */
+function readNumber(number: number, field: string): Reading {
+	if (Number.isNaN(number) || number >= FIRST_EPOCH_MILLIS) return { instant: number };
+	if (number >= FIRST_EPOCH_SECONDS) {
+		return { instant: number * SECOND, note: 'number read as epoch seconds, not milliseconds' };
+	}
+	if (number > 0 && number < LAST_SERIAL_DATE) {
+		const day = new Date(SERIAL_DATE_EPOCH + Math.floor(number) * DAY).toISOString().slice(0, 10);
+		throw invalidInput(
+			field,
+			`is ${number}, which looks like a spreadsheet serial date (day ${Math.floor(number)} after 1899-12-30 is ${day}), not a date and time`,
+			"Read the sheet's dates as formatted text, or give a date and time such as 2026-11-22T09:30:00+05:30",
+		);
+	}
+	throw invalidInput(
+		field,
+		`is ${number}, a number that is neither epoch seconds (from ${FIRST_EPOCH_SECONDS}) nor epoch milliseconds (from ${FIRST_EPOCH_MILLIS}) nor a spreadsheet serial date (below ${LAST_SERIAL_DATE})`,
+		FORMAT_HINT,
+	);
+}
+
+function emptyError(field: string) {
+	return invalidInput(
+		field,
+		'is empty',
+		`${FORMAT_HINT}. An empty Schedule Time never means now: to start now, set none`,
+	);
+}
+
+function parseInput(value: unknown, options: TextOptions, field: string): Reading {
+	if (typeof value === 'number') return readNumber(value, field);
+	if (value === undefined || value === null) throw emptyError(field);
+	if (typeof value !== 'string') return { instant: millisOf(value, field) };
+	const text = value.trim();
+	if (text === '') throw emptyError(field);
+	// HubSpot sends epoch milliseconds as text.
+	return NUMERIC_TEXT.test(text)
+		? readNumber(Number(text), field)
+		: parseDateText(text, options, field);
 }
 
 function istDateTime(instant: number, value: unknown, field: string): DateTime<true> {
 	if (!Number.isFinite(instant))
-		throw invalidInput(field, `is not a valid date: ${describeValue(value)}`, FORMAT_HINT);
+		throw invalidInput(field, `is not a valid date: ${describeValue(value, false)}`, FORMAT_HINT);
 	// India's offset at that instant, looked up once (see offsetAt).
 	const offset = FixedOffsetZone.instance(offsetAt(IANAZone.create(IST_ZONE), instant) / MINUTE);
 	const ist = DateTime.fromMillis(instant, { zone: offset });
 	if (!ist.isValid || ist.year < FIRST_YEAR || ist.year > LAST_YEAR) {
 		throw invalidInput(
 			field,
-			`is outside the years 0001 to 9999 in India time: ${describeValue(value)}`,
+			`is outside the years 0001 to 9999 in India time: ${describeValue(value, false)}`,
 			"CallKaro's schedule format has a four-digit year; pick a time in that range",
 		);
 	}
@@ -285,22 +381,31 @@ export function knownZone(zone: string, field = 'Time Zone'): Zone {
 	return known;
 }
 
-/** Converts a date input (luxon DateTime, JS Date, epoch ms, ISO text) into CallKaro's IST schedule format. */
-export function toIstSchedule(
-	value: unknown,
-	options: { zone: string; now?: Date; field?: string },
-): IstSchedule {
+/**
+ * Converts a date input (luxon DateTime, JS Date, epoch seconds or milliseconds as a number or
+ * text, ISO text) into CallKaro's IST schedule format.
+ */
+export function toIstSchedule(value: unknown, options: ScheduleOptions): IstSchedule {
 	const zone = knownZone(options.zone);
 	const field = options.field ?? 'Schedule Time';
-	const { instant, note } = parseInput(value, zone, field);
+	const reading = parseInput(value, { zone, dayStart: options.dayStart }, field);
+	const { instant, note, wallClockZone, latest = instant } = reading;
 	const ist = istDateTime(instant, value, field);
 	// Settings.now is luxon's clock, which tests (and hosts) may set.
 	const now = options.now?.getTime() ?? Settings.now();
+	if (options.longPast !== 'startNow' && latest < now - LONG_PAST_MS) {
+		throw invalidInput(
+			field,
+			`is ${formatIst(ist)} in India time${typeof value === 'object' ? '' : ` (given as ${describeValue(value, false)})`}, more than an hour in the past`,
+			'Such a time is usually the wrong field (a created date, say): map the time the call should start, or set Options → Schedule Time Long Past to Start Now',
+		);
+	}
 	return {
 		scheduleAt: formatIst(ist),
 		// the same text as luxon's toUTC().toISO() for these years, without a second DateTime
 		utc: new Date(instant).toISOString(),
 		isPast: instant < now,
 		...(note === undefined ? {} : { note }),
+		...(wallClockZone === undefined ? {} : { wallClockZone }),
 	};
 }

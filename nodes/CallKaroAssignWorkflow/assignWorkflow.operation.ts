@@ -9,14 +9,17 @@ import { prepareAssign } from '../../src/requests';
 import { keyList } from '../../src/recordValues';
 import type { LeftOutValue, UnsendableValueHandling } from '../../src/recordValues';
 import type { RunVocabulary } from '../../src/runReport';
+import type { LongPast } from '../../src/schedule';
 import {
 	callingHoursOption,
 	concurrencyOption,
 	defaultCountryCodeOption,
 	duplicateGuardProperties,
+	longPastScheduleOption,
 	maxRequestsPerSecondOption,
 	phoneNumberProperty,
 	previewOnlyOption,
+	SCHEDULE_TIME_RULES,
 	timeZoneOption,
 	unsendableValuesOption,
 } from '../shared/descriptions';
@@ -25,6 +28,7 @@ import type { ActionOperation } from '../shared/executeForEachItem';
 import {
 	callingHoursFrom,
 	callingHoursOutput,
+	hintScheduleZone,
 	scheduleOutput,
 	scheduleZone,
 } from '../shared/schedule';
@@ -124,7 +128,7 @@ export const description: INodeProperties[] = [
 		default: '{\n  "First Name": "Asha"\n}',
 		displayOptions: { show: { attributeSource: ['json'] } },
 		description:
-			'Keys are CRM attribute names, e.g. a whole CRM record: {{ $json }}. Missing, empty and nested values are left out and listed in attributes.leftOut (see Options); at most 50 keys are sent.',
+			'Keys are CRM attribute names, e.g. a whole CRM record mapped from the input item. Missing, empty and nested values are left out and listed in attributes.leftOut (see Options); at most 50 keys are sent.',
 	},
 	{
 		displayName: 'Replace Existing Values',
@@ -154,8 +158,7 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: '',
 		displayOptions: { show: { schedule: ['at'] } },
-		description:
-			'When the run starts. Any date works, e.g. {{ $now.plus({ hours: 2 }) }}; it is sent as Indian time (IST). A time in the past starts the run now.',
+		description: `When the run starts, e.g. {{ $now.plus({ hours: 2 }) }}. A time less than an hour past starts the run now; further back fails the item, unless Options > Schedule Time Long Past says Start Now. ${SCHEDULE_TIME_RULES}`,
 	},
 	...duplicateGuardProperties(guard),
 	{
@@ -170,7 +173,7 @@ export const description: INodeProperties[] = [
 				name: 'attributeKeysToLeaveOut',
 				type: 'string',
 				default: '',
-				placeholder: 'e.g. id, owner_id, created_at',
+				placeholder: 'e.g. owner_id, created_at, Record_Image',
 				description:
 					'Comma-separated keys never sent as attributes, e.g. the CRM fields CallKaro has no attribute for. Case, spaces, underscores and hyphens are ignored.',
 			},
@@ -209,6 +212,7 @@ export const description: INodeProperties[] = [
 					'What to do when CallKaro ignores an attribute (unknown name) or refuses its value. The run still starts either way.',
 			},
 			previewOnlyOption,
+			longPastScheduleOption,
 			timeZoneOption,
 		],
 	},
@@ -225,6 +229,7 @@ interface AssignOptions {
 	attributeKeysToSend?: string;
 	callingHours?: CallingHoursOptionValue;
 	defaultCountryCode?: string;
+	longPastSchedule?: LongPast;
 	onAttributeProblems?: 'report' | 'fail';
 	timeZone?: string;
 	unsendableValues?: UnsendableValueHandling;
@@ -276,7 +281,6 @@ export function prepare(
 ): PreparedItem {
 	const options = context.getNodeParameter('options', itemIndex, {}) as AssignOptions;
 	const startsLater = context.getNodeParameter('schedule', itemIndex) === 'at';
-	const zone = startsLater ? scheduleZone(context, options.timeZone) : undefined;
 	const prepared = prepareAssign({
 		phoneNumber: context.getNodeParameter('phoneNumber', itemIndex),
 		workflowId: context.getNodeParameter('workflowId', itemIndex),
@@ -285,15 +289,17 @@ export function prepare(
 		schedule: startsLater
 			? {
 					value: context.getNodeParameter('scheduleAt', itemIndex),
-					zone: zone as string,
+					zone: scheduleZone(options.timeZone),
+					longPast: options.longPastSchedule,
 				}
 			: undefined,
 		callingHours: callingHoursFrom(options.callingHours),
 		defaultCountryCode: options.defaultCountryCode,
 	});
+	hintScheduleZone(context, prepared.schedule);
 
 	const schedule = {
-		...scheduleOutput(prepared.schedule, zone),
+		...scheduleOutput(prepared.schedule),
 		...callingHoursOutput(prepared.callingHours),
 	};
 	// Not started by this run, so it goes with Already Running.

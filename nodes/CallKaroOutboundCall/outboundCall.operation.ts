@@ -5,15 +5,18 @@ import type { CallKaroClient } from '../../src/client';
 import { METADATA_HANDLING_OPTION, prepareOutbound } from '../../src/requests';
 import type { OutboundOptions } from '../../src/requests';
 import type { RunVocabulary } from '../../src/runReport';
+import type { LongPast } from '../../src/schedule';
 import {
 	agentIdProperty,
 	callingHoursOption,
 	concurrencyOption,
 	defaultCountryCodeOption,
 	duplicateGuardProperties,
+	longPastScheduleOption,
 	maxRequestsPerSecondOption,
 	phoneNumberProperty,
 	previewOnlyOption,
+	SCHEDULE_TIME_RULES,
 	timeZoneOption,
 	unsendableValuesOption,
 } from '../shared/descriptions';
@@ -22,6 +25,7 @@ import type { ActionOperation } from '../shared/executeForEachItem';
 import {
 	callingHoursFrom,
 	callingHoursOutput,
+	hintScheduleZone,
 	scheduleOutput,
 	scheduleZone,
 } from '../shared/schedule';
@@ -145,7 +149,7 @@ export const description: INodeProperties[] = [
 				type: 'json',
 				default: '{}',
 				description:
-					"One object of values the agent's prompt reads as {{metadata.key}}, e.g. a whole form answer: {{ $json }}. Missing, empty and nested values are left out and listed in metadataLeftOut (see Options).",
+					"One object of values the agent's prompt reads as {{metadata.key}}, e.g. a whole form answer mapped from the input item. Missing, empty and nested values are left out and listed in metadataLeftOut (see Options).",
 			},
 			{
 				displayName: 'Number of Retries',
@@ -168,8 +172,7 @@ export const description: INodeProperties[] = [
 				name: 'scheduleAt',
 				type: 'dateTime',
 				default: '',
-				description:
-					'Place the call later. Any date works; it is sent as Indian time (IST), which the public docs imply for this field.',
+				description: `Place the call later. Once added, an empty value fails the item and never calls now; more than an hour past fails too, unless Options > Schedule Time Long Past says Start Now. ${SCHEDULE_TIME_RULES}`,
 			},
 			{
 				// Time Zone moved to Options, as in Assign; n8n drops a saved value whose field is
@@ -205,6 +208,7 @@ export const description: INodeProperties[] = [
 			maxRequestsPerSecondOption,
 			unsendableValuesOption(METADATA_HANDLING_OPTION, 'metadataLeftOut'),
 			previewOnlyOption,
+			longPastScheduleOption,
 			timeZoneOption,
 		],
 	},
@@ -237,21 +241,26 @@ export function prepare(
 	client: CallKaroClient,
 	itemIndex: number,
 ): PreparedItem {
+	const additionalFields = context.getNodeParameter(
+		'additionalFields',
+		itemIndex,
+		{},
+	) as AdditionalFields;
 	const {
 		metadata,
 		metadataJson,
 		scheduleAt,
 		timeZone: oldPlaceTimeZone,
 		...fields
-	} = context.getNodeParameter('additionalFields', itemIndex, {}) as AdditionalFields;
+	} = additionalFields;
 	const options = context.getNodeParameter('options', itemIndex, {}) as {
 		allowDuplicateCalls?: boolean;
 		unsendableValues?: OutboundOptions['metadataHandling'];
 		callingHours?: CallingHoursOptionValue;
 		defaultCountryCode?: string;
+		longPastSchedule?: LongPast;
 		timeZone?: string;
 	};
-	const zone = scheduleAt ? scheduleZone(context, options.timeZone, oldPlaceTimeZone) : undefined;
 	const prepared = prepareOutbound({
 		agentId: context.getNodeParameter('agentId', itemIndex),
 		phoneNumber: context.getNodeParameter('phoneNumber', itemIndex),
@@ -262,15 +271,25 @@ export function prepare(
 			metadata: metadataJson,
 			metadataRows: metadata?.entry,
 			metadataHandling: options.unsendableValues,
-			schedule: zone ? { value: scheduleAt, zone } : undefined,
+			// Once added, Schedule Time is read even when its expression gave nothing: an empty
+			// time fails the item and never calls now.
+			schedule:
+				'scheduleAt' in additionalFields
+					? {
+							value: scheduleAt,
+							zone: scheduleZone(options.timeZone, oldPlaceTimeZone),
+							longPast: options.longPastSchedule,
+						}
+					: undefined,
 		},
 	});
+	hintScheduleZone(context, prepared.schedule);
 
 	const scheduleAtSent = prepared.schedule?.scheduleAt ?? 'now';
 	const call = {
 		agentId: prepared.request.agent_id,
 		toNumber: prepared.phone.e164,
-		...scheduleOutput(prepared.schedule, zone),
+		...scheduleOutput(prepared.schedule),
 		...callingHoursOutput(prepared.callingHours),
 		// Only when the item has metadata: which of its keys were not sent, and why.
 		...(prepared.request.metadata ? { metadataLeftOut: prepared.metadataLeftOut } : {}),

@@ -46,8 +46,34 @@ export const timeZoneOption: INodeProperties = {
 	default: '',
 	placeholder: 'e.g. Europe/London',
 	description:
-		"IANA zone in which a schedule time without an offset is read. Empty means the workflow's time zone. CallKaro itself is always sent Indian time (IST).",
+		"IANA zone in which a Schedule Time without an offset is read. Empty means India time (Asia/Kolkata), as for Calling Hours and the guard's day: not the workflow's zone, which n8n defaults to America/New_York. CallKaro itself is always sent Indian time (IST).",
 };
+
+/** What a Schedule Time more than an hour in the past does. */
+export const longPastScheduleOption: INodeProperties = {
+	displayName: 'Schedule Time Long Past',
+	name: 'longPastSchedule',
+	type: 'options',
+	options: [
+		{
+			name: 'Fail the Item',
+			value: 'fail',
+			description: 'Send nothing for the item and give an error naming the time',
+		},
+		{
+			name: 'Start Now',
+			value: 'startNow',
+			description: 'Send the time as it is; CallKaro starts at once (scheduleInPast: true)',
+		},
+	],
+	default: 'fail',
+	description:
+		'What happens when Schedule Time is more than an hour in the past, which is almost always a wrong mapping (a created date, seconds read as milliseconds). A time less than an hour past always starts now.',
+};
+
+/** How every Schedule Time reads its value; each node adds what the time is for. */
+export const SCHEDULE_TIME_RULES =
+	'Without an offset it is read in India time (or Options > Time Zone). A date alone starts when Calling Hours open that day, and is refused without them. Numbers are epoch milliseconds, or epoch seconds below 100000000000; a spreadsheet serial date is refused. It is sent as Indian time (IST).';
 
 /** Options that pace a whole run of a node (read once per run, see executeForEachItem). */
 export const concurrencyOption: INodeProperties = {
@@ -128,7 +154,8 @@ export function duplicateGuardProperties(wording: DuplicateGuardWording): INodeP
 			displayOptions: { show: { skipBefore: [true], guardWindow: ['day'] } },
 			default: '',
 			placeholder: 'e.g. Asia/Kolkata',
-			description: "IANA zone in which a day starts. Empty means the workflow's time zone.",
+			description:
+				"IANA zone in which a day starts. Empty means India time (Asia/Kolkata), as for Schedule Time and Calling Hours, not the workflow's zone.",
 		},
 		{
 			displayName: 'History Size',
@@ -261,7 +288,8 @@ export const callingHoursOption: INodeProperties = {
 					type: 'string',
 					default: 'Asia/Kolkata',
 					placeholder: 'e.g. Asia/Kolkata',
-					description: 'IANA zone whose clock the window follows, daylight saving included',
+					description:
+						'IANA zone whose clock the window follows, daylight saving included. Empty means India time (Asia/Kolkata), as for Schedule Time.',
 				},
 			],
 		},
@@ -287,7 +315,7 @@ export function unsendableValuesOption(displayName: string, outputField: string)
 				name: 'Send Objects and Lists as JSON Text',
 				value: 'jsonText',
 				description:
-					'Send nested values such as {"name": "Asha", "id": 7} as their JSON text; leave out missing and empty ones',
+					'Send nested values such as {"name": "Asha", "city": "Pune"} as their JSON text; leave out missing and empty ones',
 			},
 			{
 				name: 'Fail the Item',

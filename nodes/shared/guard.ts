@@ -11,6 +11,7 @@ import {
 } from '../../src/guard';
 import type { ClaimTiming, GuardSubject, GuardWindow } from '../../src/guard';
 import { count, itemList } from '../../src/runReport';
+import { IST_ZONE } from '../../src/schedule';
 import type { DuplicateGuardWording } from './descriptions';
 
 export interface GuardSettings {
@@ -49,8 +50,8 @@ const SCOPE = 'node';
 export function readGuardSettings(context: IExecuteFunctions): GuardSettings | undefined {
 	if (!context.getNodeParameter('skipBefore', 0, false)) return undefined;
 	const windowKind = context.getNodeParameter('guardWindow', 0, 'ever') as 'ever' | 'day';
-	const zone =
-		(context.getNodeParameter('guardTimeZone', 0, '') as string).trim() || context.getTimezone();
+	// India's day by default, like Schedule Time and Calling Hours (not the workflow's zone).
+	const zone = (context.getNodeParameter('guardTimeZone', 0, '') as string).trim() || IST_ZONE;
 	return {
 		window: windowKind === 'day' ? dayWindow(zone, 'Day Time Zone') : { kind: 'ever' },
 		historySize: Math.max(

@@ -3,14 +3,34 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readCallingHours } from '../../src/callingHours';
 import type { CallingHours } from '../../src/callingHours';
 import type { CallingHoursReport } from '../../src/requests';
+import { IST_ZONE } from '../../src/schedule';
 import type { IstSchedule } from '../../src/schedule';
 
-/** The zone a schedule time without an offset is read in: the first zone given, else the workflow's. */
-export function scheduleZone(
-	context: IExecuteFunctions,
-	...timeZoneOptions: Array<string | undefined>
-): string {
-	return timeZoneOptions.find((zone) => zone?.trim())?.trim() ?? context.getTimezone();
+/**
+ * The zone a schedule time without an offset is read in: the first zone given, else India's.
+ * Not the workflow's: n8n defaults it to America/New_York, and an Indian CRM's 09:30 is IST.
+ */
+export function scheduleZone(...timeZoneOptions: Array<string | undefined>): string {
+	return timeZoneOptions.find((zone) => zone?.trim())?.trim() ?? IST_ZONE;
+}
+
+// The zones a hint was given for, per node run (the context), so each is said once.
+const hintedZones = new WeakMap<IExecuteFunctions, Set<string>>();
+
+/** A hint under the output when a time without an offset was read in a zone other than India's. */
+export function hintScheduleZone(context: IExecuteFunctions, schedule: IstSchedule | undefined) {
+	const zone = schedule?.wallClockZone;
+	if (zone === undefined || zone === IST_ZONE) return;
+	const hinted = hintedZones.get(context) ?? new Set<string>();
+	hintedZones.set(context, hinted);
+	// n8n 1.79 and later show hints under the output; older ones have no addExecutionHints.
+	if (hinted.has(zone) || typeof context.addExecutionHints !== 'function') return;
+	hinted.add(zone);
+	context.addExecutionHints({
+		type: 'info',
+		location: 'outputPane',
+		message: `A Schedule Time without an offset was read in ${zone} (Options → Time Zone), not in India time (${IST_ZONE}): scheduleTimeZone says so per item. Give times with an offset, or clear Time Zone, if that is not what you meant.`,
+	});
 }
 
 /** `scheduleNote` in the output, only when a rule decided what a wall-clock time meant. */
@@ -20,18 +40,15 @@ export function scheduleNote(schedule: IstSchedule | undefined): IDataObject {
 
 /**
  * How every node echoes its schedule: the IST text sent, the same instant in UTC, whether it was
- * already past (CallKaro then starts at once), and the zone a time without an offset was read
- * in (the Time Zone option, else the workflow's, which n8n defaults to its instance zone).
+ * already past (CallKaro then starts at once), and the zone a date and time without an offset
+ * was read in (null for a value that carries its instant).
  */
-export function scheduleOutput(
-	schedule: IstSchedule | undefined,
-	zone: string | undefined,
-): IDataObject {
+export function scheduleOutput(schedule: IstSchedule | undefined): IDataObject {
 	return {
 		scheduleAt: schedule?.scheduleAt ?? null,
 		scheduledForUtc: schedule?.utc ?? null,
 		scheduleInPast: schedule?.isPast ?? false,
-		scheduleTimeZone: schedule ? (zone ?? null) : null,
+		scheduleTimeZone: schedule?.wallClockZone ?? null,
 		...scheduleNote(schedule),
 	};
 }

@@ -3,7 +3,7 @@
 // empty value (n8n does not fail it), and the node says which expression gave it; an expression
 // n8n refuses fails the item with n8n's message and details.kind "expression". Nothing is sent
 // for those items. And ("Scheduling and time zones") a Schedule Time without an offset, in a
-// workflow that sets no time zone, is read in n8n's instance default zone, which the output names.
+// workflow that sets no time zone, is read in India time, not n8n's instance default zone.
 import { CREDENTIAL_ID, CREDENTIAL_NAME } from '../../scripts/n8n/host.mjs';
 import { once, startE2e } from './harness.mjs';
 
@@ -83,14 +83,13 @@ test('expressions that give nothing: the node names the expression; one n8n refu
 	expect(calls.map((call) => call.number)).toEqual(['919820066601']);
 });
 
-test("a Schedule Time without an offset, in a workflow with no time zone: n8n's instance default", async () => {
+test("a Schedule Time without an offset, in a workflow with no time zone: India time, not n8n's instance default", async () => {
 	const [placed] = await run();
-	const zone = e2e.env.GENERIC_TIMEZONE ?? 'America/New_York';
 
-	expect(zone).toBe('America/New_York'); // the README's example needs n8n's own default
+	expect(e2e.env.GENERIC_TIMEZONE ?? 'America/New_York').toBe('America/New_York');
 	expect(placed).toMatchObject({
-		scheduleAt: '2030-12-01T20:00:00',
-		scheduledForUtc: '2030-12-01T14:30:00.000Z',
-		scheduleTimeZone: zone,
+		scheduleAt: '2030-12-01T09:30:00',
+		scheduledForUtc: '2030-12-01T04:00:00.000Z',
+		scheduleTimeZone: 'Asia/Kolkata',
 	});
 });

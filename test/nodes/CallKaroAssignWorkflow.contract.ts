@@ -151,11 +151,15 @@ export const assignWorkflow: ActionNodeRow = {
 			'an impossible date',
 			{ schedule: 'at', scheduleAt: '={{ $json.when }}' },
 			{ when: '2030-02-30T10:00:00' },
-			'"Schedule Time" is not a real date or time: "2030-02-30T10:00:00". Use a date and time such as 2026-11-22T09:30:00 (read in the workflow time zone) or 2026-11-22T09:30:00+05:30. [item 1]',
+			'"Schedule Time" is not a real date or time: "2030-02-30T10:00:00". Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30. [item 1]',
 		],
 		[
-			'a time the clocks skip in the workflow zone',
-			{ schedule: 'at', scheduleAt: '={{ $json.when }}' },
+			'a time the clocks skip in the Time Zone option',
+			{
+				schedule: 'at',
+				scheduleAt: '={{ $json.when }}',
+				options: { timeZone: 'America/New_York' },
+			},
 			{ when: '2030-03-10T02:30:00' },
 			'"Schedule Time" does not exist in the time zone America/New_York, because the clocks skip it: "2030-03-10T02:30:00". The clocks go from 2030-03-10T01:59:59 straight to 2030-03-10T03:00:00; pick a time outside that gap. [item 1]',
 		],
@@ -172,8 +176,8 @@ export const assignWorkflow: ActionNodeRow = {
 		[
 			'a bad Default Country Code',
 			{ options: { defaultCountryCode: '={{ $json.country }}' } },
-			{ country: 'IN' },
-			'"Default Country Code" must be 1 to 3 digits, such as 91 or +91, not "IN". Enter the country code without other characters. [item 1]',
+			{ country: 'IND' },
+			'"Default Country Code" must be 1 to 3 digits, such as 91 or +91, or an ISO country code such as IN, not "IND". Enter the country code without other characters. [item 1]',
 		],
 	],
 	apiErrors: [

@@ -84,7 +84,7 @@ export const deleteScheduledCall: ActionNodeRow = {
 		[
 			'a phone number too short',
 			{},
-			{ phone: '+91 12345' },
+			{ phone: '+49 12345' },
 			'"Phone Number" must have 8 to 15 digits including the country code, but is "+****345". Check the number and its country code. [item 1]',
 		],
 		[

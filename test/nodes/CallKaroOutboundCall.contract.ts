@@ -114,13 +114,13 @@ const badAdditionalFields: BadInputCase[] = [
 		'an impossible date',
 		{ scheduleAt: '={{ $json.when }}' },
 		{ when: '2030-13-01T10:00:00' },
-		'"Schedule Time" is not a real date or time: "2030-13-01T10:00:00". Use a date and time such as 2026-11-22T09:30:00 (read in the workflow time zone) or 2026-11-22T09:30:00+05:30. [item 1]',
+		'"Schedule Time" is not a real date or time: "2030-13-01T10:00:00". Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30. [item 1]',
 	],
 	[
 		'text that is no date',
 		{ scheduleAt: '={{ $json.when }}' },
 		{ when: 'tomorrow 10am' },
-		'"Schedule Time" is not a date and time: "tomorrow 10am". Use a date and time such as 2026-11-22T09:30:00 (read in the workflow time zone) or 2026-11-22T09:30:00+05:30. [item 1]',
+		'"Schedule Time" is not a date and time: "tomorrow 10am". Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30. [item 1]',
 	],
 	[
 		'an unknown time zone',
@@ -207,8 +207,8 @@ export const outboundCall: ActionNodeRow = {
 		[
 			'a phone number of only a country code',
 			{},
-			{ phone: '+91' },
-			'"Phone Number" must have 8 to 15 digits including the country code, but is "+*1". Check the number and its country code. [item 1]',
+			{ phone: '+49' },
+			'"Phone Number" must have 8 to 15 digits including the country code, but is "+*9". Check the number and its country code. [item 1]',
 		],
 		[
 			'an empty Agent ID (from an expression)',

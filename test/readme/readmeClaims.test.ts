@@ -129,7 +129,7 @@ describe('README examples, produced by the nodes', () => {
 			baseUrl,
 		});
 
-	const assignAt = (scheduleAt: string, timezone: string) =>
+	const assignAt = (scheduleAt: string, options: INodeParameters = {}) =>
 		outputs({
 			type: ASSIGN_WORKFLOW,
 			parameters: {
@@ -137,8 +137,8 @@ describe('README examples, produced by the nodes', () => {
 				workflowId: 'wf_welcome',
 				schedule: 'at',
 				scheduleAt,
+				options,
 			},
-			timezone,
 		});
 
 	it('a phone number without a country code', async () => {
@@ -265,18 +265,60 @@ describe('README examples, produced by the nodes', () => {
 	});
 
 	it('a wall time the clocks skip', async () => {
-		const [item] = await assignAt('2026-03-08T02:30', 'America/New_York');
+		const [item] = await assignAt('2027-03-14T02:30', { timeZone: 'America/New_York' });
 		expectQuoted(withoutItem(String(item.error)));
 	});
 
 	it('a repeated wall time', async () => {
-		const [item] = await assignAt('2026-10-25T01:30', 'Europe/London');
-		expect(item.scheduleAt).toBe('2026-10-25T06:00:00');
+		const [item] = await assignAt('2027-10-31T01:30', { timeZone: 'Europe/London' });
+		expect(item.scheduleAt).toBe('2027-10-31T06:00:00');
 		expectQuoted(`scheduleNote: "${String(item.scheduleNote)}"`);
 	});
 
-	it('a date whose midnight is skipped', async () => {
-		const [item] = await assignAt('2018-11-04', 'America/Sao_Paulo');
+	it('a time without an offset, read in another zone than India: the hint', async () => {
+		const result = await runNode(sandbox(), {
+			type: ASSIGN_WORKFLOW,
+			parameters: {
+				phoneNumber: freshNumber(),
+				workflowId: 'wf_welcome',
+				schedule: 'at',
+				scheduleAt: '2030-12-01T09:30',
+				options: { timeZone: 'Europe/London' },
+			},
+		});
+		const [json] = result.json(NODE_NAME);
+		expect(json).toMatchObject({
+			scheduleAt: '2030-12-01T15:00:00',
+			scheduleTimeZone: 'Europe/London',
+		});
+		const [hint] = result.task(NODE_NAME).hints ?? [];
+		expectQuoted(hint.message);
+	});
+
+	it.each([
+		['a spreadsheet serial date', 46000],
+		['a date alone, without Calling Hours', '2030-12-05'],
+		['a time long past', '2020-01-01T00:00:00Z'],
+	])('Schedule Time refused: %s', async (_case, when) => {
+		const [item] = await outbound({ additionalFields: { scheduleAt: '={{ $json.when }}' } }, [
+			{ phone: freshNumber(), when },
+		]);
+		expect(apiRequests(sandbox())).toEqual([]);
+		expectQuoted(withoutItem(String(item.error)));
+	});
+
+	it.each([
+		['epoch seconds', 1893466800, {}],
+		[
+			'a date alone, with Calling Hours',
+			'2030-12-05',
+			{ callingHours: { window: { days: EVERY_DAY, start: '09:00', end: '21:00' } } },
+		],
+	])('Schedule Time read by a rule: %s', async (_case, when, options) => {
+		const [item] = await outbound(
+			{ additionalFields: { scheduleAt: '={{ $json.when }}' }, options },
+			[{ phone: freshNumber(), when }],
+		);
 		expectQuoted(`scheduleNote: "${String(item.scheduleNote)}"`);
 	});
 
@@ -347,7 +389,7 @@ describe('README examples, produced by the nodes', () => {
 				attributeSource: 'none',
 				schedule: 'at',
 				scheduleAt: '2020-01-01T10:00:00+05:30',
-				options: { concurrency: 1 },
+				options: { concurrency: 1, longPastSchedule: 'startNow' },
 			},
 			items: [{ phone: first }, { phone: second }, { phone: first }],
 		});

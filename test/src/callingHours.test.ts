@@ -190,12 +190,13 @@ describe('applyCallingHours', () => {
 		});
 	});
 
-	test('move: to the next allowed time, telling where from', () => {
+	test('move: to the next allowed time, telling where from, and how the time was read', () => {
 		expect(applyCallingHours(lateEvening, DAYTIME_IN_INDIA, new Date(NOW))).toEqual({
 			schedule: {
 				scheduleAt: '2026-11-24T09:00:00',
 				utc: '2026-11-24T03:30:00.000Z',
 				isPast: false,
+				wallClockZone: 'Asia/Kolkata',
 			},
 			movedFrom: '2026-11-23T22:30:00',
 			outside: false,
@@ -235,6 +236,37 @@ describe('applyCallingHours', () => {
 		expect(error.message).toContain(
 			'09:00-21:00 every day in Asia/Kolkata, and the call would start at 2026-11-23T22:30:00 there (now).',
 		);
+	});
+
+	// CallKaro starts a past time at once: the hours apply to now, not to the time given.
+	test('a time in the past inside the hours, run outside them, is moved from now', () => {
+		const earlier = toIstSchedule('2026-11-23T22:00:00+05:30', { zone: 'UTC', now: new Date(NOW) });
+		expect(earlier.isPast).toBe(true);
+		expect(
+			applyCallingHours(earlier, { ...DAYTIME_IN_INDIA, end: '22:15' }, new Date(NOW)),
+		).toEqual({
+			schedule: {
+				scheduleAt: '2026-11-24T09:00:00',
+				utc: '2026-11-24T03:30:00.000Z',
+				isPast: false,
+			},
+			movedFrom: '2026-11-23T22:00:00',
+			outside: false,
+		});
+	});
+
+	test('a time in the past outside the hours, run inside them, starts now', () => {
+		const inside = at('2026-11-24T04:30:00Z'); // Tuesday 10:00 in India
+		const night = toIstSchedule('2026-11-24T09:30:00+05:30', {
+			zone: 'UTC',
+			now: new Date(inside),
+		});
+		expect(
+			applyCallingHours(night, { ...DAYTIME_IN_INDIA, start: '09:45' }, new Date(inside)),
+		).toEqual({
+			schedule: night,
+			outside: false,
+		});
 	});
 
 	test('send: unchanged, flagged', () => {

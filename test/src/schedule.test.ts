@@ -13,6 +13,12 @@ const AT_0930_IST = {
 	isPast: false,
 };
 
+/** `wallClockZone` when the value is date-and-time text without an offset, read in `zone`. */
+function readIn(value: unknown, zone: string): { wallClockZone?: string } {
+	const offsetLess = typeof value === 'string' && !/(?:Z|[+-]\d{2}(?::?\d{2})?)\s*$/.test(value);
+	return offsetLess ? { wallClockZone: zone } : {};
+}
+
 /** Sets luxon's clock (which n8n's $now also reads) for every test of a block. */
 function runsAt(now: Date): void {
 	const luxonNow = Settings.now;
@@ -63,7 +69,10 @@ describe('toIstSchedule', () => {
 		['JS Date', new Date('2026-11-22T04:00:00Z'), 'America/New_York'],
 		['epoch milliseconds', Date.UTC(2026, 10, 22, 4), 'Europe/London'],
 	])('%s', (_case, value, zone) => {
-		expect(toIstSchedule(value, { zone, now: NOW })).toEqual(AT_0930_IST);
+		expect(toIstSchedule(value, { zone, now: NOW })).toEqual({
+			...AT_0930_IST,
+			...readIn(value, zone),
+		});
 	});
 
 	test.each([
@@ -87,20 +96,6 @@ describe('toIstSchedule', () => {
 			'Europe/London',
 			'2026-03-30T16:30:00',
 			'2026-03-30T11:00:00.000Z',
-		],
-		[
-			'date only is midnight in IST',
-			'2026-11-22',
-			'Asia/Kolkata',
-			'2026-11-22T00:00:00',
-			'2026-11-21T18:30:00.000Z',
-		],
-		[
-			'date only is midnight in UTC',
-			'2026-11-22',
-			'UTC',
-			'2026-11-22T05:30:00',
-			'2026-11-22T00:00:00.000Z',
 		],
 		[
 			'a UTC evening is the next day in IST',
@@ -166,7 +161,12 @@ describe('toIstSchedule', () => {
 			'9999-12-31T18:29:59.000Z',
 		],
 	])('%s: %p in %s', (_case, value, zone, scheduleAt, utc) => {
-		expect(toIstSchedule(value, { zone, now: NOW })).toEqual({ scheduleAt, utc, isPast: false });
+		expect(toIstSchedule(value, { zone, now: NOW })).toEqual({
+			scheduleAt,
+			utc,
+			isPast: false,
+			...readIn(value, zone),
+		});
 	});
 
 	test.each([
@@ -176,8 +176,9 @@ describe('toIstSchedule', () => {
 		['hour 24', '2026-11-22T24:00', 'is not a date and time'],
 		['time only', '25:00', 'is not a date and time: "25:00"'],
 		['garbage', 'next tuesday', 'is not a date and time: "next tuesday"'],
-		['empty', '', 'is not a date and time: empty'],
-		['blank', '   ', 'is not a date and time: empty'],
+		['empty', '', 'is empty'],
+		['blank', '   ', 'is empty'],
+		['undefined', undefined, 'is empty'],
 		['zone name suffix', '2026-11-22T09:30:00 IST', 'is not a date and time'],
 		['offset without time', '2026-11-22+05:30', 'is not a date and time'],
 		['NaN', Number.NaN, 'is not a valid date: NaN'],
@@ -186,7 +187,7 @@ describe('toIstSchedule', () => {
 		['invalid luxon DateTime', DateTime.invalid('test'), 'is not a valid date'],
 		['a boolean', true, 'must be a date and time, but is true'],
 		['a plain object', { when: 'soon' }, 'must be a date and time, but is an object'],
-		['null', null, 'must be a date and time, but is null'],
+		['null', null, 'is empty'],
 	])('rejects %s', (_case, value, problem) => {
 		const error = inputErrorOf(() => toIstSchedule(value, { zone: 'Asia/Kolkata', now: NOW }));
 		expect(error.field).toBe('Schedule Time');
@@ -233,7 +234,7 @@ describe('toIstSchedule', () => {
 		[
 			'the first epoch millisecond',
 			-8.64e15,
-			'is outside the years 0001 to 9999 in India time: -8640000000000000',
+			'is -8640000000000000, a number that is neither epoch seconds (from 100000000) nor epoch milliseconds (from 100000000000) nor a spreadsheet serial date (below 100000)',
 		],
 	])('rejects %s, before anything is sent', (_case, value, problem) => {
 		const error = inputErrorOf(() => toIstSchedule(value, { zone: 'UTC', now: NOW }));
@@ -241,12 +242,19 @@ describe('toIstSchedule', () => {
 		expect(error.message).toContain(`"Schedule Time" ${problem}. `);
 	});
 
-	test('the first second of year 0001 in IST is accepted', () => {
-		expect(toIstSchedule('0001-01-01T00:00:00', { zone: 'Asia/Kolkata', now: NOW })).toEqual({
+	test('the first second of year 0001 in IST is accepted, with Start Now', () => {
+		expect(
+			toIstSchedule('0001-01-01T00:00:00', {
+				zone: 'Asia/Kolkata',
+				now: NOW,
+				longPast: 'startNow',
+			}),
+		).toEqual({
 			scheduleAt: '0001-01-01T00:00:00',
 			// India's local mean time then was +05:53:28.
 			utc: '0000-12-31T18:06:32.000Z',
 			isPast: true,
+			wallClockZone: 'Asia/Kolkata',
 		});
 	});
 
@@ -297,7 +305,10 @@ describe('toIstSchedule', () => {
 			['offset-less text', '2026-11-22T09:30', 'Asia/Kolkata'],
 			['epoch milliseconds', Date.UTC(2026, 10, 22, 4), 'UTC'],
 		])('%s is unaffected', (_case, value, zone) => {
-			expect(toIstSchedule(value, { zone, now: NOW })).toEqual(AT_0930_IST);
+			expect(toIstSchedule(value, { zone, now: NOW })).toEqual({
+				...AT_0930_IST,
+				...readIn(value, zone),
+			});
 		});
 	});
 });
@@ -309,6 +320,9 @@ describe.each([
 ])('wall-clock text near clock changes, run in %s', (_month, now) => {
 	runsAt(now);
 	const isPast = (utc: string) => Date.parse(utc) < now.getTime();
+	// Some of these times are long past when the block runs.
+	const read = (value: string, zone: string) =>
+		toIstSchedule(value, { zone, longPast: 'startNow' });
 
 	describe('a repeated wall time is its first occurrence', () => {
 		test.each([
@@ -341,19 +355,21 @@ describe.each([
 				'-02:00',
 			],
 		])('%s: %p in %s', (_case, value, zone, utc, offset) => {
-			expect(toIstSchedule(value, { zone })).toEqual({
+			expect(read(value, zone)).toEqual({
 				scheduleAt: DateTime.fromISO(utc).setZone('Asia/Kolkata').toFormat("yyyy-LL-dd'T'HH:mm:ss"),
 				utc,
 				isPast: isPast(utc),
 				note: `repeated wall time read as its first occurrence (${offset})`,
+				wallClockZone: zone,
 			});
 		});
 
 		test('the hour after the repeat is read once, with no note', () => {
-			expect(toIstSchedule('2026-10-25T02:30', { zone: 'Europe/London' })).toEqual({
+			expect(read('2026-10-25T02:30', 'Europe/London')).toEqual({
 				scheduleAt: '2026-10-25T08:00:00',
 				utc: '2026-10-25T02:30:00.000Z',
 				isPast: isPast('2026-10-25T02:30:00.000Z'),
+				wallClockZone: 'Europe/London',
 			});
 		});
 	});
@@ -388,15 +404,8 @@ describe.each([
 				'2026-09-27T02:44:59',
 				'2026-09-27T03:45:00',
 			],
-			[
-				'a whole day skipped, date only',
-				'2011-12-30',
-				'Pacific/Apia',
-				'2011-12-29T23:59:59',
-				'2011-12-31T00:00:00',
-			],
 		])('%s: %p in %s', (_case, value, zone, lastBefore, firstAfter) => {
-			const error = inputErrorOf(() => toIstSchedule(value, { zone }));
+			const error = inputErrorOf(() => read(value, zone));
 			expect(error.field).toBe('Schedule Time');
 			expect(error.message).toBe(
 				`"Schedule Time" does not exist in the time zone ${zone}, because the clocks skip it: "${value}". The clocks go from ${lastBefore} straight to ${firstAfter}; pick a time outside that gap.`,
@@ -423,26 +432,33 @@ describe.each([
 				'2026-09-26T14:00:00.000Z',
 			],
 		])('but %s exists: %p in %s', (_case, value, zone, utc) => {
-			expect(toIstSchedule(value, { zone }).utc).toBe(utc);
+			expect(read(value, zone).utc).toBe(utc);
 		});
 	});
 
-	describe('date-only text is the first existing moment of that day', () => {
-		test('midnight skipped: Sao Paulo, 2018-11-04 starts at 01:00', () => {
-			expect(toIstSchedule('2018-11-04', { zone: 'America/Sao_Paulo' })).toEqual({
-				scheduleAt: '2018-11-04T08:30:00',
-				utc: '2018-11-04T03:00:00.000Z',
-				isPast: true,
-				note: 'midnight is skipped in America/Sao_Paulo; read as the first moment of that day (01:00:00)',
+	describe('a date alone starts when the day starts (Calling Hours open)', () => {
+		test('an ordinary day: at the opening, in its zone', () => {
+			const dayStart = { zone: 'Europe/Berlin', time: '09:00' };
+			expect(toIstSchedule('2026-07-01', { zone: 'UTC', dayStart, longPast: 'startNow' })).toEqual({
+				scheduleAt: '2026-07-01T12:30:00',
+				utc: '2026-07-01T07:00:00.000Z',
+				isPast: isPast('2026-07-01T07:00:00.000Z'),
+				note: 'date without a time: starts when Calling Hours open that day (09:00 in Europe/Berlin)',
 			});
 		});
 
-		test('an ordinary day starts at midnight', () => {
-			expect(toIstSchedule('2026-07-01', { zone: 'Europe/Berlin' })).toEqual({
-				scheduleAt: '2026-07-01T03:30:00',
-				utc: '2026-06-30T22:00:00.000Z',
-				isPast: isPast('2026-06-30T22:00:00.000Z'),
-			});
+		test('an opening the clocks skip is where they resume: Sao Paulo, 2018-11-04 at 00:00', () => {
+			const dayStart = { zone: 'America/Sao_Paulo', time: '00:00' };
+			expect(toIstSchedule('2018-11-04', { zone: 'UTC', dayStart, longPast: 'startNow' }).utc).toBe(
+				'2018-11-04T03:00:00.000Z',
+			);
+		});
+
+		test('a whole day skipped: the next day, Apia 2011-12-30', () => {
+			const dayStart = { zone: 'Pacific/Apia', time: '09:00' };
+			expect(toIstSchedule('2011-12-30', { zone: 'UTC', dayStart, longPast: 'startNow' }).utc).toBe(
+				'2011-12-30T10:00:00.000Z',
+			);
 		});
 	});
 });

@@ -168,7 +168,7 @@ export type PropertyCase = {
 };
 
 export type OracleExpectation =
-	| { scheduleAt: string; utc: string; isPast: boolean; note?: string }
+	| { scheduleAt: string; utc: string; isPast: boolean; note?: string; wallClockZone?: string }
 	| { skipped: { lastBefore: string; firstAfter: string } };
 
 const FIRST_INSTANT = Date.UTC(1990, 0, 1);
@@ -199,44 +199,51 @@ function fraction(random: () => number): { text: string; millis: number } {
 	};
 }
 
-function expectedForInstant(instant: number, now: number, note?: string): OracleExpectation {
+function expectedForInstant(
+	instant: number,
+	now: number,
+	note?: string,
+	wallClockZone?: string,
+): OracleExpectation {
 	return {
 		scheduleAt: wallText(instant, IST),
 		utc: new Date(instant).toISOString(),
 		isPast: instant < now,
 		...(note === undefined ? {} : { note }),
+		...(wallClockZone === undefined ? {} : { wallClockZone }),
 	};
 }
+
+/** The time of day the property test gives as the start of a date alone (as Calling Hours would). */
+export const DAY_START = '00:00';
 
 function formatOffset(offset: number): string {
 	return offsetText(Math.round(offset / MINUTE), 3);
 }
 
 /** What toIstSchedule must give for wall text in a zone, by the documented rules. */
-function expectedForWall(
-	wall: number,
-	zone: string,
-	dateOnly: boolean,
-	now: number,
-): OracleExpectation {
+function expectedForWall(wall: number, zone: string, now: number): OracleExpectation {
 	const reading = oracleWall(wall, zone);
-	if (reading.kind === 'instants') {
-		const [first] = reading.instants;
-		const note =
-			reading.instants.length > 1
-				? `repeated wall time read as its first occurrence (${formatOffset(wall - first)})`
-				: undefined;
-		return expectedForInstant(first, now, note);
+	if (reading.kind === 'skipped') {
+		return { skipped: { lastBefore: reading.lastBefore, firstAfter: reading.firstAfter } };
 	}
-	const day = new Date(wall).toISOString().slice(0, 10);
-	if (dateOnly && reading.firstAfter.startsWith(day)) {
-		return expectedForInstant(
-			reading.firstAfterInstant,
-			now,
-			`midnight is skipped in ${zone}; read as the first moment of that day (${reading.firstAfter.slice(11)})`,
-		);
-	}
-	return { skipped: { lastBefore: reading.lastBefore, firstAfter: reading.firstAfter } };
+	const [first] = reading.instants;
+	const note =
+		reading.instants.length > 1
+			? `repeated wall time read as its first occurrence (${formatOffset(wall - first)})`
+			: undefined;
+	return expectedForInstant(first, now, note, zone);
+}
+
+/** A date alone starts at DAY_START in the zone, or where the clocks resume when they skip it. */
+function expectedForDate(midnight: number, zone: string, now: number): OracleExpectation {
+	const reading = oracleWall(midnight, zone);
+	const start = reading.kind === 'instants' ? reading.instants[0] : reading.firstAfterInstant;
+	return expectedForInstant(
+		start,
+		now,
+		`date without a time: starts when Calling Hours open that day (${DAY_START} in ${zone})`,
+	);
 }
 
 function wallTextOf(wall: number, separator: string, withSeconds: boolean, tail: string): string {
@@ -311,7 +318,7 @@ export function drawCase(random: () => number, now: number): PropertyCase {
 			value: day,
 			zone,
 			shown: `${day} in ${zone}`,
-			expected: expectedForWall(midnight, zone, true, now),
+			expected: expectedForDate(midnight, zone, now),
 		};
 	}
 	const withSeconds = random() < 0.7;
@@ -323,6 +330,6 @@ export function drawCase(random: () => number, now: number): PropertyCase {
 		value,
 		zone,
 		shown: `${value} in ${zone}`,
-		expected: expectedForWall(wall + millis, zone, false, now),
+		expected: expectedForWall(wall + millis, zone, now),
 	};
 }

@@ -1,7 +1,7 @@
 // Schedule Time on the nodes that take one: any n8n date, sent to CallKaro as IST
-// (nodes/shared/schedule.ts).
+// (nodes/shared/schedule.ts); read in India time without an offset, and never "now" by accident.
 import { Settings } from 'luxon';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { formatIst, parseScheduleAt } from '../../../sandbox/sandbox.mjs';
 import { NODE_NAME, apiRequests, failedItemJson, refusedItemJson, runnerFor } from '../../fixtures';
@@ -9,6 +9,15 @@ import type { ActionNodeRow, SandboxOf } from '../contract';
 import { arranged } from './support';
 
 const HOUR_MS = 60 * 60 * 1000;
+
+/** A node's schedule parameters with more of its Options. */
+function withOptions(parameters: INodeParameters, options: INodeParameters): INodeParameters {
+	return { ...parameters, options: { ...(parameters.options as INodeParameters), ...options } };
+}
+
+const START_NOW = { longPastSchedule: 'startNow' };
+const EMPTY_MESSAGE =
+	'"Schedule Time" is empty. Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30. An empty Schedule Time never means now: to start now, set none. [item 0]';
 
 /**
  * Schedule Time read as any n8n date and sent to CallKaro as IST: [what, the value, the workflow's
@@ -32,20 +41,28 @@ const SCHEDULE_READS: Array<[string, string, string, string | undefined, string,
 		'2030-01-02T08:00:00.000Z',
 	],
 	[
-		'an offset-less string in the workflow zone (winter)',
+		"an offset-less string in India time, not the workflow's zone (winter)",
 		'2030-01-02T10:00:00',
 		'America/New_York',
 		undefined,
-		'2030-01-02T20:30:00',
-		'2030-01-02T15:00:00.000Z',
+		'2030-01-02T10:00:00',
+		'2030-01-02T04:30:00.000Z',
 	],
 	[
-		'an offset-less string in the workflow zone (summer time)',
+		"an offset-less string in India time, not the workflow's zone (summer time)",
 		'2030-07-01 10:00',
 		'America/New_York',
 		undefined,
-		'2030-07-01T19:30:00',
-		'2030-07-01T14:00:00.000Z',
+		'2030-07-01T10:00:00',
+		'2030-07-01T04:30:00.000Z',
+	],
+	[
+		'epoch milliseconds as text, as HubSpot sends them',
+		'1893466800000',
+		'America/New_York',
+		undefined,
+		'2030-01-01T08:30:00',
+		'2030-01-01T03:00:00.000Z',
 	],
 	[
 		'an offset-less string in the Time Zone option',
@@ -83,6 +100,22 @@ const REFUSED: Array<[string, string, string]> = [
 		'9999-12-31T23:59:59Z',
 		`"Schedule Time" is outside the years 0001 to 9999 in India time: "9999-12-31T23:59:59Z". CallKaro's schedule format has a four-digit year; pick a time in that range. [item 0]`,
 	],
+	[
+		'a time more than an hour in the past',
+		'2020-01-01T00:00:00Z',
+		'"Schedule Time" is 2020-01-01T05:30:00 in India time (given as "2020-01-01T00:00:00Z"), more than an hour in the past. Such a time is usually the wrong field (a created date, say): map the time the call should start, or set Options → Schedule Time Long Past to Start Now. [item 0]',
+	],
+	[
+		'a spreadsheet serial date',
+		'46000',
+		`"Schedule Time" is 46000, which looks like a spreadsheet serial date (day 46000 after 1899-12-30 is 2025-12-09), not a date and time. Read the sheet's dates as formatted text, or give a date and time such as 2026-11-22T09:30:00+05:30. [item 0]`,
+	],
+	[
+		'a date without a time, without Calling Hours',
+		'2030-12-05',
+		'"Schedule Time" has a date but no time: "2030-12-05". Add the time, such as 2030-12-05T10:00:00+05:30, or add Options → Calling Hours to start when they open that day. [item 0]',
+	],
+	['an empty value', '', EMPTY_MESSAGE],
 ];
 
 export function schedule(row: ActionNodeRow, sandbox: SandboxOf) {
@@ -151,12 +184,14 @@ export function schedule(row: ActionNodeRow, sandbox: SandboxOf) {
 			['2020-01-01T00:00:00Z', '2020-01-01T05:30:00', '2020-01-01T00:00:00.000Z'],
 			['2020-01-06T10:00:00+05:30', '2020-01-06T10:00:00', '2020-01-06T04:30:00.000Z'],
 		])(
-			'sends a time in the past (%s) as it is, flags it, and CallKaro starts it now',
+			'with Schedule Time Long Past = Start Now, sends a time long past (%s) as it is, flags it, and CallKaro starts it now',
 			async (value, ist, utc) => {
 				const [key] = await arranged(row, sandbox(), 1);
-				const result = await run(sandbox(), row.parameters(parameters(value)), {
-					items: [row.item(key)],
-				});
+				const result = await run(
+					sandbox(),
+					row.parameters(withOptions(parameters(value), START_NOW)),
+					{ items: [row.item(key)] },
+				);
 
 				expect(scheduleAtSent()).toBe(ist);
 				expect(result.json(NODE_NAME)[0]).toMatchObject({
@@ -169,15 +204,27 @@ export function schedule(row: ActionNodeRow, sandbox: SandboxOf) {
 			},
 		);
 
+		it('sends a time less than an hour past, flags it, and CallKaro starts it now', async () => {
+			const [key] = await arranged(row, sandbox(), 1);
+			const result = await run(
+				sandbox(),
+				row.parameters(parameters('={{ $now.minus({ minutes: 30 }) }}')),
+				{ items: [row.item(key)] },
+			);
+
+			expect(result.json(NODE_NAME)[0]).toMatchObject({ ...pastJson, scheduleInPast: true });
+			expect(held(sandbox(), key)?.status).toBe(startedNowStatus);
+		});
+
 		it.each([
 			[
-				"the workflow's time zone when the option is empty",
+				"India time when the option is empty, whatever the workflow's zone",
 				undefined,
 				{
-					scheduleAt: '2030-12-01T20:00:00',
-					scheduledForUtc: '2030-12-01T14:30:00.000Z',
+					scheduleAt: '2030-12-01T09:30:00',
+					scheduledForUtc: '2030-12-01T04:00:00.000Z',
 					scheduleInPast: false,
-					scheduleTimeZone: 'America/New_York',
+					scheduleTimeZone: 'Asia/Kolkata',
 				},
 			],
 			[
@@ -199,6 +246,97 @@ export function schedule(row: ActionNodeRow, sandbox: SandboxOf) {
 			expect(result.json(NODE_NAME)[0]).toMatchObject(echo);
 		});
 
+		it('has no scheduleTimeZone for a time with an offset: nothing was read in a zone', async () => {
+			const [key] = await arranged(row, sandbox(), 1);
+			const result = await run(
+				sandbox(),
+				row.parameters(parameters('2030-12-01T09:30:00Z', 'Europe/London')),
+				{ items: [row.item(key)] },
+			);
+
+			expect(result.json(NODE_NAME)[0]).toMatchObject({ scheduleTimeZone: null });
+			expect(result.task(NODE_NAME).hints ?? []).toEqual([]);
+		});
+
+		it('hints once which zone times without an offset were read in, when it is not India time', async () => {
+			const keys = await arranged(row, sandbox(), 2);
+			const result = await run(
+				sandbox(),
+				row.parameters(parameters('={{ $json.when }}', 'Europe/London')),
+				{ items: keys.map((key) => ({ ...row.item(key), when: '2030-12-01T09:30' })) },
+			);
+
+			const zoneHints = (result.task(NODE_NAME).hints ?? []).filter((hint) =>
+				hint.message.includes('without an offset'),
+			);
+			expect(zoneHints).toEqual([
+				{
+					type: 'info',
+					location: 'outputPane',
+					message:
+						'A Schedule Time without an offset was read in Europe/London (Options → Time Zone), not in India time (Asia/Kolkata): scheduleTimeZone says so per item. Give times with an offset, or clear Time Zone, if that is not what you meant.',
+				},
+			]);
+		});
+
+		it.each([
+			['epoch seconds', 1893466800],
+			['epoch seconds as text', '1893466800'],
+		])('reads %s (Razorpay, a lead system), and says so in scheduleNote', async (_, when) => {
+			const [key] = await arranged(row, sandbox(), 1);
+			const result = await run(sandbox(), row.parameters(parameters('={{ $json.when }}')), {
+				items: [{ ...row.item(key), when }],
+			});
+
+			expect(scheduleAtSent()).toBe('2030-01-01T08:30:00');
+			expect(result.json(NODE_NAME)[0]).toMatchObject({
+				scheduleAt: '2030-01-01T08:30:00',
+				scheduledForUtc: '2030-01-01T03:00:00.000Z',
+				scheduleTimeZone: null,
+				scheduleNote: 'number read as epoch seconds, not milliseconds',
+			});
+		});
+
+		it('starts a date without a time when Calling Hours open that day', async () => {
+			const [key] = await arranged(row, sandbox(), 1);
+			const hours = {
+				callingHours: {
+					window: { start: '10:00', end: '19:00', zone: 'Asia/Kolkata', onOutside: 'move' },
+				},
+			};
+			// n8n hands the node a dateTime parameter's date-only text as it is.
+			const result = await run(
+				sandbox(),
+				row.parameters(withOptions(parameters('2030-12-05'), hours)),
+				{ items: [row.item(key)] },
+			);
+
+			expect(scheduleAtSent()).toBe('2030-12-05T10:00:00');
+			expect(result.json(NODE_NAME)[0]).toMatchObject({
+				scheduleAt: '2030-12-05T10:00:00',
+				outsideCallingHours: false,
+				scheduleNote:
+					'date without a time: starts when Calling Hours open that day (10:00 in Asia/Kolkata)',
+			});
+		});
+
+		it.each([
+			['an expression that gave nothing', '={{ $json.missing }}'],
+			['an expression that gave null', '={{ null }}'],
+			['blank text', '  '],
+		])('refuses an empty Schedule Time (%s) and sends nothing: never now', async (_, value) => {
+			const [key] = await arranged(row, sandbox(), 1);
+			const result = await run(sandbox(), row.parameters(parameters(value)), {
+				items: [row.item(key)],
+				settings: { continueOnFail: true },
+			});
+
+			expect(failedItemJson(result.outputOf(NODE_NAME)[0][0])).toEqual(
+				refusedItemJson(EMPTY_MESSAGE),
+			);
+			expect(apiRequests(sandbox(), row.path)).toEqual([]);
+		});
+
 		describe.each(NOWS)('run in %s', (_month, now) => {
 			const luxonNow = Settings.now;
 			beforeEach(() => {
@@ -209,10 +347,11 @@ export function schedule(row: ActionNodeRow, sandbox: SandboxOf) {
 			});
 			const runAt = async (when: string) => {
 				const [key] = await arranged(row, sandbox(), 1);
-				return await run(sandbox(), row.parameters(parameters('={{ $json.when }}')), {
-					items: [{ ...row.item(key), when }],
-					timezone: 'Europe/London',
-				});
+				return await run(
+					sandbox(),
+					row.parameters(parameters('={{ $json.when }}', 'Europe/London')),
+					{ items: [{ ...row.item(key), when }] },
+				);
 			};
 
 			it('sends a repeated wall time as its first occurrence, and says so in scheduleNote', async () => {
@@ -228,7 +367,7 @@ export function schedule(row: ActionNodeRow, sandbox: SandboxOf) {
 			});
 
 			it('has no scheduleNote for an ordinary time', async () => {
-				const result = await runAt('2030-07-01T09:00:00');
+				const result = await runAt('2030-12-01T09:00:00');
 
 				expect(result.json(NODE_NAME)[0]).not.toHaveProperty('scheduleNote');
 			});
