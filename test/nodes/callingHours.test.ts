@@ -148,6 +148,32 @@ describe.each(NODES)('Calling Hours on %s', (_node, type, parameters) => {
 				scheduleMovedFrom: '2030-01-07T22:30:00',
 			});
 		});
+
+		// CallKaro starts a past time at once, so the hours apply to now, not to the time given.
+		it('a Schedule Time 30 minutes past, inside the hours then, is moved from now', async () => {
+			const { sent, json } = await run('2030-01-07T22:00:00+05:30', {
+				start: '09:00',
+				end: '22:15',
+			});
+
+			expect(sent).toEqual(['2030-01-08T09:00:00']);
+			expect(json).toMatchObject({
+				scheduleAt: '2030-01-08T09:00:00',
+				scheduleInPast: false,
+				scheduleMovedFrom: '2030-01-07T22:00:00',
+			});
+		});
+
+		it('a date alone for today, after the window closed, moves to the next opening', async () => {
+			const { sent, json } = await run('2030-01-07', { start: '09:00', end: '21:00' });
+
+			expect(sent).toEqual(['2030-01-08T09:00:00']);
+			expect(json).toMatchObject({
+				scheduleMovedFrom: '2030-01-07T09:00:00',
+				scheduleNote:
+					'date without a time: starts when Calling Hours open that day (09:00 in Asia/Kolkata)',
+			});
+		});
 	});
 
 	it('Fail the Item: an error naming the hours and the next allowed time, and nothing sent', async () => {
