@@ -19,8 +19,7 @@ const FIRST_YEAR = 1;
 const LAST_YEAR = 9999;
 
 /** What a Schedule Time more than an hour in the past does: fail the item, or start now. */
-export const LONG_PAST = ['fail', 'startNow'] as const;
-export type LongPast = (typeof LONG_PAST)[number];
+export type LongPast = 'fail' | 'startNow';
 // Further back than this, a past time is a wrong mapping (a created date, seconds read as
 // milliseconds) far more often than a late run; a run a few minutes late still starts now.
 const LONG_PAST_MS = 60 * MINUTE;
@@ -205,7 +204,7 @@ function skippedError(text: string, zone: Zone, field: string, reading: WallRead
 			: 'Pick a time outside the clock change';
 	return invalidInput(
 		field,
-		`does not exist in the time zone ${zone.name}, because the clocks skip it: ${describeValue(text)}`,
+		`does not exist in the time zone ${zone.name}, because the clocks skip it: ${describeValue(text, false)}`,
 		gap,
 	);
 }
