@@ -53,16 +53,24 @@ describe('prepareAssign', () => {
 			scheduleAt: '2026-11-22T09:30:00',
 			utc: '2026-11-22T04:00:00.000Z',
 			isPast: false,
+			wallClockZone: 'UTC',
 		});
 		expect(assignRequestSchema().parse(prepared.request)).toEqual(prepared.request);
 	});
 
-	test('a past schedule is still sent, and flagged: CallKaro then starts the run now', () => {
-		const prepared = prepareAssign({
+	test('a schedule long past fails by default, and is sent and flagged with Start Now: CallKaro then starts the run now', () => {
+		const input = {
 			phoneNumber: '+919876543210',
 			workflowId: 'wf_1',
 			schedule: { value: '2026-10-01T09:30:00+05:30', zone: 'UTC' },
 			now: NOW,
+		};
+		expect(inputErrorOf(() => prepareAssign(input)).message).toMatch(
+			/^"Schedule Time" is 2026-10-01T09:30:00 in India time .*, more than an hour in the past\./,
+		);
+		const prepared = prepareAssign({
+			...input,
+			schedule: { ...input.schedule, longPast: 'startNow' },
 		});
 		expect(prepared.request.schedule_at).toBe('2026-10-01T09:30:00');
 		expect(prepared.schedule?.isPast).toBe(true);

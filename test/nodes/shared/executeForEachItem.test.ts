@@ -8,6 +8,8 @@ import type { LoggedRequest } from '../fixtures';
 
 const AGENT = 'agent_sales_01';
 const LATER = '2099-03-01T10:00:00+05:30';
+// An empty Schedule Time fails the item, so the calls to the same time have one too.
+const SOONER = '2099-02-01T10:00:00+05:30';
 
 const arrivals = (requests: LoggedRequest[]) => requests.map((request) => Date.parse(request.time));
 
@@ -93,9 +95,9 @@ describe('bulk runs of a CallKaro node', () => {
 
 	describe('Outbound Call: duplicate calls in one run', () => {
 		const items = [
-			{ phone: '+919800000001', at: '' },
-			{ phone: '+919800000002', at: '' },
-			{ phone: '+91 98000 00001', at: '' },
+			{ phone: '+919800000001', at: SOONER },
+			{ phone: '+919800000002', at: SOONER },
+			{ phone: '+91 98000 00001', at: SOONER },
 			{ phone: '+919800000001', at: LATER },
 		];
 		const parameters = {

@@ -232,7 +232,7 @@ describe('hints under the output', () => {
 			attributeSource: 'none',
 			schedule: 'at',
 			scheduleAt: '2020-01-01T10:00:00+05:30',
-			options: { concurrency: 1 },
+			options: { concurrency: 1, longPastSchedule: 'startNow' },
 		};
 		const result = await runNode(sandbox(), {
 			type: ASSIGN_WORKFLOW,
