@@ -13,3 +13,8 @@ export function readmeText() {
 export function projectFileExists(file) {
 	return existsSync(join(__dirname, '../..', file));
 }
+
+/** A project file's text, named relative to the project root. @param {string} file @returns {string} */
+export function projectFileText(file) {
+	return readFileSync(join(__dirname, '../..', file), 'utf8');
+}
