@@ -20,4 +20,7 @@ module.exports = {
 		'^.+\\.mjs$': ['babel-jest', { plugins: ['@babel/plugin-transform-modules-commonjs'] }],
 	},
 	testTimeout: 30000,
+	// jest's default (cores - 1) is one worker on a 2-core machine, which leaves a core idle while
+	// the engine tests wait for HTTP answers.
+	maxWorkers: Math.max(2, os.availableParallelism() - 1),
 };
