@@ -340,7 +340,7 @@ describe('README examples, produced by the nodes', () => {
 		expectQuoted(`("${String(notScheduled.message)}")`);
 		expect(unknownAgent.error).toBe('Not found (HTTP 404): Agent does not exist');
 		expectQuoted('"Agent does not exist" for a wrong Agent ID');
-		expectQuoted(String(result.task(NODE_NAME).hints[0]?.message));
+		expectQuoted(String(result.task(NODE_NAME).hints?.[0]?.message));
 	});
 
 	it('Preview Only', async () => {
