@@ -31,7 +31,7 @@ afterAll(async () => await sandbox.close());
 
 function phoneNumbers(count: number, prefix: string): IDataObject[] {
 	return Array.from({ length: count }, (_, index) => ({
-		phone: `+91${prefix}${String(index).padStart(6, '0')}`,
+		phone: `+91${prefix}${String(index).padStart(9, '0')}`,
 	}));
 }
 
