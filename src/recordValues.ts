@@ -8,8 +8,7 @@ import { invalidInput } from './errors';
  */
 
 /** What to do with a value that cannot be sent as it is. */
-export const UNSENDABLE_VALUE_HANDLINGS = ['leaveOut', 'jsonText', 'fail'] as const;
-export type UnsendableValueHandling = (typeof UNSENDABLE_VALUE_HANDLINGS)[number];
+export type UnsendableValueHandling = 'leaveOut' | 'jsonText' | 'fail';
 
 export type SendableValue = string | number | boolean;
 
