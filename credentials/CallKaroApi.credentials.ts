@@ -66,7 +66,7 @@ export class CallKaroApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:../icons/callkaro.svg', dark: 'file:../icons/callkaro.dark.svg' };
 
-	documentationUrl = 'https://github.com/callkaro/n8n-nodes-callkaro#credentials';
+	documentationUrl = 'https://github.com/callkaro/n8n-nodes-callkaro/blob/main/docs/credentials.md';
 
 	properties: INodeProperties[] = [
 		{

@@ -20,7 +20,8 @@ export class CallKaroAssignWorkflow implements INodeType {
 		subtitle: '={{$parameter["schedule"] === "at" ? "Start at a set time" : "Start now"}}',
 		description:
 			'Put a phone number into a CallKaro calling workflow, save CRM attributes on the contact, and start now or at a set time',
-		documentationUrl: 'https://github.com/callkaro/n8n-nodes-callkaro#callkaro-assign-workflow',
+		documentationUrl:
+			'https://github.com/callkaro/n8n-nodes-callkaro/blob/main/docs/assign-workflow.md',
 		defaults: { name: 'CallKaro Assign Workflow' },
 		inputs: [NodeConnectionTypes.Main],
 		...assignWorkflow.outputs,

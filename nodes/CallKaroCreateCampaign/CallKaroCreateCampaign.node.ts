@@ -20,7 +20,8 @@ export class CallKaroCreateCampaign implements INodeType {
 		subtitle: '={{$parameter["campaignType"] === "v1" ? "Single agent" : "Multi agent"}}',
 		description:
 			'Create a CallKaro campaign (a batch of calls). Outbound Call joins it through its Campaign ID.',
-		documentationUrl: 'https://github.com/callkaro/n8n-nodes-callkaro#callkaro-create-campaign',
+		documentationUrl:
+			'https://github.com/callkaro/n8n-nodes-callkaro/blob/main/docs/create-campaign.md',
 		defaults: { name: 'CallKaro Create Campaign' },
 		inputs: [NodeConnectionTypes.Main],
 		...createCampaign.outputs,

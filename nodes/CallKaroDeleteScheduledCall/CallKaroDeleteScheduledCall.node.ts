@@ -21,7 +21,7 @@ export class CallKaroDeleteScheduledCall implements INodeType {
 		description:
 			'Cancel the scheduled call of a CallKaro agent to a phone number, so it is not placed',
 		documentationUrl:
-			'https://github.com/callkaro/n8n-nodes-callkaro#callkaro-delete-scheduled-call',
+			'https://github.com/callkaro/n8n-nodes-callkaro/blob/main/docs/delete-scheduled-call.md',
 		defaults: { name: 'CallKaro Delete Scheduled Call' },
 		inputs: [NodeConnectionTypes.Main],
 		...deleteScheduledCall.outputs,

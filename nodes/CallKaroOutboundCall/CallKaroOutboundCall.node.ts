@@ -19,7 +19,8 @@ export class CallKaroOutboundCall implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["additionalFields"].scheduleAt ? "Call at a set time" : "Call now"}}',
 		description: 'Place one phone call with a CallKaro voice agent, now or at a set time',
-		documentationUrl: 'https://github.com/callkaro/n8n-nodes-callkaro#callkaro-outbound-call',
+		documentationUrl:
+			'https://github.com/callkaro/n8n-nodes-callkaro/blob/main/docs/outbound-call.md',
 		defaults: { name: 'CallKaro Outbound Call' },
 		inputs: [NodeConnectionTypes.Main],
 		...outboundCall.outputs,

@@ -1,7 +1,8 @@
-// The README is a contract: each message it quotes and each output it shows is produced here by
-// running the node in n8n's real engine against the sandbox, and must appear in the README word for
-// word (line breaks aside). A quote in the README that no example here produces, and that is not
-// listed as checked elsewhere, fails the last test: a README edit needs its behaviour, and back.
+// The documentation is a contract: each message that README.md, a page in docs/ or CONTRIBUTING.md
+// quotes and each output they show is produced here by running the node in n8n's real engine
+// against the sandbox, and must appear in one of them word for word (line breaks aside). A quote
+// that no example here produces, and that is not listed as checked elsewhere, fails the last tests:
+// a documentation edit needs its behaviour, and back.
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 import { request } from 'undici';
 
@@ -32,18 +33,31 @@ import { scheduleCall } from '../nodes/CallKaroDeleteScheduledCall.contract';
 import { call } from '../sandbox/helpers';
 import { DEMO_API_KEY } from '../sandbox/sandbox.mjs';
 import { callEndedEvent } from '../support/callEnded';
-import { projectFileExists, readmeText } from './readmeText.mjs';
+import {
+	brokenLinks,
+	docText,
+	docsPages,
+	documentationFiles,
+	projectFileExists,
+	projectFileText,
+} from './readmeText.mjs';
 
-const README = readmeText();
+/** README.md, the pages in docs/ and CONTRIBUTING.md, one flattened file per line. */
+const DOCS = docText();
 
 const EVERY_DAY = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 
 /**
- * The README's quotes that read as a message or an output: inline code spans of six words or more
- * (commands aside), and text in double quotes of three words or more outside code.
+ * The documentation's quotes that read as a message or an output: inline code spans of six words or
+ * more (commands aside), and text in double quotes of three words or more outside code.
  */
 function quotedMessages(): string[] {
-	const prose = README.replace(/```.*?```/g, '');
+	return DOCS.split('\n').flatMap(quotesOfFile);
+}
+
+/** The quotes of one flattened documentation file. */
+function quotesOfFile(file: string): string[] {
+	const prose = file.replace(/```.*?```/g, '');
 	const spans = [...prose.matchAll(/`([^`]+)`/g)].map((match) => match[1].trim());
 	const codeSpans = spans.filter(
 		(span) => span.split(' ').length >= 6 && !/^(npm|curl|node|git|apt-get|N8N_|\{\{)/.test(span),
@@ -55,7 +69,7 @@ function quotedMessages(): string[] {
 	return [...codeSpans, ...doubleQuoted];
 }
 
-/** Quotes the README shows that the examples below do not produce, and where they are checked. */
+/** Quotes the documentation shows that the examples below do not produce, and where they are checked. */
 const CHECKED_ELSEWHERE: Record<string, string> = {
 	'9 of 10 calls were placed (items 0–4, 6–9); running this node again calls them again unless Skip Numbers Called Before is on.':
 		'test/src/runReport.test.ts (wording) and test/nodes/shared/runItems.test.ts',
@@ -96,10 +110,10 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
 /** Texts the examples produced, to match against the README's quotes at the end. */
 const produced = new Set<string>();
 
-/** Asserts that the README quotes `text` and records it. */
+/** Asserts that the documentation quotes `text` and records it. */
 function expectQuoted(text: string) {
 	produced.add(text);
-	expect({ text, inReadme: README.includes(text) }).toEqual({ text, inReadme: true });
+	expect({ text, inDocs: DOCS.includes(text) }).toEqual({ text, inDocs: true });
 }
 
 /** A JSON object the way the README writes one inline: `{ "status": "ignored", "message": "…" }`. */
@@ -543,8 +557,8 @@ describe('README examples of the credential test', () => {
 	});
 });
 
-describe('the README', () => {
-	it('every quote of the README is produced above or checked elsewhere', () => {
+describe('the documentation', () => {
+	it('every quote of README.md, docs/ and CONTRIBUTING.md is produced above or checked elsewhere', () => {
 		const unchecked = quotedMessages().filter(
 			(quote) => !CHECKED_ELSEWHERE[quote] && ![...produced].some((text) => text.includes(quote)),
 		);
@@ -556,5 +570,18 @@ describe('the README', () => {
 			(where) => where.match(/(?:test|scripts)\/[\w/.-]+\.(?:ts|mjs)/g) ?? [],
 		);
 		expect(named.filter((file) => !projectFileExists(file))).toEqual([]);
+	});
+
+	it('README.md links every page in docs/', () => {
+		const readme = projectFileText('README.md');
+		expect(docsPages().filter((page) => !readme.includes(`](${page}`))).toEqual([]);
+	});
+
+	it('every relative link of README.md, docs/ and CONTRIBUTING.md resolves', () => {
+		expect(documentationFiles().flatMap(brokenLinks)).toEqual([]);
+	});
+
+	it('README.md stays short: at most 300 lines', () => {
+		expect(projectFileText('README.md').split('\n').length).toBeLessThanOrEqual(300);
 	});
 });
