@@ -14,6 +14,7 @@ import {
 	callingHoursOption,
 	concurrencyOption,
 	defaultCountryCodeOption,
+	docsLink,
 	duplicateGuardProperties,
 	longPastScheduleOption,
 	maxRequestsPerSecondOption,
@@ -76,8 +77,7 @@ export const description: INodeProperties[] = [
 			},
 		],
 		default: 'none',
-		description:
-			'CRM attributes saved on the contact before the run starts. Only attributes that already exist in CallKaro are saved.',
+		description: `CRM attributes saved on the contact before the run starts. Only attributes that already exist in CallKaro are saved; other keys are reported in attributes.ignored. See ${docsLink('mapping-crm-records', 'mapping CRM records')}.`,
 	},
 	{
 		displayName: 'Attributes',
@@ -127,8 +127,7 @@ export const description: INodeProperties[] = [
 		type: 'json',
 		default: '{\n  "First Name": "Asha"\n}',
 		displayOptions: { show: { attributeSource: ['json'] } },
-		description:
-			'Keys are CRM attribute names, e.g. a whole CRM record mapped from the input item. Missing, empty and nested values are left out and listed in attributes.leftOut (see Options); at most 50 keys are sent.',
+		description: `Keys are CRM attribute names, e.g. a whole CRM record mapped from the input item. Missing, empty and nested values are left out and listed in attributes.leftOut (see Options); at most 50 keys are sent. See ${docsLink('mapping-crm-records', 'mapping CRM records')}.`,
 	},
 	{
 		displayName: 'Replace Existing Values',

@@ -11,6 +11,7 @@ import {
 	callingHoursOption,
 	concurrencyOption,
 	defaultCountryCodeOption,
+	docsLink,
 	duplicateGuardProperties,
 	longPastScheduleOption,
 	maxRequestsPerSecondOption,
@@ -148,8 +149,7 @@ export const description: INodeProperties[] = [
 				name: 'metadataJson',
 				type: 'json',
 				default: '{}',
-				description:
-					"One object of values the agent's prompt reads as {{metadata.key}}, e.g. a whole form answer mapped from the input item. Missing, empty and nested values are left out and listed in metadataLeftOut (see Options).",
+				description: `One object of values the agent's prompt reads as {{metadata.key}}, e.g. a whole form answer mapped from the input item. Missing, empty and nested values are left out and listed in metadataLeftOut (see Options). See ${docsLink('mapping-crm-records', 'mapping CRM records')}.`,
 			},
 			{
 				displayName: 'Number of Retries',

@@ -4,6 +4,11 @@ import { WEEKDAYS } from '../../src/callingHours';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../src/runOptions';
 import { CREDENTIAL_TYPE } from './transport';
 
+/** A link to a page of the package's docs/, for a field description (n8n shows simple HTML links). */
+export function docsLink(page: string, text: string): string {
+	return `<a href="https://github.com/callkaro/n8n-nodes-callkaro/blob/main/docs/${page}.md">${text}</a>`;
+}
+
 export const callKaroCredentials: INodeCredentialDescription[] = [
 	{ name: CREDENTIAL_TYPE, required: true },
 ];
@@ -45,8 +50,7 @@ export const timeZoneOption: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. Europe/London',
-	description:
-		"IANA zone in which a Schedule Time without an offset is read. Empty means India time (Asia/Kolkata), as for Calling Hours and the guard's day: not the workflow's zone, which n8n defaults to America/New_York. CallKaro itself is always sent Indian time (IST).",
+	description: `IANA zone in which a Schedule Time without an offset is read. Empty means India time (Asia/Kolkata), as for Calling Hours and the guard's day: not the workflow's zone, which n8n defaults to America/New_York. CallKaro itself is always sent Indian time (IST). See ${docsLink('scheduling', 'scheduling and time zones')}.`,
 };
 
 /** What a Schedule Time more than an hour in the past does. */
@@ -72,8 +76,7 @@ export const longPastScheduleOption: INodeProperties = {
 };
 
 /** How every Schedule Time reads its value; each node adds what the time is for. */
-export const SCHEDULE_TIME_RULES =
-	'Without an offset it is read in India time (or Options > Time Zone). A date alone starts when Calling Hours open that day, and is refused without them. Numbers are epoch milliseconds, or epoch seconds below 100000000000; a spreadsheet serial date is refused. It is sent as Indian time (IST).';
+export const SCHEDULE_TIME_RULES = `Without an offset it is read in India time (or Options > Time Zone). A date alone starts when Calling Hours open that day, and is refused without them. Numbers are epoch milliseconds, or epoch seconds below 100000000000; a spreadsheet serial date is refused. It is sent as Indian time (IST). See ${docsLink('scheduling', 'scheduling and time zones')}.`;
 
 /** Options that pace a whole run of a node (read once per run, see executeForEachItem). */
 export const concurrencyOption: INodeProperties = {
@@ -126,7 +129,7 @@ export function duplicateGuardProperties(wording: DuplicateGuardWording): INodeP
 			name: 'skipBefore',
 			type: 'boolean',
 			default: false,
-			description: `Whether to skip numbers this node has already ${wording.verb} with ${wording.pairedWith}, also in earlier executions (n8n keeps the history in its database). Skipped items are output with status "${wording.skippedStatus}".`,
+			description: `Whether to skip numbers this node has already ${wording.verb} with ${wording.pairedWith}, also in earlier executions (n8n keeps the history in its database). Skipped items are output with status "${wording.skippedStatus}". Turn it on when the same lead can arrive twice (a CRM that fires twice, a form sent twice, a failed execution run again): each is a new execution, and without it the number is ${wording.verb} again. See ${docsLink('duplicate-calls', 'duplicate calls')}.`,
 		},
 		{
 			displayName: 'Skip Window',
@@ -195,8 +198,7 @@ export const callingHoursOption: INodeProperties = {
 	type: 'fixedCollection',
 	placeholder: 'Add Calling Hours',
 	default: {},
-	description:
-		'Keep the start of the call inside a window of the day, e.g. 09:00-21:00 in India. Applies to a schedule time and to "now".',
+	description: `Keep the start of the call inside a window of the day, e.g. 09:00-21:00 in India. Applies to a schedule time and to "now". It checks when a call starts, not when it ends; which hours apply to your calls is for you to find out. See ${docsLink('scheduling', 'calling hours')}.`,
 	options: [
 		{
 			name: 'window',
