@@ -168,3 +168,12 @@ export function errorItemJson(error: NodeApiError | NodeOperationError): JsonObj
 	};
 	return { error: error.message, details };
 }
+
+/**
+ * The json of a failed item for n8n 1.x's error output, which takes only items whose json is
+ * `{ error }` or `{ error, message }` (2.x also takes `details`): the hint goes in `message`.
+ */
+export function bareErrorItemJson(error: NodeApiError | NodeOperationError): JsonObject {
+	const { description } = errorItemJson(error).details as { description: string | null };
+	return description ? { error: error.message, message: description } : { error: error.message };
+}

@@ -14,7 +14,7 @@ import type { GuardSubject } from '../../src/guard';
 import { RequestNotSent, describeRequest } from '../../src/preview';
 import { itemList, partialRunText, runSummaryText } from '../../src/runReport';
 import type { RunVocabulary } from '../../src/runReport';
-import { errorItemJson, toNodeError } from './errors';
+import { bareErrorItemJson, errorItemJson, toNodeError } from './errors';
 import type { ItemGuard } from './guard';
 
 export interface ItemResult {
@@ -352,6 +352,9 @@ export function summaryHint(state: RunState): NodeExecutionHint[] {
 	];
 }
 
+/** How the failed items' json is shaped: `errorItemJson`, or `bareErrorItemJson` for n8n 1.x. */
+type ErrorItemJson = (error: NodeApiError | NodeOperationError) => IDataObject;
+
 /**
  * Phase 8: one output item per input item, in input order, each paired with its input. A failed
  * item is an error item (n8n routes it to the error output if there is one). As an AI tool only
@@ -360,7 +363,7 @@ export function summaryHint(state: RunState): NodeExecutionHint[] {
 export function routeOutputs(
 	state: RunState,
 	outputCount: number,
-	asTool: boolean,
+	{ asTool, errorJson }: { asTool: boolean; errorJson: ErrorItemJson },
 ): INodeExecutionData[][] {
 	const outputs: INodeExecutionData[][] = Array.from(
 		{ length: asTool ? 1 : outputCount },
@@ -370,7 +373,7 @@ export function routeOutputs(
 		const outcome = state.outcomes.get(itemIndex)!;
 		const pairedItem = { item: itemIndex };
 		if ('failed' in outcome) {
-			outputs[0].push({ json: errorItemJson(outcome.failed), pairedItem });
+			outputs[0].push({ json: errorJson(outcome.failed), pairedItem });
 		} else {
 			outputs[asTool ? 0 : outcome.result.output].push({ json: outcome.result.json, pairedItem });
 		}
@@ -384,6 +387,18 @@ function runsAsTool(context: IExecuteFunctions): boolean {
 	return (
 		(typeof context.isToolExecution === 'function' && context.isToolExecution()) ||
 		context.getNode().rewireOutputLogTo === NodeConnectionTypes.AiTool
+	);
+}
+
+/**
+ * Whether n8n moves only `{ error }` or `{ error, message }` items to this node's error output, as
+ * n8n 1.x does (an item with `details` would stay on the first output, e.g. Started). n8n 1.x is
+ * told by isToolExecution(), which only 2.x has.
+ */
+function takesOnlyBareErrorItems(context: IExecuteFunctions): boolean {
+	return (
+		context.getNode().onError === 'continueErrorOutput' &&
+		typeof context.isToolExecution !== 'function'
 	);
 }
 
@@ -422,5 +437,8 @@ export async function runItems(
 	if (stopped) throw stopped;
 	const guardHints = (await guard?.hints()) ?? [];
 	addHints(context, [...summaryHint(state), ...(options.hints ?? []), ...guardHints]);
-	return routeOutputs(state, options.outputCount, runsAsTool(context));
+	return routeOutputs(state, options.outputCount, {
+		asTool: runsAsTool(context),
+		errorJson: takesOnlyBareErrorItems(context) ? bareErrorItemJson : errorItemJson,
+	});
 }

@@ -3,6 +3,7 @@
 // runItems.test.ts and the contract.
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
+import { bareErrorItemJson, errorItemJson } from '../../../nodes/shared/errors';
 import { createItemGuard } from '../../../nodes/shared/guard';
 import type { ItemGuard } from '../../../nodes/shared/guard';
 import {
@@ -106,6 +107,9 @@ function scriptedGuard(seenBefore: string[] = []) {
 	return { guard, released };
 }
 
+/** Output routing of an ordinary run: not an AI tool, no error output. */
+const PLAIN = { asTool: false, errorJson: errorItemJson };
+
 describe('prepare', () => {
 	it('without Continue On Fail, a bad item stops the run before any item is sent', async () => {
 		const { state, sent } = run(['a', 'b', 'bad', 'c', 'bad']);
@@ -126,11 +130,25 @@ describe('prepare', () => {
 
 		expect(sent).toEqual(['a', 'b']);
 		expect(stopError(state, { vocabulary, guarded: false }, [])).toBeUndefined();
-		const [main] = routeOutputs(state, 1, false);
+		const [main] = routeOutputs(state, 1, PLAIN);
 		expect(main.map((item) => [item.pairedItem, item.json.key ?? item.json.error])).toEqual([
 			[{ item: 0 }, 'a'],
 			[{ item: 1 }, '"Phone Number" is not a phone number. Check it. [item 1]'],
 			[{ item: 2 }, 'b'],
+		]);
+	});
+
+	it("for n8n 1.x's error output, an error item is { error, message }: 1.x moves only such items", async () => {
+		const { state } = run(['a', 'bad'], true);
+		await send(state);
+
+		const [main] = routeOutputs(state, 1, { asTool: false, errorJson: bareErrorItemJson });
+		expect(main.map((item) => item.json)).toEqual([
+			{ key: 'a' },
+			{
+				error: '"Phone Number" is not a phone number. Check it. [item 1]',
+				message: expect.any(String),
+			},
 		]);
 	});
 });
@@ -143,7 +161,7 @@ describe('repeats within a run', () => {
 		answerRepeats(state);
 
 		expect(sent).toEqual(['a', 'refused-b']);
-		expect(routeOutputs(state, 1, false)[0].map((item) => item.json)).toEqual([
+		expect(routeOutputs(state, 1, PLAIN)[0].map((item) => item.json)).toEqual([
 			{ key: 'a' },
 			expect.objectContaining({ error: 'Not found (HTTP 404)' }),
 			{ key: 'a', duplicateOf: 0, firstFailed: false },
@@ -179,7 +197,7 @@ describe('claim and release', () => {
 		expect(state.claimed).toEqual(new Set([1, 2, 3, 4]));
 		// the refused one certainly reached no one; the lost answer may have
 		expect(released).toEqual([[2]]);
-		expect(routeOutputs(state, 2, false)[1].map((item) => item.json)).toEqual([
+		expect(routeOutputs(state, 2, PLAIN)[1].map((item) => item.json)).toEqual([
 			{ key: 'seen', status: 'skipped', guard: 'skipped' },
 		]);
 	});
@@ -222,7 +240,7 @@ describe('route', () => {
 		await claimKeys(state, guard);
 		await send(state);
 
-		const outputs = routeOutputs(state, 2, true);
+		const outputs = routeOutputs(state, 2, { asTool: true, errorJson: errorItemJson });
 		expect(outputs).toHaveLength(1);
 		expect(outputs[0].map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
