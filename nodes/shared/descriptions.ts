@@ -5,8 +5,9 @@ import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../src/runOptions';
 import { CREDENTIAL_TYPE } from './transport';
 
 /** A link to a page of the package's docs/, for a field description (n8n shows simple HTML links). */
-export function docsLink(page: string, text: string): string {
-	return `<a href="https://github.com/callkaro/n8n-nodes-callkaro/blob/main/docs/${page}.md">${text}</a>`;
+export function docsLink(page: string, text: string, heading = ''): string {
+	const anchor = heading ? `#${heading}` : '';
+	return `<a href="https://github.com/callkaro/n8n-nodes-callkaro/blob/main/docs/${page}.md${anchor}">${text}</a>`;
 }
 
 export const callKaroCredentials: INodeCredentialDescription[] = [
@@ -198,7 +199,7 @@ export const callingHoursOption: INodeProperties = {
 	type: 'fixedCollection',
 	placeholder: 'Add Calling Hours',
 	default: {},
-	description: `Keep the start of the call inside a window of the day, e.g. 09:00-21:00 in India. Applies to a schedule time and to "now". It checks when a call starts, not when it ends; which hours apply to your calls is for you to find out. See ${docsLink('scheduling', 'calling hours')}.`,
+	description: `Keep the start of the call inside a window of the day, e.g. 09:00-21:00 in India. Applies to a schedule time and to "now". It checks when a call starts, not when it ends; which hours apply to your calls is for you to find out. See ${docsLink('scheduling', 'calling hours', 'calling-hours')}.`,
 	options: [
 		{
 			name: 'window',

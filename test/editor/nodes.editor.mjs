@@ -404,13 +404,13 @@ describe(NODES.assign, () => {
 			{ shot: 'assign-panel-json' },
 		]));
 
-	test("the panel's Docs link points at the README; descriptions show as hints", async () => {
+	test("the panel's Docs link points at the node's docs page; descriptions show as hints", async () => {
 		await inPanel('assign', []);
 		const href = await ndv().getByRole('link', { name: 'Docs' }).first().getAttribute('href');
 		expect(href).toMatch(/github\.com\/callkaro\/n8n-nodes-callkaro/);
 		// n8n appends ?utm_… to a codex primaryDocumentation URL, after any #fragment
 		if (/#[^?]*\?/.test(href))
-			note(`the Docs link ${href} has n8n's ?utm_… in its #fragment: the README opens at its top`);
+			note(`the Docs link ${href} has n8n's ?utm_… in its #fragment: the page opens at its top`);
 		const label = byId('node-parameters').locator('label[for="phoneNumber"]').first();
 		await label.hover();
 		await label.locator('svg').first().hover(); // the info icon shows the description

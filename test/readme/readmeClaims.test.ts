@@ -6,6 +6,10 @@
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 import { request } from 'undici';
 
+import { CallKaroAssignWorkflow } from '../../nodes/CallKaroAssignWorkflow/CallKaroAssignWorkflow.node';
+import { CallKaroCreateCampaign } from '../../nodes/CallKaroCreateCampaign/CallKaroCreateCampaign.node';
+import { CallKaroDeleteScheduledCall } from '../../nodes/CallKaroDeleteScheduledCall/CallKaroDeleteScheduledCall.node';
+import { CallKaroOutboundCall } from '../../nodes/CallKaroOutboundCall/CallKaroOutboundCall.node';
 import { CallKaroTrigger } from '../../nodes/CallKaroTrigger/CallKaroTrigger.node';
 
 import {
@@ -583,5 +587,25 @@ describe('the documentation', () => {
 
 	it('README.md stays short: at most 300 lines', () => {
 		expect(projectFileText('README.md').split('\n').length).toBeLessThanOrEqual(300);
+	});
+
+	it("the nodes' Docs links and field descriptions link docs/ pages that exist", () => {
+		const nodes = [
+			new CallKaroAssignWorkflow(),
+			new CallKaroCreateCampaign(),
+			new CallKaroDeleteScheduledCall(),
+			new CallKaroOutboundCall(),
+			new CallKaroTrigger(),
+		];
+		const text = JSON.stringify(nodes.map((node) => node.description));
+		const pages = [
+			...text.matchAll(
+				/github\.com\/callkaro\/n8n-nodes-callkaro\/blob\/main\/(docs\/[\w-]+\.md)/g,
+			),
+		].map((match) => match[1]);
+		expect(pages).toEqual(
+			expect.arrayContaining(['docs/duplicate-calls.md', 'docs/scheduling.md']),
+		);
+		expect(pages.filter((page) => !projectFileExists(page))).toEqual([]);
 	});
 });
