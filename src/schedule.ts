@@ -241,11 +241,15 @@ function readDate(
 	dayStart: ScheduleOptions['dayStart'],
 	field: string,
 ): Reading {
+	const date = text.slice(0, 10);
+	const midnight = text.length > 10;
 	if (dayStart === undefined) {
 		throw invalidInput(
 			field,
-			`has a date but no time: ${describeValue(text, false)}`,
-			`Add the time, such as ${text}T10:00:00+05:30, or add Options → Calling Hours to start when they open that day`,
+			midnight
+				? `is midnight without an offset, as a date picker gives a date alone: ${describeValue(text, false)}`
+				: `has a date but no time: ${describeValue(text, false)}`,
+			`Add the time, such as ${date}T10:00:00+05:30, or add Options → Calling Hours to start when they open that day${midnight ? `; for a call at midnight, give the offset: ${date}T00:00:00+05:30` : ''}`,
 		);
 	}
 	const zone = knownZone(dayStart.zone, 'Calling Hours Time Zone');
@@ -285,7 +289,9 @@ function parseDateText(text: string, options: TextOptions, field: string): Readi
 	// Any number of fraction digits; CallKaro's format has whole seconds, so milliseconds are plenty.
 	const millisecond = fraction.slice(0, 3).padEnd(3, '0');
 	const wall = wallMillis([year, month, day, hour ?? '0', minute, second, millisecond].map(Number));
-	if (hour === undefined) return readDate(text, wall, options.dayStart, field);
+	// Midnight without an offset is what a date picker gives for a date alone: no one means a call at 00:00.
+	const dateAlone = hour === undefined || (offset === undefined && wall % DAY === 0);
+	if (dateAlone) return readDate(text, wall, options.dayStart, field);
 	if (offset === undefined) return readWallText(text, wall, options.zone, field);
 	const minutes = offsetMinutes(offset);
 	if (minutes === undefined) {

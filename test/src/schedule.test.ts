@@ -242,17 +242,17 @@ describe('toIstSchedule', () => {
 		expect(error.message).toContain(`"Schedule Time" ${problem}. `);
 	});
 
-	test('the first second of year 0001 in IST is accepted, with Start Now', () => {
+	test('a second into year 0001 in IST is accepted, with Start Now', () => {
 		expect(
-			toIstSchedule('0001-01-01T00:00:00', {
+			toIstSchedule('0001-01-01T00:00:01', {
 				zone: 'Asia/Kolkata',
 				now: NOW,
 				longPast: 'startNow',
 			}),
 		).toEqual({
-			scheduleAt: '0001-01-01T00:00:00',
+			scheduleAt: '0001-01-01T00:00:01',
 			// India's local mean time then was +05:53:28.
-			utc: '0000-12-31T18:06:32.000Z',
+			utc: '0000-12-31T18:06:33.000Z',
 			isPast: true,
 			wallClockZone: 'Asia/Kolkata',
 		});
@@ -415,9 +415,9 @@ describe.each([
 		test.each([
 			[
 				'the day after the Apia jump',
-				'2011-12-31T00:00',
+				'2011-12-31T00:30',
 				'Pacific/Apia',
-				'2011-12-30T10:00:00.000Z',
+				'2011-12-30T10:30:00.000Z',
 			],
 			[
 				'a day after the New York gap, same hour',
@@ -451,6 +451,27 @@ describe.each([
 			const dayStart = { zone: 'America/Sao_Paulo', time: '00:00' };
 			expect(toIstSchedule('2018-11-04', { zone: 'UTC', dayStart, longPast: 'startNow' }).utc).toBe(
 				'2018-11-04T03:00:00.000Z',
+			);
+		});
+
+		test.each(['2026-12-05T00:00:00', '2026-12-05 00:00', '2026-12-05T00:00:00.000'])(
+			'midnight without an offset, as a date picker gives a date alone, is that date: %p',
+			(value) => {
+				const dayStart = { zone: 'Asia/Kolkata', time: '10:00' };
+				expect(toIstSchedule(value, { zone: 'Asia/Kolkata', dayStart, now: NOW })).toMatchObject({
+					scheduleAt: '2026-12-05T10:00:00',
+				});
+				expect(
+					inputErrorOf(() => toIstSchedule(value, { zone: 'Asia/Kolkata', now: NOW })).message,
+				).toBe(
+					`"Schedule Time" is midnight without an offset, as a date picker gives a date alone: "${value}". Add the time, such as 2026-12-05T10:00:00+05:30, or add Options → Calling Hours to start when they open that day; for a call at midnight, give the offset: 2026-12-05T00:00:00+05:30.`,
+				);
+			},
+		);
+
+		test('midnight with an offset is a call at midnight, as written', () => {
+			expect(toIstSchedule('2026-12-05T00:00:00+05:30', { zone: 'UTC', now: NOW }).scheduleAt).toBe(
+				'2026-12-05T00:00:00',
 			);
 		});
 

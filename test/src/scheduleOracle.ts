@@ -330,6 +330,10 @@ export function drawCase(random: () => number, now: number): PropertyCase {
 		value,
 		zone,
 		shown: `${value} in ${zone}`,
-		expected: expectedForWall(wall + millis, zone, now),
+		// midnight without an offset is read as the date alone (what a date picker gives)
+		expected:
+			(wall + millis) % DAY === 0
+				? expectedForDate(wall, zone, now)
+				: expectedForWall(wall + millis, zone, now),
 	};
 }
