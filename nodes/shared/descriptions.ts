@@ -77,7 +77,7 @@ export const longPastScheduleOption: INodeProperties = {
 };
 
 /** How every Schedule Time reads its value; each node adds what the time is for. */
-export const SCHEDULE_TIME_RULES = `Without an offset it is read in India time (or Options > Time Zone). A date alone starts when Calling Hours open that day, and is refused without them. Numbers are epoch milliseconds, or epoch seconds below 100000000000; a spreadsheet serial date is refused. It is sent as Indian time (IST). See ${docsLink('scheduling', 'scheduling and time zones')}.`;
+export const SCHEDULE_TIME_RULES = `Without an offset it is read in India time (or Options > Time Zone). A date alone (or midnight without an offset, as a date picker gives it) starts when Calling Hours open that day, and is refused without them. Numbers are epoch milliseconds, or epoch seconds below 100000000000; a spreadsheet serial date is refused. It is sent as Indian time (IST). See ${docsLink('scheduling', 'scheduling and time zones')}.`;
 
 /** Options that pace a whole run of a node (read once per run, see executeForEachItem). */
 export const concurrencyOption: INodeProperties = {
