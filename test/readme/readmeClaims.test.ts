@@ -316,6 +316,7 @@ describe('README examples, produced by the nodes', () => {
 	it.each([
 		['a spreadsheet serial date', 46000],
 		['a date alone, without Calling Hours', '2030-12-05'],
+		["midnight without an offset, as n8n's date picker gives a day", '2030-12-05T00:00:00'],
 		['a time long past', '2020-01-01T00:00:00Z'],
 	])('Schedule Time refused: %s', async (_case, when) => {
 		const [item] = await outbound({ additionalFields: { scheduleAt: '={{ $json.when }}' } }, [
