@@ -1,15 +1,20 @@
 import type { ICheckProcessedOptions, IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
+import { DEFAULT_CLOCK } from '../../src/clock';
+import type { Clock } from '../../src/clock';
 import {
-	DEFAULT_CLAIM_TIMING,
+	DEFAULT_GUARD_TIMING,
 	DEFAULT_HISTORY_SIZE,
 	HISTORY_NEARLY_FULL,
+	LOCK_FLOOR,
+	NOT_A_LOCK,
 	createSerializer,
 	dayWindow,
 	guardKey,
+	lockValue,
 } from '../../src/guard';
-import type { ClaimTiming, GuardSubject, GuardWindow } from '../../src/guard';
+import type { GuardSubject, GuardTiming, GuardWindow } from '../../src/guard';
 import { count, itemList } from '../../src/runReport';
 import { IST_ZONE } from '../../src/schedule';
 import type { DuplicateGuardWording } from './descriptions';
@@ -39,12 +44,22 @@ export interface ItemGuard {
 }
 
 /**
- * One lock per n8n process: every node run of every workflow queues its store calls here, so the
- * store's read-then-write never interleaves within this process (regular mode is exact).
+ * One queue per workflow in this n8n process: its guarded store calls wait here in memory, so that
+ * at most one of them at a time looks for the workflow's lock in the database.
  */
-const serialize = createSerializer();
+const queues = new Map<string, ReturnType<typeof createSerializer>>();
+function queueOf(workflowId: string): ReturnType<typeof createSerializer> {
+	let queue = queues.get(workflowId);
+	if (!queue) queues.set(workflowId, (queue = createSerializer()));
+	return queue;
+}
 
 const SCOPE = 'node';
+// The one other row a node can reach; only a lock lives there, for a few store calls at a time.
+const LOCK_SCOPE = 'workflow';
+const LOCK_OPTIONS: ICheckProcessedOptions = { mode: 'latestIncrementalKey' };
+/** n8n's words when a row was saved in another mode: here, another node's workflow-wide history. */
+const OTHER_MODE = /incompatible setting/;
 
 /** The guard's settings from the node's parameters (read once, from the first item), or undefined when off. */
 export function readGuardSettings(context: IExecuteFunctions): GuardSettings | undefined {
@@ -73,7 +88,8 @@ export function createItemGuard(
 	context: IExecuteFunctions,
 	settings: GuardSettings,
 	naming: Pick<DuplicateGuardWording, 'displayName' | 'verb'>,
-	timing: ClaimTiming = DEFAULT_CLAIM_TIMING,
+	timing: GuardTiming = DEFAULT_GUARD_TIMING,
+	clock: Clock = DEFAULT_CLOCK,
 ): ItemGuard {
 	const { helpers } = context;
 	const node = context.getNode();
@@ -87,13 +103,23 @@ export function createItemGuard(
 		);
 	if (
 		typeof helpers.checkProcessedAndRecord !== 'function' ||
-		typeof helpers.removeProcessed !== 'function'
+		typeof helpers.removeProcessed !== 'function' ||
+		typeof helpers.clearAllProcessedItems !== 'function'
 	) {
 		throw storeError('this n8n has no store of processed items');
 	}
+	const sharedRowError = () =>
+		new NodeOperationError(
+			node,
+			`"${naming.displayName}" cannot work: another node of this workflow keeps its history for the whole workflow, where this option keeps its lock. Nothing was sent`,
+			{
+				description: `A Remove Duplicates node with Scope set to Workflow does this. Set its Scope to Node (its default): the two then keep separate records, and neither is deleted.`,
+			},
+		);
 	const options: ICheckProcessedOptions = { mode: 'entries', maxEntries: settings.historySize };
 	const now = new Date();
 	const keys = new Map<number, string>();
+	const queue = queueOf(context.getWorkflow().id ?? '');
 	// After the claim the requests go out, so a store failure must not undo the run's outputs.
 	const failures: string[] = [];
 	const warn = (what: string, error: Error, consequence?: string) => {
@@ -102,29 +128,105 @@ export function createItemGuard(
 			`"${naming.displayName}" ${what}, ${because}${consequence ? `: ${consequence}` : ''}.`,
 		);
 	};
+	const lookAgain = async () => await clock.sleep(timing.pollMs * (0.5 + Math.random()));
+	const lockRow = async (items: number[]) =>
+		await helpers.checkProcessedAndRecord(items, LOCK_SCOPE, LOCK_OPTIONS);
 
 	/**
-	 * n8n keeps a node's history as one list that each call reads, then writes back whole. A
-	 * second n8n process (another worker) that read it before these keys were written, and writes
-	 * after, puts its older list back: the keys are gone, and a later execution of the same number
-	 * (another delivery, or n8n 1.x re-running a dead worker's job) would call again. So they are
-	 * checked once such a write has had time to land, and recorded again if it erased them.
+	 * Takes the workflow's lock across n8n processes: n8n creates a row only where none exists (the
+	 * loser of two creations gets a duplicate-key error), and nothing else in its store is atomic.
+	 * Each look also asks whether the holder took the lock before the previous look: a holder seen
+	 * for `staleAfterMs` is a dead worker's, and its row is deleted. Returns the value it stored, and
+	 * whether it broke a lock (whose holder might then still write).
+	 */
+	async function acquire(): Promise<{ since: number; broke: boolean }> {
+		let previousLook = clock.now();
+		let sameHolderSince: number | undefined;
+		let failedLooks = 0;
+		let notALock = 0;
+		let broke = false;
+		for (;;) {
+			const look = clock.now();
+			const seen = await lockRow([LOCK_FLOOR, lockValue(previousLook)]).catch((error: Error) => {
+				if (OTHER_MODE.test(error.message)) throw sharedRowError();
+				// a duplicate key (another process created the row first), or a failing store
+				if (++failedLooks >= 3) throw error;
+				return undefined;
+			});
+			if (seen) failedLooks = 0;
+			if (seen && !seen.processed.includes(LOCK_FLOOR)) return { since: previousLook, broke };
+			if (seen?.processed.includes(lockValue(previousLook))) sameHolderSince ??= previousLook;
+			else sameHolderSince = undefined;
+			previousLook = look;
+			if (sameHolderSince !== undefined && look - sameHolderSince >= timing.staleAfterMs) {
+				sameHolderSince = undefined;
+				const held = await lockRow([NOT_A_LOCK]);
+				if (held.processed.length === 0) {
+					await helpers.clearAllProcessedItems(LOCK_SCOPE, LOCK_OPTIONS);
+					broke = true;
+					previousLook = clock.now();
+					continue;
+				}
+				// a number above every lock: another node's history (or a lock just being broken)
+				if (++notALock >= 2) throw sharedRowError();
+			}
+			await lookAgain();
+		}
+	}
+
+	/**
+	 * Runs a history call under the workflow's lock. `exclusive` is false when the lock was broken
+	 * on the way in, or held so long that another process may have broken it: its keys are checked
+	 * again then.
+	 */
+	async function locked<T>(task: () => Promise<T>): Promise<{ value: T; exclusive: boolean }> {
+		return await queue(async () => {
+			const { since, broke } = await acquire();
+			const took = clock.now();
+			try {
+				const value = await task();
+				return { value, exclusive: !broke && clock.now() - took < timing.staleAfterMs };
+			} finally {
+				await unlock(since, took).catch((error: Error) =>
+					warn(
+						'could not give back its lock',
+						error,
+						`this workflow's next guarded executions wait up to ${timing.staleAfterMs / 1000} s for it`,
+					),
+				);
+			}
+		});
+	}
+
+	/** Deletes the lock row, unless held so long that another process may have broken it and holds it now. */
+	async function unlock(since: number, took: number): Promise<void> {
+		const mine =
+			clock.now() - took < timing.staleAfterMs ||
+			(await lockRow([lockValue(since)])).new.length === 0;
+		if (mine) await helpers.clearAllProcessedItems(LOCK_SCOPE, LOCK_OPTIONS);
+	}
+
+	/**
+	 * After a lock was broken, a holder taken for dead may still write its older copy of the history
+	 * and erase these keys: they are checked once such a write has had time to land, and recorded
+	 * again if it erased them.
 	 */
 	async function keepClaimed(claimedKeys: string[]): Promise<void> {
 		let unconfirmed = claimedKeys;
 		for (let check = 0; check < timing.checks && unconfirmed.length > 0; check++) {
-			await sleep(timing.settleMs);
-			const again = await serialize(
+			await clock.sleep(timing.settleMs);
+			const again = await locked(
 				async () => await helpers.checkProcessedAndRecord(unconfirmed, SCOPE, options),
 			);
 			// reported new: they had been erased, and this call recorded them again
-			unconfirmed = again.new.map(String);
+			unconfirmed = again.value.new.map(String);
 		}
 	}
 
 	async function historyNearlyFull(): Promise<NodeExecutionHint[]> {
 		if (typeof helpers.getProcessedDataCount !== 'function') return [];
-		const held = await serialize(async () => await helpers.getProcessedDataCount(SCOPE, options));
+		// a read: it needs no lock
+		const held = await helpers.getProcessedDataCount(SCOPE, options);
 		if (held < settings.historySize * HISTORY_NEARLY_FULL) return [];
 		return [
 			{
@@ -140,17 +242,19 @@ export function createItemGuard(
 		async claim(claims) {
 			const skipped = new Set<number>();
 			if (claims.size === 0) return skipped;
-			const checked = await serialize(
+			const checked = await locked(
 				async () => await helpers.checkProcessedAndRecord([...claims.values()], SCOPE, options),
 			).catch((error: Error) => {
+				if (error instanceof NodeOperationError) throw error;
 				throw storeError(`n8n's store of processed items failed (${error.message})`);
 			});
-			const seenBefore = new Set(checked.processed.map(String));
+			const seenBefore = new Set(checked.value.processed.map(String));
 			for (const [itemIndex, key] of claims) {
 				if (seenBefore.has(key)) skipped.add(itemIndex);
 				else keys.set(itemIndex, key);
 			}
-			// The claim stands without the re-check; only a worker's stale write could erase it.
+			if (checked.exclusive) return skipped;
+			// The claim stands without the re-check; only a holder taken for dead could erase it.
 			await keepClaimed([...keys.values()]).catch((error: Error) =>
 				warn(
 					'could not check its records again',
@@ -165,14 +269,13 @@ export function createItemGuard(
 			const released = itemIndices.filter((itemIndex) => keys.has(itemIndex));
 			if (released.length === 0) return;
 			const releasedKeys = released.map((itemIndex) => keys.get(itemIndex)!);
-			await serialize(
-				async () => await helpers.removeProcessed(releasedKeys, SCOPE, options),
-			).catch((error: Error) =>
-				warn(
-					`could not forget ${itemList(released)}`,
-					error,
-					`later executions skip their numbers, although they were not ${naming.verb}`,
-				),
+			await locked(async () => await helpers.removeProcessed(releasedKeys, SCOPE, options)).catch(
+				(error: Error) =>
+					warn(
+						`could not forget ${itemList(released)}`,
+						error,
+						`later executions skip their numbers, although they were not ${naming.verb}`,
+					),
 			);
 		},
 

@@ -95,4 +95,35 @@ describe('in-memory processed-data store', () => {
 			(await service().checkProcessedAndRecord(['mine'], 'node', context, entries)).new,
 		).toEqual(['mine']);
 	});
+
+	it('creates a row with an insert: the loser of two creations at once gets a duplicate key', async () => {
+		const results = await Promise.allSettled([
+			service().checkProcessedAndRecord(['a'], 'node', context, entries),
+			service().checkProcessedAndRecord(['b'], 'node', context, entries),
+		]);
+		expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
+		expect(String((results[1] as PromiseRejectedResult).reason)).toContain('duplicate key');
+	});
+
+	it('writes nothing where the row was deleted between the read and the write', async () => {
+		await service().checkProcessedAndRecord(['a'], 'node', context, entries);
+		await Promise.all([
+			service().checkProcessedAndRecord(['b'], 'node', context, entries),
+			service().clearAllProcessedItems('node', context, entries),
+		]);
+		expect(store().rows.has('wf-1|n:node-1')).toBe(false);
+	});
+
+	it("keeps one number in mode 'latestIncrementalKey': new are the items above it, and it only rises", async () => {
+		const latest = { mode: 'latestIncrementalKey' as const };
+		expect(await service().checkProcessedAndRecord([5, 3], 'workflow', context, latest)).toEqual({
+			new: [5, 3],
+			processed: [],
+		});
+		expect(await service().checkProcessedAndRecord([4, 7], 'workflow', context, latest)).toEqual({
+			new: [7],
+			processed: [4],
+		});
+		expect(store().rows.get('wf-1|')).toEqual({ mode: 'latestIncrementalKey', data: 7 });
+	});
 });

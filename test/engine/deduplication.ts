@@ -3,8 +3,11 @@
 // `DataDeduplicationService.init()` is given an implementation, which n8n's cli supplies with its
 // database. This one keeps the same rows in memory and behaves like the cli's DeduplicationHelper:
 // md5 (base64) hashes of the values, one row per workflow and context ('' for scope 'workflow',
-// `n:<node id>` for scope 'node'), FIFO trimming to `maxEntries`, an error when a row was saved
-// in another mode, and a read, then a write, with no lock between them.
+// `n:<node id>` for scope 'node'), FIFO trimming to `maxEntries`, mode 'latestIncrementalKey' (one
+// number, raised, never lowered), an error when a row was saved in another mode, and a read, then a
+// write, with no lock between them: a row is created by an insert that fails with a duplicate key
+// when another call created it meanwhile, an update writes back the whole row it read (over what
+// another call wrote meanwhile) and changes nothing where the row was deleted meanwhile.
 import { createHash } from 'node:crypto';
 
 import { DataDeduplicationService } from 'n8n-core';
@@ -19,12 +22,17 @@ import type {
 } from 'n8n-workflow';
 import { UnexpectedError, UserError, sleep } from 'n8n-workflow';
 
-import { DEFAULT_CLAIM_TIMING } from '../../src/guard';
+import { DEFAULT_GUARD_TIMING } from '../../src/guard';
 
 interface ProcessedRow {
 	mode: DeduplicationMode;
-	data: string[];
+	data: string[] | number;
 }
+
+const copyOf = (row: ProcessedRow): ProcessedRow => ({
+	mode: row.mode,
+	data: Array.isArray(row.data) ? [...row.data] : row.data,
+});
 
 const MODE_MISMATCH =
 	'Deduplication data was originally saved with an incompatible setting of the ‘Keep Items Where’ parameter. Try ’Clean Database’ operation to reset.';
@@ -40,9 +48,9 @@ function hashOf(value: DeduplicationItemTypes): string {
 	return createHash('md5').update(value.toString()).digest('base64');
 }
 
-function onlyEntries(options: ICheckProcessedOptions): void {
-	if (options.mode !== 'entries') {
-		throw new UnexpectedError(`The in-memory store implements mode 'entries' only`);
+function modeImplemented(options: ICheckProcessedOptions): void {
+	if (options.mode === 'latestDate') {
+		throw new UnexpectedError(`The in-memory store implements no mode 'latestDate'`);
 	}
 }
 
@@ -52,7 +60,11 @@ async function roundTrip(): Promise<void> {
 }
 
 /** The store's calls a test can make fail. */
-export type StoreCall = 'checkProcessedAndRecord' | 'removeProcessed' | 'getProcessedDataCount';
+export type StoreCall =
+	| 'checkProcessedAndRecord'
+	| 'removeProcessed'
+	| 'getProcessedDataCount'
+	| 'clearAllProcessedItems';
 
 export class InMemoryDeduplicator implements IDataDeduplicator {
 	/** The stored rows, by `<workflow id>|<context>`, as n8n's processed_data table holds them. */
@@ -66,9 +78,11 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		this.failing.set(call, succeeding);
 	}
 
-	/** Forgets the calls set to fail. */
+	/** Forgets the calls set to fail, and what other processes were set to do. */
 	healAll(): void {
 		this.failing.clear();
+		this.staleWrite = undefined;
+		this.heldElsewhere = undefined;
 	}
 
 	private maybeFail(call: StoreCall): void {
@@ -80,18 +94,34 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 
 	private staleWrite?: { rowsReadEarlier: Map<string, ProcessedRow>; items: string[] };
 
+	/** Another process's lock: its row's key, and how many more looks at it see it before it is given back. */
+	private heldElsewhere?: { key: string; looks: number };
+
 	private async read(key: string): Promise<ProcessedRow | undefined> {
 		await roundTrip();
 		const row = this.rows.get(key);
-		return row && { mode: row.mode, data: [...row.data] };
+		return row && copyOf(row);
 	}
 
-	private async write(key: string, row: ProcessedRow): Promise<void> {
+	/** An INSERT: the primary key refuses a second row. */
+	private async insert(key: string, row: ProcessedRow): Promise<void> {
 		await roundTrip();
+		if (this.rows.has(key)) {
+			throw new UnexpectedError(
+				'duplicate key value violates unique constraint "PK_processed_data"',
+			);
+		}
+		this.rows.set(key, row);
+	}
+
+	/** An UPDATE of the whole row: nothing where the row is gone. */
+	private async update(key: string, row: ProcessedRow): Promise<void> {
+		await roundTrip();
+		if (!this.rows.has(key)) return;
 		this.rows.set(key, row);
 		const stale = this.staleWrite;
 		const readEarlier = stale?.rowsReadEarlier.get(key);
-		if (stale && readEarlier) {
+		if (stale && readEarlier && Array.isArray(readEarlier.data)) {
 			this.staleWrite = undefined;
 			this.rows.set(key, { mode: readEarlier.mode, data: [...readEarlier.data, ...stale.items] });
 		}
@@ -103,10 +133,26 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 	 * write, lets happen between processes.
 	 */
 	writeStaleAfterNextWrite(items: DeduplicationItemTypes[]): void {
-		const rowsReadEarlier = new Map(
-			[...this.rows].map(([key, row]) => [key, { mode: row.mode, data: [...row.data] }]),
-		);
+		const rowsReadEarlier = new Map([...this.rows].map(([key, row]) => [key, copyOf(row)]));
 		this.staleWrite = { rowsReadEarlier, items: items.map(hashOf) };
+	}
+
+	/**
+	 * Another n8n process holds the guard's lock of workflow `workflowId` (taken at `since`, ms), and
+	 * gives it back (deletes the row) once `looks` calls have looked at it; never, as a killed
+	 * worker, when `looks` is undefined.
+	 */
+	holdLockElsewhere(workflowId: string, since: number, looks?: number): void {
+		const key = `${workflowId}|`;
+		this.rows.set(key, { mode: 'latestIncrementalKey', data: -(2 ** 52) - since });
+		this.heldElsewhere = looks === undefined ? undefined : { key, looks };
+	}
+
+	private looked(key: string): void {
+		const held = this.heldElsewhere;
+		if (held?.key !== key || --held.looks > 0) return;
+		this.heldElsewhere = undefined;
+		this.rows.delete(key);
 	}
 
 	async checkProcessedAndRecord(
@@ -116,27 +162,62 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		options: ICheckProcessedOptions,
 	): Promise<IDeduplicationOutput> {
 		this.maybeFail('checkProcessedAndRecord');
+		modeImplemented(options);
 		const key = rowKey(scope, contextData);
 		const row = await this.read(key);
 		if (row && row.mode !== options.mode) throw new UserError(MODE_MISMATCH);
-		onlyEntries(options);
+		const output =
+			options.mode === 'entries'
+				? await this.recordEntries(key, row, items, options)
+				: await this.recordLatest(key, row, items, options);
+		this.looked(key);
+		return output;
+	}
+
+	private async recordEntries(
+		key: string,
+		row: ProcessedRow | undefined,
+		items: DeduplicationItemTypes[],
+		options: ICheckProcessedOptions,
+	): Promise<IDeduplicationOutput> {
 		const hashes = items.map(hashOf);
 		if (!row) {
 			// Like n8n: a first list is recorded as it is, so its own repeats all count as new.
 			const data = options.maxEntries ? hashes.slice(-options.maxEntries) : hashes;
-			await this.write(key, { mode: options.mode, data });
+			await this.insert(key, { mode: options.mode, data });
 			return { new: items, processed: [] };
 		}
+		const data = row.data as string[];
 		const output: IDeduplicationOutput = { new: [], processed: [] };
 		hashes.forEach((hash, index) => {
-			if (row.data.includes(hash)) output.processed.push(items[index]);
+			if (data.includes(hash)) output.processed.push(items[index]);
 			else {
 				output.new.push(items[index]);
-				row.data.push(hash);
+				data.push(hash);
 			}
 		});
-		if (options.maxEntries) row.data.splice(0, row.data.length - options.maxEntries);
-		await this.write(key, row);
+		if (options.maxEntries) data.splice(0, data.length - options.maxEntries);
+		await this.update(key, row);
+		return output;
+	}
+
+	/** Mode 'latestIncrementalKey': new are the items above the stored number, which becomes the largest. */
+	private async recordLatest(
+		key: string,
+		row: ProcessedRow | undefined,
+		items: DeduplicationItemTypes[],
+		options: ICheckProcessedOptions,
+	): Promise<IDeduplicationOutput> {
+		const sorted = [...items].sort((a, b) => Number(a) - Number(b));
+		if (!row) {
+			await this.insert(key, { mode: options.mode, data: Number(sorted[sorted.length - 1]) });
+			return { new: items, processed: [] };
+		}
+		const stored = Number(row.data);
+		const output: IDeduplicationOutput = { new: [], processed: [] };
+		for (const item of sorted) (Number(item) > stored ? output.new : output.processed).push(item);
+		row.data = Math.max(stored, ...sorted.map(Number));
+		await this.update(key, row);
 		return output;
 	}
 
@@ -147,21 +228,22 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		options: ICheckProcessedOptions,
 	): Promise<void> {
 		this.maybeFail('removeProcessed');
-		onlyEntries(options);
+		modeImplemented(options);
 		const key = rowKey(scope, contextData);
 		const row = await this.read(key);
-		if (!row) return;
+		if (!row || !Array.isArray(row.data)) return;
 		for (const hash of items.map(hashOf)) {
 			const index = row.data.indexOf(hash);
 			if (index !== -1) row.data.splice(index, 1);
 		}
-		await this.write(key, row);
+		await this.update(key, row);
 	}
 
 	async clearAllProcessedItems(
 		scope: DeduplicationScope,
 		contextData: ICheckProcessedContextData,
 	): Promise<void> {
+		this.maybeFail('clearAllProcessedItems');
 		await roundTrip();
 		this.rows.delete(rowKey(scope, contextData));
 	}
@@ -173,7 +255,7 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 	): Promise<number> {
 		this.maybeFail('getProcessedDataCount');
 		const row = await this.read(rowKey(scope, contextData));
-		return options.mode === 'entries' ? (row?.data.length ?? 0) : 0;
+		return options.mode === 'entries' && Array.isArray(row?.data) ? row.data.length : 0;
 	}
 }
 
@@ -181,9 +263,9 @@ let installed: InMemoryDeduplicator | undefined;
 
 /**
  * Gives n8n-core the in-memory store (once per test file: n8n-core allows one init per process,
- * and jest loads n8n-core afresh for each file) and empties it before each test. The guard checks
- * its claims again at once instead of a second later: this store's stale writes land on the next
- * write, not after a time.
+ * and jest loads n8n-core afresh for each file) and empties it before each test. The guard looks at
+ * a busy lock, and checks a claim after a broken lock, at once: this store's other processes act
+ * on the next call, not after a time.
  */
 export function useDeduplicationStore(): () => InMemoryDeduplicator {
 	beforeAll(async () => {
@@ -195,7 +277,8 @@ export function useDeduplicationStore(): () => InMemoryDeduplicator {
 	beforeEach(() => {
 		installed?.rows.clear();
 		installed?.healAll();
-		jest.replaceProperty(DEFAULT_CLAIM_TIMING, 'settleMs', 0);
+		jest.replaceProperty(DEFAULT_GUARD_TIMING, 'pollMs', 0);
+		jest.replaceProperty(DEFAULT_GUARD_TIMING, 'settleMs', 0);
 	});
 	return () => {
 		if (!installed) throw new UnexpectedError('The deduplication store is not installed yet');

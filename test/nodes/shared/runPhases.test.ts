@@ -1,7 +1,13 @@
 // The item runner's phases one by one, without n8n's engine (nodes/shared/runItems.ts), and the
 // guard's timing (nodes/shared/guard.ts) over a scripted store. The engine runs them together in
 // runItems.test.ts and the contract.
-import type { IExecuteFunctions, INode } from 'n8n-workflow';
+import type {
+	DeduplicationItemTypes,
+	DeduplicationScope,
+	ICheckProcessedOptions,
+	IExecuteFunctions,
+	INode,
+} from 'n8n-workflow';
 
 import { bareErrorItemJson, errorItemJson } from '../../../nodes/shared/errors';
 import { createItemGuard } from '../../../nodes/shared/guard';
@@ -18,7 +24,9 @@ import {
 } from '../../../nodes/shared/runItems';
 import type { ItemResult, PreparedItem, RunState } from '../../../nodes/shared/runItems';
 import { CallKaroApiError, invalidInput } from '../../../src/errors';
-import type { GuardSubject } from '../../../src/guard';
+import type { Clock } from '../../../src/clock';
+import type { GuardSubject, GuardTiming } from '../../../src/guard';
+import { InMemoryDeduplicator } from '../../engine/deduplication';
 import type { RunVocabulary } from '../../../src/runReport';
 
 const node = { name: 'CallKaro', type: 'test', parameters: {} } as unknown as INode;
@@ -247,47 +255,76 @@ describe('route', () => {
 });
 
 describe("the guard's timing", () => {
-	/** A store whose records another worker erases `erasures` times, then keeps. */
-	function erasingStore(erasures: number) {
-		const calls: string[][] = [];
+	/** The guard over the in-memory store, with a clock that jumps by each wait. */
+	function guardOver(timing: GuardTiming) {
+		const store = new InMemoryDeduplicator();
+		const contextData = { node: { ...node, id: 'node-1' }, workflow: { id: 'wf', active: true } };
 		const context = {
 			getNode: () => node,
+			getWorkflow: () => ({ id: 'wf' }),
 			helpers: {
-				checkProcessedAndRecord: async (keys: string[]) => {
-					calls.push(keys);
-					const erased = calls.length === 1 || calls.length <= erasures + 1;
-					return erased ? { new: keys, processed: [] } : { new: [], processed: keys };
-				},
-				removeProcessed: async () => undefined,
+				checkProcessedAndRecord: async (...[items, scope, options]: CallArgs) =>
+					await store.checkProcessedAndRecord(items, scope, contextData, options),
+				removeProcessed: async (...[items, scope, options]: CallArgs) =>
+					await store.removeProcessed(items, scope, contextData, options),
+				clearAllProcessedItems: async (scope: DeduplicationScope) =>
+					await store.clearAllProcessedItems(scope, contextData),
 				getProcessedDataCount: async () => 0,
 			},
 		} as unknown as IExecuteFunctions;
-		return { context, calls };
+		let time = 0;
+		const waits: number[] = [];
+		const clock: Clock = {
+			now: () => time,
+			sleep: async (ms) => {
+				waits.push(ms);
+				time += ms;
+			},
+		};
+		const settings = {
+			window: { kind: 'ever' as const },
+			historySize: 10,
+			historyName: '',
+			inEditorRuns: false,
+		};
+		const naming = { displayName: 'Skip Numbers Called Before', verb: 'called' };
+		return { store, waits, guard: createItemGuard(context, settings, naming, timing, clock) };
 	}
-	const settings = {
-		window: { kind: 'ever' as const },
-		historySize: 10,
-		historyName: '',
-		inEditorRuns: false,
-	};
-	const naming = { displayName: 'Skip Numbers Called Before', verb: 'called' };
+	type CallArgs = [DeduplicationItemTypes[], DeduplicationScope, ICheckProcessedOptions];
+	const timing = { pollMs: 100, staleAfterMs: 1000, settleMs: 50, checks: 3 };
 
-	it('checks a claim again after the settle time given, at most the number of checks given', async () => {
-		const { context, calls } = erasingStore(5);
-		const guard = createItemGuard(context, settings, naming, { settleMs: 0, checks: 2 });
+	it('claims at once, waiting for nothing, when no other process holds the lock', async () => {
+		const { guard, waits, store } = guardOver(timing);
 
-		await guard.claim(new Map([[0, 'k']]));
-
-		// the claim, then two checks; each found the key erased and recorded it again
-		expect(calls).toEqual([['k'], ['k'], ['k']]);
+		expect(await guard.claim(new Map([[0, 'k']]))).toEqual(new Set());
+		expect(waits).toEqual([]);
+		expect(store.rows.has('wf|')).toBe(false);
 	});
 
-	it('stops checking once the store keeps the claim', async () => {
-		const { context, calls } = erasingStore(0);
-		const guard = createItemGuard(context, settings, naming, { settleMs: 0, checks: 3 });
+	it('looks again at a busy lock after half to 1.5 times pollMs', async () => {
+		const { guard, waits, store } = guardOver(timing);
+		store.holdLockElsewhere('wf', 0, 3);
 
 		await guard.claim(new Map([[0, 'k']]));
 
-		expect(calls).toEqual([['k'], ['k']]);
+		expect(waits).toHaveLength(3);
+		for (const ms of waits) expect(ms >= 50 && ms < 150).toBe(true);
+	});
+
+	it('breaks a lock held by one holder for staleAfterMs, then checks the claim again settleMs later, at most `checks` times', async () => {
+		const { guard, waits, store } = guardOver(timing);
+		await guard.claim(new Map([[0, 'earlier']]));
+		store.holdLockElsewhere('wf', 0);
+		// the holder taken for dead writes its older history over the claim, once
+		store.writeStaleAfterNextWrite(['theirs']);
+
+		await guard.claim(new Map([[1, 'k']]));
+
+		const looks = waits.slice(0, -2);
+		const lookedFor = looks.reduce((a, b) => a + b, 0);
+		expect(lookedFor >= 1000 && lookedFor < 1150).toBe(true);
+		// the first check found the claim erased and recorded it again; the second found it kept
+		expect(waits.slice(-2)).toEqual([50, 50]);
+		expect((await guard.claim(new Map([[2, 'k']]))).has(2)).toBe(true);
 	});
 });

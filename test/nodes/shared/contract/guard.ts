@@ -2,7 +2,9 @@
 import * as deduplicationHelpers from 'n8n-core/dist/execution-engine/node-execution-context/utils/deduplication-helper-functions';
 import type { DeduplicationHelperFunctions, IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { DEFAULT_GUARD_TIMING } from '../../../../src/guard';
 import type { StoreCall } from '../../../engine/deduplication';
+import { useJumpingClock } from '../../../engine/jumpingClock';
 import type { RunResult } from '../../../engine/harness';
 import {
 	NODE_NAME,
@@ -199,19 +201,69 @@ export function guard(row: ActionNodeRow, sandbox: SandboxOf, store: StoreOf) {
 			);
 		});
 
-		it('keeps its claim when another worker writes an older history over it (queue mode)', async () => {
-			const [earlier, key] = await arranged(row, sandbox(), 2);
-			await guarded(guardOn(), [row.item(earlier)]);
-			// a second worker read the history before this claim, and writes it back after it
-			store().writeStaleAfterNextWrite(['a number of the other worker']);
-			const first = await guarded(guardOn(), [row.item(key)]);
-			reopen?.(sandbox());
+		describe("across n8n processes: the workflow's lock", () => {
+			const LOCK_ROW = 'test-workflow|';
 
-			const again = await guarded(guardOn(), [row.item(key)]);
+			it('waits while another process holds it, then claims, and gives it back', async () => {
+				const [key] = await arranged(row, sandbox(), 1);
+				store().holdLockElsewhere('test-workflow', Date.now(), 3);
 
-			expect(jsonOf(first)[0]).toEqual(row.succeeded(key));
-			expect(jsonOf(again)[0]).toMatchObject({ status: skippedStatus(key), guard: 'skipped' });
-			expect(sentKeys(row, sandbox())).toEqual([earlier, key]);
+				const result = await guarded(guardOn(), [row.item(key)]);
+
+				expect(jsonOf(result)[0]).toEqual(row.succeeded(key));
+				expect(store().rows.has(LOCK_ROW)).toBe(false);
+			});
+
+			it("breaks a dead worker's lock once it has held it 10 s, and records again what its late write erased", async () => {
+				const clock = useJumpingClock();
+				jest.replaceProperty(DEFAULT_GUARD_TIMING, 'pollMs', 1000);
+				const [key] = await arranged(row, sandbox(), 1);
+				store().holdLockElsewhere('test-workflow', clock.now());
+				// the holder taken for dead writes its older history after this claim
+				store().writeStaleAfterNextWrite(['a number of the holder taken for dead']);
+				const started = clock.now();
+
+				const first = await guarded(guardOn(), [row.item(key)]);
+				reopen?.(sandbox());
+				const again = await guarded(guardOn(), [row.item(key)]);
+
+				expect(clock.now() - started).toBeGreaterThanOrEqual(10_000);
+				expect(clock.now() - started).toBeLessThan(13_000);
+				expect(jsonOf(first)[0]).toEqual(row.succeeded(key));
+				expect(jsonOf(again)[0]).toMatchObject({ status: skippedStatus(key), guard: 'skipped' });
+				expect(sentKeys(row, sandbox())).toEqual([key]);
+				expect(store().rows.has(LOCK_ROW)).toBe(false);
+			});
+
+			const sharedRow = `"${displayName}" cannot work: another node of this workflow keeps its history for the whole workflow, where this option keeps its lock. Nothing was sent`;
+
+			it('says so and sends nothing when Remove Duplicates keeps its history for the whole workflow; that history stays', async () => {
+				const keys = await arranged(row, sandbox(), 2);
+				const theirs = { mode: 'entries' as const, data: ['their hash'] };
+				store().rows.set(LOCK_ROW, theirs);
+
+				const result = await guarded(guardOn(), keys.map(row.item));
+
+				expect(workflowError(result).message).toBe(sharedRow);
+				expect(workflowError(result).description).toContain(
+					'A Remove Duplicates node with Scope set to Workflow does this. Set its Scope to Node (its default): the two then keep separate records, and neither is deleted.',
+				);
+				expect(apiRequests(sandbox(), row.path)).toEqual([]);
+				expect(store().rows.get(LOCK_ROW)).toEqual({ mode: 'entries', data: ['their hash'] });
+			});
+
+			it('never deletes such a history kept as a number (Keep Items Where: Value Is Higher)', async () => {
+				useJumpingClock();
+				jest.replaceProperty(DEFAULT_GUARD_TIMING, 'pollMs', 1000);
+				const [key] = await arranged(row, sandbox(), 1);
+				store().rows.set(LOCK_ROW, { mode: 'latestIncrementalKey', data: 1234 });
+
+				const result = await guarded(guardOn(), [row.item(key)]);
+
+				expect(workflowError(result).message).toBe(sharedRow);
+				expect(apiRequests(sandbox(), row.path)).toEqual([]);
+				expect(store().rows.get(LOCK_ROW)).toEqual({ mode: 'latestIncrementalKey', data: 1234 });
+			});
 		});
 
 		it('warns when the history is nearly full', async () => {
@@ -231,13 +283,13 @@ export function guard(row: ActionNodeRow, sandbox: SandboxOf, store: StoreOf) {
 			// [step, the store call that fails, calls of it that succeed first, the warning]
 			const steps: Array<[string, StoreCall, number, string]> = [
 				[
-					'the re-check of the claim',
-					'checkProcessedAndRecord',
-					1,
+					'giving back the lock',
+					'clearAllProcessedItems',
+					0,
 					failed(
-						'could not check its records again',
-						'checkProcessedAndRecord',
-						`a number another n8n worker erased from them may be ${verb} again by a later execution`,
+						'could not give back its lock',
+						'clearAllProcessedItems',
+						"this workflow's next guarded executions wait up to 10 s for it",
 					),
 				],
 				[
@@ -259,6 +311,9 @@ export function guard(row: ActionNodeRow, sandbox: SandboxOf, store: StoreOf) {
 			];
 
 			it.each(steps)('%s', async (_, call, succeeding, warning) => {
+				// a lock left behind is broken after 10 s: of a clock that jumps
+				useJumpingClock();
+				jest.replaceProperty(DEFAULT_GUARD_TIMING, 'pollMs', 1000);
 				const [refused, reached] = await arranged(row, sandbox(), 2);
 				const items = [
 					{ ...row.item(refused), ...(await refusal.refused!(sandbox())) },
