@@ -41,7 +41,7 @@ const PREVIEW = 'Preview Only (Send Nothing)';
 const PACING = 'Concurrency | Default Country Code | Max Requests per Second';
 /** Outbound Call's Additional Fields, as the README lists them. */
 const OUTBOUND_FIELDS =
-	'Campaign ID | Carry Over | Earliest Call Time | Gap Between Retries | Language | Latest Call Time | Metadata | Number of Retries | Priority | Schedule Time';
+	'Campaign ID | Carry Over | Earliest Call Time | Gap Between Retries | Language | Latest Call Time | Metadata | Metadata (JSON) | Number of Retries | Priority | Schedule Time';
 
 /** Each action node's panel: its fields in order, what is filled in, its Options as listed. */
 const PANELS = {
@@ -49,17 +49,17 @@ const PANELS = {
 		labels:
 			'Phone Number | Workflow ID | Attributes to Save | Start Run | Skip Numbers Enrolled Before',
 		fill: { phoneNumber: PHONE, workflowId: '6650f0c2a1b2c3d4e5f60718' },
-		options: `Calling Hours | ${PACING} | On Attribute Problems | ${PREVIEW} | Time Zone`,
+		options: `Attribute Keys to Leave Out | Attribute Keys to Send | Attribute Values That Cannot Be Sent | Calling Hours | ${PACING} | On Attribute Problems | ${PREVIEW} | Schedule Time Long Past | Time Zone`,
 	},
 	outbound: {
 		labels: 'Phone Number | Agent ID | Additional Fields | Skip Numbers Called Before',
 		fill: { agentId: AGENT, phoneNumber: PHONE },
-		options: `Allow Duplicate Calls | Calling Hours | ${PACING} | ${PREVIEW} | Time Zone`,
+		options: `Allow Duplicate Calls | Calling Hours | ${PACING} | Metadata Values That Cannot Be Sent | ${PREVIEW} | Schedule Time Long Past | Time Zone`,
 	},
 	del: {
 		labels: 'Phone Number | Agent ID',
 		fill: { agentId: AGENT, phoneNumber: PHONE },
-		options: `Body Format | ${PACING} | ${PREVIEW}`,
+		options: `Body Format | ${PACING} | ${PREVIEW} | When Nothing Is Scheduled`,
 	},
 	campaign: {
 		labels: 'Campaign Name | Campaign Type | Agent ID',
