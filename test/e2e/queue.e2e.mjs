@@ -15,6 +15,7 @@
 // Figures are logged as measured and all at the end as JSON; CALLKARO_E2E_QUEUE_JSON=FILE keeps
 // them. Steps that later tests build on are once() steps, so `-t` may pick any test.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -25,7 +26,7 @@ import {
 	startCluster,
 	startN8nProcess,
 } from '../../scripts/n8n/cluster.mjs';
-import { n8nVersion } from '../../scripts/n8n/install.mjs';
+import { n8nPaths, n8nVersion } from '../../scripts/n8n/install.mjs';
 import {
 	activateArgs,
 	credentialFile,
@@ -76,6 +77,12 @@ const DEDUPE_WORKFLOW = 'ckQueueDedupe001';
 const DEDUPE_WEBHOOK_ID = 'c0ffee00-0000-4000-8000-00000000a002';
 const ASSIGN_WORKFLOW = 'ckQueueAssign001';
 const OUTBOUND_WORKFLOW = 'ckQueueOutbnd001';
+// the guard's lock across workers (issue 26): one workflow per check, so that each starts fresh
+const LOCK_WORKFLOW = 'ckQueueLock00001';
+const FIRST_WORKFLOW = 'ckQueueFirst0001';
+const SHARED_WORKFLOW = 'ckQueueShared001';
+const TIMED_ON_WORKFLOW = 'ckQueueTimedOn01';
+const TIMED_OFF_WORKFLOW = 'ckQueueTimedOf01';
 
 /** A CallKaro Trigger on a fixed webhook id. */
 const triggerNode = (typeVersion, webhookId, parameters = {}) => ({
@@ -95,6 +102,12 @@ const outboundCallNode = (parameters) => ({
 	credentials: CREDENTIAL,
 	parameters: { agentId: 'agent_sales_01', options: { defaultCountryCode: '91' }, ...parameters },
 });
+
+/** A webhook that answers when the workflow has finished, for the guard's cost. */
+const answerAtEnd = (pathName) => {
+	const hook = webhookNode(pathName);
+	return { ...hook, parameters: { ...hook.parameters, responseMode: 'lastNode' } };
+};
 
 const crm = readExample('crm-to-assign-workflow.json');
 const WORKFLOWS = [
@@ -131,6 +144,37 @@ const WORKFLOWS = [
 	workflow(OUTBOUND_WORKFLOW, 'Queue e2e: Webhook to Outbound Call (Skip Numbers Called Before)', [
 		webhookNode('callkaro-queue-outbound'),
 		outboundCallNode({ phoneNumber: '={{ $json.body.phone }}', skipBefore: true }),
+	]),
+	workflow(LOCK_WORKFLOW, 'Queue e2e: the guard under load', [
+		webhookNode('ck-lock-rounds'),
+		outboundCallNode({ phoneNumber: '={{ $json.body.phone }}', skipBefore: true }),
+	]),
+	workflow(FIRST_WORKFLOW, 'Queue e2e: the guard, a history created by two workers', [
+		webhookNode('ck-first-history-two'),
+		outboundCallNode({ phoneNumber: '={{ $json.body.phone }}', skipBefore: true }),
+	]),
+	workflow(SHARED_WORKFLOW, 'Queue e2e: the guard after Remove Duplicates with Scope Workflow', [
+		webhookNode('ck-shared-workflow-row-3'),
+		{
+			name: 'Remove Duplicates',
+			type: 'n8n-nodes-base.removeDuplicates',
+			typeVersion: 2,
+			parameters: {
+				operation: 'removeItemsSeenInPreviousExecutions',
+				logic: 'removeItemsWithAlreadySeenKeyValues',
+				dedupeValue: '={{ $json.body.phone }}',
+				options: { scope: 'workflow' },
+			},
+		},
+		outboundCallNode({ phoneNumber: '={{ $json.body.phone }}', skipBefore: true }),
+	]),
+	workflow(TIMED_ON_WORKFLOW, 'Queue e2e: guard on, answered at the end', [
+		answerAtEnd('ck-timed-on'),
+		outboundCallNode({ phoneNumber: '={{ $json.body.phone }}', skipBefore: true }),
+	]),
+	workflow(TIMED_OFF_WORKFLOW, 'Queue e2e: guard off, answered at the end', [
+		answerAtEnd('ck-timed-guard-off'),
+		outboundCallNode({ phoneNumber: '={{ $json.body.phone }}' }),
 	]),
 ];
 
@@ -394,6 +438,233 @@ function spreadTest(ctx, firstLead) {
 
 // ---------------------------------------------------------------------------------------------
 
+// ---------------------------------------------------------------------------------------------
+// the guard's lock across processes (issue 26)
+
+/** Rows of n8n's processed_data table, read with n8n's own PostgreSQL driver. */
+async function processedData(sql, params = []) {
+	const { Client } = createRequire(path.join(n8nPaths().n8nDir, 'node_modules', 'n8n', 'x.js'))(
+		'pg',
+	);
+	const client = new Client({ host: '127.0.0.1', port: run.pg.port, user: 'postgres' });
+	await client.connect();
+	try {
+		return (await client.query(sql, params)).rows;
+	} finally {
+		await client.end();
+	}
+}
+/** The number of entries in a row: the guard's history (`n:<node id>`) or the workflow-wide row (''). */
+const entries = async (workflowId, context) => {
+	const [row] = await processedData(
+		'SELECT value FROM processed_data WHERE "workflowId" = $1 AND context = $2',
+		[workflowId, context],
+	);
+	const value = typeof row?.value === 'string' ? JSON.parse(row.value) : row?.value;
+	return Array.isArray(value?.data) ? value.data.length : null;
+};
+const callsPer = async (phones) => {
+	const calls = (await sandboxState(run.sandbox)).calls;
+	return phones.map((phone) => calls.filter((c) => `+${c.number}` === phone).length);
+};
+
+/** guard_overhead_ms: the same delivery answered at the end, guard on against off, alternating. */
+function guardCostTest(ctx, base) {
+	test('guard_overhead_ms: a guarded execution against the same with the guard off (p50 <= 50 ms, p99 <= 250 ms)', async () => {
+		// n8n's webhook processor now and then never answers a delivery whose execution succeeded
+		// (seen on both lines): such a delivery is counted, and left out of the times
+		const unanswered = [];
+		let next = 0;
+		const post = async (id) => {
+			const path_ = id === TIMED_ON_WORKFLOW ? 'ck-timed-on' : 'ck-timed-guard-off';
+			const reply = await postJson(`${ctx.hooks}/webhook/${path_}`, {
+				phone: leadNumber(base, next++),
+			}).catch((error) => {
+				if (error.name !== 'TimeoutError') throw error;
+				unanswered.push(id);
+				return null;
+			});
+			if (reply && reply.status !== 200)
+				throw new Error(`${path_}: HTTP ${reply.status} ${reply.text}`);
+			return reply?.ms;
+		};
+		const p = (list, q) =>
+			Math.round(
+				percentile(
+					[...list].sort((x, y) => x - y),
+					q,
+				),
+			);
+		const [ROUNDS, WARM_UP] = [60, 10];
+		/** 60 deliveries each way, in turn, after ten of each that warm both up. */
+		const measure = async () => {
+			const [on, off] = [[], []];
+			for (let i = 0; i < ROUNDS + WARM_UP; i++) {
+				const [a, b] = [await post(TIMED_ON_WORKFLOW), await post(TIMED_OFF_WORKFLOW)];
+				if (i >= WARM_UP && a !== undefined && b !== undefined) (on.push(a), off.push(b));
+			}
+			return {
+				p50: p(on, 50) - p(off, 50),
+				p99: p(on, 99) - p(off, 99),
+				guard_on_ms: { p50: p(on, 50), p99: p(on, 99) },
+				guard_off_ms: { p50: p(off, 50), p99: p(off, 99) },
+				pairs_timed: on.length,
+				load_average: os.loadavg().map((l) => Number(l.toFixed(2))),
+			};
+		};
+		const before = {};
+		for (const id of [TIMED_ON_WORKFLOW, TIMED_OFF_WORKFLOW])
+			before[id] = await executionCount(ctx.main, ctx.cookie, id, ['success']);
+		const within = (m) => m.p50 <= 50 && m.p99 <= 250;
+		// on this shared machine one stalled delivery can make a p99 alone: a miss is measured again
+		const measured = [await measure()];
+		if (!within(measured[0])) measured.push(await measure());
+		const succeeded = [];
+		for (const id of [TIMED_ON_WORKFLOW, TIMED_OFF_WORKFLOW]) {
+			await settle(ctx.main, ctx.cookie, id, 0);
+			succeeded.push((await executionCount(ctx.main, ctx.cookie, id, ['success'])) - before[id]);
+		}
+		const cost = (figures[`${ctx.mode}_guard_overhead_ms`] = {
+			...measured.at(-1),
+			...(measured.length > 1 ? { first_measurement_missed: measured[0] } : {}),
+			unanswered: unanswered.length,
+			executions_succeeded: succeeded,
+		});
+		log(`${ctx.mode}: guard_overhead_ms ${JSON.stringify(cost)}`);
+		const each = measured.length * (ROUNDS + WARM_UP);
+		expect(cost.executions_succeeded).toEqual([each, each]);
+		expect(cost.unanswered).toBeLessThanOrEqual(3);
+		expect(cost.p50).toBeLessThanOrEqual(50);
+		expect(cost.p99).toBeLessThanOrEqual(250);
+	});
+}
+
+function guardLockTests(ctx) {
+	const outbound = (phone) => postJson(`${ctx.hooks}/webhook/ck-lock-rounds`, { phone });
+
+	test('the guard over 2 workers: 10 rounds of 20 deliveries of one lead at once -> 1 call each round', async () => {
+		const before = await executionCount(ctx.main, ctx.cookie, LOCK_WORKFLOW);
+		const phones = Array.from({ length: 10 }, (_v, r) => leadNumber(41_000_000, r));
+		const byWorkerBefore = executionsByWorker(ctx.cluster);
+		for (const phone of phones) {
+			await Promise.all(Array.from({ length: 20 }, () => outbound(phone)));
+			await settle(ctx.main, ctx.cookie, LOCK_WORKFLOW, before + 20 * (phones.indexOf(phone) + 1));
+		}
+		const byWorker = executionsByWorker(ctx.cluster);
+		const result = (figures.queue_guard_rounds = {
+			calls_per_round: await callsPer(phones),
+			failed: await executionCount(ctx.main, ctx.cookie, LOCK_WORKFLOW, ['error', 'crashed']),
+			executions_per_worker: Object.keys(byWorker).map(
+				(w) => byWorker[w].length - byWorkerBefore[w].length,
+			),
+		});
+		log(`queue: 10 rounds of 20 at once: ${JSON.stringify(result)}`);
+		expect(result.calls_per_round).toEqual(phones.map(() => 1));
+		expect(result.failed).toBe(0);
+	});
+
+	test('the guard over 2 workers: 200 distinct leads, then all 200 again -> 0 second calls, no key lost', async () => {
+		const before = await executionCount(ctx.main, ctx.cookie, LOCK_WORKFLOW);
+		const keysBefore = (await entries(LOCK_WORKFLOW, `n:${LOCK_WORKFLOW}-1`)) ?? 0;
+		const phones = Array.from({ length: 200 }, (_v, i) => leadNumber(42_000_000, i));
+		await pool(phones, 10, outbound);
+		await settle(ctx.main, ctx.cookie, LOCK_WORKFLOW, before + 200);
+		const keysAfterFirst = await entries(LOCK_WORKFLOW, `n:${LOCK_WORKFLOW}-1`);
+		await pool(phones, 10, outbound);
+		await settle(ctx.main, ctx.cookie, LOCK_WORKFLOW, before + 400);
+		const calls = await callsPer(phones);
+		const result = (figures.queue_guard_200_twice = {
+			numbers_called: calls.filter((n) => n > 0).length,
+			numbers_called_twice: calls.filter((n) => n > 1).length,
+			keys_recorded_by_the_first_200: keysAfterFirst - keysBefore,
+			keys_after_the_second_200:
+				(await entries(LOCK_WORKFLOW, `n:${LOCK_WORKFLOW}-1`)) - keysBefore,
+			lock_left_behind: (await entries(LOCK_WORKFLOW, '')) !== null,
+			failed: await executionCount(ctx.main, ctx.cookie, LOCK_WORKFLOW, ['error', 'crashed']),
+		});
+		log(`queue: 200 leads twice: ${JSON.stringify(result)}`);
+		expect(result).toMatchObject({
+			numbers_called: 200,
+			numbers_called_twice: 0,
+			keys_recorded_by_the_first_200: 200,
+			keys_after_the_second_200: 200,
+			failed: 0,
+		});
+	});
+
+	test('a lock left by a dead worker: the next guarded execution goes on after the stale time (10 s), and calls once', async () => {
+		// what a worker killed while holding the lock leaves: the row, with the time it looked
+		const value = JSON.stringify({ mode: 'latestIncrementalKey', data: -(2 ** 52) - Date.now() });
+		await processedData(
+			'INSERT INTO processed_data ("workflowId", context, value) VALUES ($1, \'\', $2)',
+			[LOCK_WORKFLOW, value],
+		);
+		const phone = leadNumber(43_000_000, 0);
+		const started = Date.now();
+		await Promise.all([outbound(phone), outbound(phone)]);
+		let waited = null;
+		for (const deadline = started + 60_000; Date.now() < deadline; await sleep(200)) {
+			if ((await callsPer([phone]))[0] > 0) {
+				waited = Date.now() - started;
+				break;
+			}
+		}
+		await settle(ctx.main, ctx.cookie, LOCK_WORKFLOW, 0);
+		const result = (figures.queue_guard_dead_lock = {
+			call_placed_after_ms: waited,
+			calls: (await callsPer([phone]))[0],
+			lock_left_behind: (await entries(LOCK_WORKFLOW, '')) !== null,
+		});
+		log(`queue: a dead worker's lock: ${JSON.stringify(result)}`);
+		expect(waited).toBeGreaterThanOrEqual(9_000);
+		expect(waited).toBeLessThan(30_000);
+		expect(result.calls).toBe(1);
+	});
+
+	test('Remove Duplicates with Scope Workflow in the same workflow: the guard says so and sends nothing; its data is kept', async () => {
+		const hook = `${ctx.hooks}/webhook/ck-shared-workflow-row-3`;
+		const phones = [leadNumber(44_000_000, 0), leadNumber(44_000_000, 1)];
+		// one after the other: two first runs at once would race to create Remove Duplicates' row
+		for (const [i, phone] of phones.entries()) {
+			await postJson(hook, { phone });
+			await settle(ctx.main, ctx.cookie, SHARED_WORKFLOW, i + 1);
+		}
+		const res = await fetch(
+			`${ctx.main.url}/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: SHARED_WORKFLOW }))}&limit=1`,
+			{ headers: { cookie: ctx.cookie } },
+		);
+		const [last] = (await res.json()).data.results;
+		const detail = await (
+			await fetch(`${ctx.main.url}/rest/executions/${last.id}`, { headers: { cookie: ctx.cookie } })
+		).text();
+		const result = (figures.queue_guard_shared_row = {
+			failed: await executionCount(ctx.main, ctx.cookie, SHARED_WORKFLOW, ['error']),
+			calls: (await callsPer(phones)).reduce((a, b) => a + b, 0),
+			said: /another node of this workflow keeps its history for the whole workflow/.test(detail),
+			remove_duplicates_entries: await entries(SHARED_WORKFLOW, ''),
+		});
+		log(`queue: Remove Duplicates with Scope Workflow: ${JSON.stringify(result)}`);
+		expect(result).toEqual({ failed: 2, calls: 0, said: true, remove_duplicates_entries: 2 });
+	});
+
+	test('a history created by two workers at once: 20 distinct leads at once -> 20 calls, no item fails', async () => {
+		const phones = Array.from({ length: 20 }, (_v, i) => leadNumber(45_000_000, i));
+		const answers = await Promise.all(
+			phones.map((phone) => postJson(`${ctx.hooks}/webhook/ck-first-history-two`, { phone })),
+		);
+		await settle(ctx.main, ctx.cookie, FIRST_WORKFLOW, 20);
+		const result = (figures.queue_guard_first_history = {
+			answered_200: answers.filter((a) => a.status === 200).length,
+			success: await executionCount(ctx.main, ctx.cookie, FIRST_WORKFLOW, ['success']),
+			failed: await executionCount(ctx.main, ctx.cookie, FIRST_WORKFLOW, ['error', 'crashed']),
+			calls: (await callsPer(phones)).reduce((a, b) => a + b, 0),
+			keys: await entries(FIRST_WORKFLOW, `n:${FIRST_WORKFLOW}-1`),
+		});
+		log(`queue: a history created by two workers at once: ${JSON.stringify(result)}`);
+		expect(result).toEqual({ answered_200: 20, success: 20, failed: 0, calls: 20, keys: 20 });
+	});
+}
+
 describe('regular mode: one n8n on PostgreSQL', () => {
 	const ctx = { mode: 'regular' };
 	beforeAll(async () => {
@@ -409,7 +680,13 @@ describe('regular mode: one n8n on PostgreSQL', () => {
 		ctx.hooks = ctx.main.url;
 		await ensureOwner(ctx.main.url, OWNER);
 		ctx.cookie = await n8nLogin(ctx.main.url, OWNER);
-		for (const id of [TRIGGER_WORKFLOW, DEDUPE_WORKFLOW, TRIGGER_V1_WORKFLOW])
+		for (const id of [
+			TRIGGER_WORKFLOW,
+			DEDUPE_WORKFLOW,
+			TRIGGER_V1_WORKFLOW,
+			TIMED_ON_WORKFLOW,
+			TIMED_OFF_WORKFLOW,
+		])
 			await waitForPublished(ctx.main, ctx.cookie, id);
 	});
 	afterAll(() => ctx.main?.stop());
@@ -417,6 +694,7 @@ describe('regular mode: one n8n on PostgreSQL', () => {
 	triggerTests(ctx);
 	removeDuplicatesTest(ctx, 50_000_000);
 	spreadTest(ctx, 10_000_000);
+	guardCostTest(ctx, 46_000_000);
 });
 
 describe('queue mode: main, 2 workers, 1 webhook processor', () => {
@@ -479,6 +757,9 @@ describe('queue mode: main, 2 workers, 1 webhook processor', () => {
 		expect(guard.sequential_3_calls).toBe(1);
 		expect(guard.concurrent_20_calls).toBeGreaterThanOrEqual(1);
 	});
+
+	guardLockTests(ctx);
+	guardCostTest(ctx, 47_000_000);
 
 	// A worker killed with SIGKILL once the sandbox has counted about 60 of 200 Outbound Call
 	// deliveries' calls (the deliveries go on meanwhile). Main is restarted first to look for
