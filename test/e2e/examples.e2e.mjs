@@ -135,7 +135,7 @@ describe('n8n CLI', () => {
 		const nodes = readJson(out).flatMap((w) => w.nodes);
 		// every CallKaro node but the trigger (which calls no API) has the credential
 		const isApiNode = (n) => n.type.startsWith(`${PACKAGE_NAME}.`) && !n.type.endsWith('Trigger');
-		const imported = [...exampleFiles().map(readExample), guard];
+		const imported = [...exampleFiles().map(readExample), guard, unguarded];
 		const shipped = imported.flatMap((w) => w.nodes.filter(isApiNode));
 		const credentials = nodes.filter(isApiNode).map((n) => n.credentials?.callKaroApi?.id);
 		expect(credentials).toEqual(shipped.map(() => CREDENTIAL_ID));
