@@ -60,6 +60,8 @@ const LOCK_SCOPE = 'workflow';
 const LOCK_OPTIONS: ICheckProcessedOptions = { mode: 'latestIncrementalKey' };
 /** n8n's words when a row was saved in another mode: here, another node's workflow-wide history. */
 const OTHER_MODE = /incompatible setting/;
+/** The database's words when another process created the row first (PostgreSQL, SQLite, MySQL). */
+const LOST_INSERT = /duplicate key|unique constraint|duplicate entry/i;
 
 /** The guard's settings from the node's parameters (read once, from the first item), or undefined when off. */
 export function readGuardSettings(context: IExecuteFunctions): GuardSettings | undefined {
@@ -149,7 +151,9 @@ export function createItemGuard(
 			const look = clock.now();
 			const seen = await lockRow([LOCK_FLOOR, lockValue(previousLook)]).catch((error: Error) => {
 				if (OTHER_MODE.test(error.message)) throw sharedRowError();
-				// a duplicate key (another process created the row first), or a failing store
+				// another process created the row first: the lock is busy, however often that happens
+				if (LOST_INSERT.test(error.message)) return undefined;
+				// a failing store
 				if (++failedLooks >= 3) throw error;
 				return undefined;
 			});

@@ -8,6 +8,7 @@ import type {
 	IExecuteFunctions,
 	INode,
 } from 'n8n-workflow';
+import { UnexpectedError } from 'n8n-workflow';
 
 import { bareErrorItemJson, errorItemJson } from '../../../nodes/shared/errors';
 import { createItemGuard } from '../../../nodes/shared/guard';
@@ -256,15 +257,21 @@ describe('route', () => {
 
 describe("the guard's timing", () => {
 	/** The guard over the in-memory store, with a clock that jumps by each wait. */
-	function guardOver(timing: GuardTiming) {
+	function guardOver(timing: GuardTiming, { lostInserts = 0 } = {}) {
 		const store = new InMemoryDeduplicator();
+		let insertsToLose = lostInserts;
 		const contextData = { node: { ...node, id: 'node-1' }, workflow: { id: 'wf', active: true } };
 		const context = {
 			getNode: () => node,
 			getWorkflow: () => ({ id: 'wf' }),
 			helpers: {
-				checkProcessedAndRecord: async (...[items, scope, options]: CallArgs) =>
-					await store.checkProcessedAndRecord(items, scope, contextData, options),
+				checkProcessedAndRecord: async (...[items, scope, options]: CallArgs) => {
+					// another process creating the lock row first, as PostgreSQL says it
+					if (scope === 'workflow' && insertsToLose-- > 0) {
+						throw new UnexpectedError('duplicate key value violates unique constraint "PK_x"');
+					}
+					return await store.checkProcessedAndRecord(items, scope, contextData, options);
+				},
 				removeProcessed: async (...[items, scope, options]: CallArgs) =>
 					await store.removeProcessed(items, scope, contextData, options),
 				clearAllProcessedItems: async (scope: DeduplicationScope) =>
@@ -299,6 +306,13 @@ describe("the guard's timing", () => {
 		expect(await guard.claim(new Map([[0, 'k']]))).toEqual(new Set());
 		expect(waits).toEqual([]);
 		expect(store.rows.has('wf|')).toBe(false);
+	});
+
+	it('a lost race to create the lock row is a busy lock, not a failing store, however often it comes', async () => {
+		const { guard, waits } = guardOver(timing, { lostInserts: 5 });
+
+		expect(await guard.claim(new Map([[0, 'k']]))).toEqual(new Set());
+		expect(waits).toHaveLength(5);
 	});
 
 	it('looks again at a busy lock after half to 1.5 times pollMs', async () => {
