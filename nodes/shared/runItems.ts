@@ -353,7 +353,7 @@ export function summaryHint(state: RunState): NodeExecutionHint[] {
 }
 
 /** How the failed items' json is shaped: `errorItemJson`, or `bareErrorItemJson` for n8n 1.x. */
-type ErrorItemJson = (error: NodeApiError | NodeOperationError) => IDataObject;
+type ErrorItemJson = (error: NodeError) => IDataObject;
 
 /**
  * Phase 8: one output item per input item, in input order, each paired with its input. A failed

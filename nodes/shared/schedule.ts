@@ -23,8 +23,7 @@ export function hintScheduleZone(context: IExecuteFunctions, schedule: IstSchedu
 	if (zone === undefined || zone === IST_ZONE) return;
 	const hinted = hintedZones.get(context) ?? new Set<string>();
 	hintedZones.set(context, hinted);
-	// n8n 1.79 and later show hints under the output; older ones have no addExecutionHints.
-	if (hinted.has(zone) || typeof context.addExecutionHints !== 'function') return;
+	if (hinted.has(zone)) return;
 	hinted.add(zone);
 	context.addExecutionHints({
 		type: 'info',

@@ -18,8 +18,16 @@ import {
 	triggerExample,
 } from '../../scripts/n8n/host.mjs';
 import { DEMO_API_KEY } from '../sandbox/sandbox.mjs';
-import { exampleFiles, once, packed, postJson, readExample, startE2e } from './harness.mjs';
-import { waitForExecutions } from './harness.mjs';
+import {
+	exampleFiles,
+	once,
+	packed,
+	percentile,
+	postJson,
+	readExample,
+	startE2e,
+	waitForExecutions,
+} from './harness.mjs';
 
 const digits = (s) => String(s).replace(/\D/g, '');
 const crm = readExample('crm-to-assign-workflow.json');
@@ -517,12 +525,6 @@ describe('n8n start: the real triggers', () => {
 				}
 				expect(res.status).toBe(200);
 			};
-			const p = (list, q) => {
-				const sorted = [...list].sort((a, b) => a - b);
-				return Math.round(
-					sorted[Math.min(sorted.length - 1, Math.ceil((q / 100) * sorted.length) - 1)],
-				);
-			};
 			let next = 0;
 			/** 60 deliveries each way, in turn, after ten of each that warm both up. */
 			const measure = async () => {
@@ -537,10 +539,10 @@ describe('n8n start: the real triggers', () => {
 					if (i >= 10) (on.push(onMs), off.push(performance.now() - t));
 				}
 				return {
-					p50: p(on, 50) - p(off, 50),
-					p99: p(on, 99) - p(off, 99),
-					guard_on_ms: { p50: p(on, 50), p99: p(on, 99) },
-					guard_off_ms: { p50: p(off, 50), p99: p(off, 99) },
+					p50: percentile(on, 50) - percentile(off, 50),
+					p99: percentile(on, 99) - percentile(off, 99),
+					guard_on_ms: { p50: percentile(on, 50), p99: percentile(on, 99) },
+					guard_off_ms: { p50: percentile(off, 50), p99: percentile(off, 99) },
 					deliveries_each: on.length,
 				};
 			};

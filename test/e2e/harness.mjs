@@ -33,6 +33,12 @@ export const exampleFiles = () => fs.readdirSync(EXAMPLES).filter((f) => f.endsW
 /** What global-setup.mjs left: { work, tarball, files, n8nDir }. */
 export const packed = () => readJson(path.join(process.env.CALLKARO_E2E_WORK, 'packed.json'));
 
+/** The q-th percentile (0 to 100) of a list of numbers, by nearest rank, rounded. */
+export function percentile(list, q) {
+	const sorted = [...list].sort((a, b) => a - b);
+	return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((q / 100) * sorted.length) - 1)]);
+}
+
 /** Memoises an async step, so that a test filtered in with -t still runs what it builds on. */
 export function once(fn) {
 	let promise;

@@ -56,7 +56,7 @@ import {
 } from '../../scripts/n8n/webhook-load.mjs';
 import { DEMO_API_KEY, startSandbox } from '../sandbox/sandbox.mjs';
 import { callEndedEvent } from '../support/callEnded.ts';
-import { OWNER, once, packed, readExample } from './harness.mjs';
+import { OWNER, once, packed, percentile, readExample } from './harness.mjs';
 
 // no step has a fixed length on a shared machine: 200 deliveries at 50 at once took 30 s a
 // delivery at a load of 20
@@ -110,6 +110,9 @@ const answerAtEnd = (pathName) => {
 };
 
 const crm = readExample('crm-to-assign-workflow.json');
+/** Outbound Call with Skip Numbers Called Before, on the phone of each delivery's body. */
+const GUARDED_CALL = outboundCallNode({ phoneNumber: '={{ $json.body.phone }}', skipBefore: true });
+
 const WORKFLOWS = [
 	workflow(TRIGGER_WORKFLOW, 'Queue e2e: CallKaro Trigger', [
 		triggerNode(1.1, TRIGGER_WEBHOOK_ID),
@@ -143,15 +146,15 @@ const WORKFLOWS = [
 	}),
 	workflow(OUTBOUND_WORKFLOW, 'Queue e2e: Webhook to Outbound Call (Skip Numbers Called Before)', [
 		webhookNode('callkaro-queue-outbound'),
-		outboundCallNode({ phoneNumber: '={{ $json.body.phone }}', skipBefore: true }),
+		GUARDED_CALL,
 	]),
 	workflow(LOCK_WORKFLOW, 'Queue e2e: the guard under load', [
 		webhookNode('ck-lock-rounds'),
-		outboundCallNode({ phoneNumber: '={{ $json.body.phone }}', skipBefore: true }),
+		GUARDED_CALL,
 	]),
 	workflow(FIRST_WORKFLOW, 'Queue e2e: the guard, a history created by two workers', [
 		webhookNode('ck-first-history-two'),
-		outboundCallNode({ phoneNumber: '={{ $json.body.phone }}', skipBefore: true }),
+		GUARDED_CALL,
 	]),
 	workflow(SHARED_WORKFLOW, 'Queue e2e: the guard after Remove Duplicates with Scope Workflow', [
 		webhookNode('ck-shared-workflow-row-3'),
@@ -166,11 +169,11 @@ const WORKFLOWS = [
 				options: { scope: 'workflow' },
 			},
 		},
-		outboundCallNode({ phoneNumber: '={{ $json.body.phone }}', skipBefore: true }),
+		GUARDED_CALL,
 	]),
 	workflow(TIMED_ON_WORKFLOW, 'Queue e2e: guard on, answered at the end', [
 		answerAtEnd('ck-timed-on'),
-		outboundCallNode({ phoneNumber: '={{ $json.body.phone }}', skipBefore: true }),
+		GUARDED_CALL,
 	]),
 	workflow(TIMED_OFF_WORKFLOW, 'Queue e2e: guard off, answered at the end', [
 		answerAtEnd('ck-timed-guard-off'),
@@ -178,8 +181,6 @@ const WORKFLOWS = [
 	]),
 ];
 
-const percentile = (sorted, p) =>
-	sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const callEnded = (callSid, to) => callEndedEvent({ callSid, ...(to ? { to } : {}) });
 
 // ---------------------------------------------------------------------------------------------
@@ -309,8 +310,8 @@ function triggerTests(ctx) {
 			const answers = await pool(ids, 50, (id) => postJson(url(webhookId), callEnded(id)));
 			const ms = answers.map((a) => a.ms).sort((a, b) => a - b);
 			const times = {
-				p50_ms: Math.round(percentile(ms, 50)),
-				p99_ms: Math.round(percentile(ms, 99)),
+				p50_ms: percentile(ms, 50),
+				p99_ms: percentile(ms, 99),
 				max_ms: Math.round(ms.at(-1)),
 				load_average_1min: [Number(load.toFixed(1)), Number(os.loadavg()[0].toFixed(1))],
 				not_200: answers
@@ -489,13 +490,6 @@ function guardCostTest(ctx, base) {
 				throw new Error(`${path_}: HTTP ${reply.status} ${reply.text}`);
 			return reply?.ms;
 		};
-		const p = (list, q) =>
-			Math.round(
-				percentile(
-					[...list].sort((x, y) => x - y),
-					q,
-				),
-			);
 		const [ROUNDS, WARM_UP] = [60, 10];
 		/** 60 deliveries each way, in turn, after ten of each that warm both up. */
 		const measure = async () => {
@@ -505,10 +499,10 @@ function guardCostTest(ctx, base) {
 				if (i >= WARM_UP && a !== undefined && b !== undefined) (on.push(a), off.push(b));
 			}
 			return {
-				p50: p(on, 50) - p(off, 50),
-				p99: p(on, 99) - p(off, 99),
-				guard_on_ms: { p50: p(on, 50), p99: p(on, 99) },
-				guard_off_ms: { p50: p(off, 50), p99: p(off, 99) },
+				p50: percentile(on, 50) - percentile(off, 50),
+				p99: percentile(on, 99) - percentile(off, 99),
+				guard_on_ms: { p50: percentile(on, 50), p99: percentile(on, 99) },
+				guard_off_ms: { p50: percentile(off, 50), p99: percentile(off, 99) },
 				pairs_timed: on.length,
 				load_average: os.loadavg().map((l) => Number(l.toFixed(2))),
 			};
