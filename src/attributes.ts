@@ -1,10 +1,12 @@
 import { invalidInput } from './errors';
-import { describeValue, readJsonObject } from './input';
+import { describeValue } from './input';
 import { maskPhoneNumbersInText } from './mask';
-import { looseKey, sendableValues } from './recordValues';
+import { unwrapValue } from './recordShapes';
+import { looseKey, readRecord, sendableValues } from './recordValues';
 import type { LeftOutValue, UnsendableValueHandling, ValueRules } from './recordValues';
 import { MAX_ATTRIBUTE_ROWS, MAX_ATTRIBUTE_VALUE_LENGTH } from './schemas';
 import type { AttributeReport, AttributeRow } from './schemas';
+import type { SourceNodeRules } from './sourceNodes';
 
 const FIELD = 'Attributes';
 
@@ -28,6 +30,8 @@ export interface AttributeRules {
 export interface CheckedAttributes {
 	rows: AttributeRow[];
 	leftOut: LeftOutValue[];
+	/** What was assumed from the node the record came from. */
+	assumed: string[];
 }
 
 /** Leave out what cannot be sent, send everything else: a whole CRM record goes in as it is. */
@@ -78,11 +82,26 @@ function keyedRow(row: unknown, position: number): KeyedRow {
 	return { key: name, value, replace };
 }
 
-function keyedRows(source: AttributeSource): KeyedRow[] {
-	if ('rows' in source) return source.rows.map((row, index) => keyedRow(row, index + 1));
-	return Object.entries(readJsonObject(source.object, FIELD)).map(([key, value], index) =>
+function keyedRows(
+	source: AttributeSource,
+	sourceNode: SourceNodeRules | undefined,
+): { given: KeyedRow[]; leftOut: LeftOutValue[]; assumed: string[] } {
+	if ('rows' in source) {
+		// A mapped value in a wrapper that holds only it (HubSpot's { value }) is taken out.
+		const given = source.rows
+			.map((row, index) => keyedRow(row, index + 1))
+			.map((row) => ({ ...row, value: unwrapValue(row.value).value }));
+		return {
+			given,
+			leftOut: [],
+			assumed: [],
+		};
+	}
+	const { entries, leftOut, assumed } = readRecord(source.object, FIELD, sourceNode);
+	const given = entries.map(([key, value], index) =>
 		keyedRow({ key, value, replace: source.replace }, index + 1),
 	);
+	return { given, leftOut, assumed };
 }
 
 /** Two sent keys that CallKaro would read as one attribute are refused: which value wins is unclear. */
@@ -109,13 +128,15 @@ function refuseKeysThatMatch(rows: AttributeRow[]): void {
 export function checkAttributes(
 	source: AttributeSource,
 	rules: AttributeRules = DEFAULT_ATTRIBUTE_RULES,
+	sourceNode?: SourceNodeRules,
 ): CheckedAttributes {
-	const given = keyedRows(source);
+	const { given, leftOut: droppedWhileReading, assumed } = keyedRows(source, sourceNode);
 	const replaceOf = new Map(given.map(({ key, replace }) => [key, replace]));
-	const { values, leftOut } = sendableValues(
+	const { values, leftOut: notSendable } = sendableValues(
 		given.map(({ key, value }) => [key, value] as const),
 		valueRules(rules),
 	);
+	const leftOut = [...droppedWhileReading, ...notSendable];
 	const rows = values.map(([key, value]) => ({ key, value, replace: replaceOf.get(key) ?? false }));
 	if (rows.length > MAX_ATTRIBUTE_ROWS) {
 		const { keysToSend, keysToLeaveOut } = ATTRIBUTE_OPTION_NAMES;
@@ -126,7 +147,7 @@ export function checkAttributes(
 		);
 	}
 	refuseKeysThatMatch(rows);
-	return { rows, leftOut };
+	return { rows, leftOut, assumed };
 }
 
 export interface AttributeSummary {

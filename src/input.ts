@@ -1,5 +1,6 @@
 import { invalidInput } from './errors';
 import { maskPhoneNumbersInText } from './mask';
+import { likelySubField, unwrapValue } from './recordShapes';
 
 const SHOWN_TEXT_LENGTH = 60;
 
@@ -20,15 +21,34 @@ export function describeValue(value: unknown, masked = true): string {
 	return typeof value === 'object' ? 'an object' : typeof value;
 }
 
-/** A required text input such as an ID or a name: trimmed, never empty. */
+/**
+ * A value of the wrong type, e.g. an object where text is expected. When the object holds its
+ * value in a field that stands out (`.value`, `.start`, `.full`, `.text`…), the fix names it.
+ */
+export function wrongTypeError(field: string, value: unknown, expected: string, fix: string) {
+	const subField = likelySubField(value);
+	return invalidInput(
+		field,
+		`must be ${expected}, but is ${describeValue(value)}`,
+		subField === undefined
+			? fix
+			: `Map the value inside it: add ${subField} to the end of the expression`,
+	);
+}
+
+/**
+ * A required text input such as an ID, a name or a phone number: trimmed, never empty. A value
+ * in a wrapper that holds only it (HubSpot's `{ value }`, a one-element list) is taken out.
+ */
 export function requireText(value: unknown, field: string, fix: string): string {
-	const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+	const unwrapped = unwrapValue(value).value;
+	const text =
+		typeof unwrapped === 'number' && Number.isFinite(unwrapped) ? String(unwrapped) : unwrapped;
 	if (typeof text === 'string' && text.trim() !== '') return text.trim();
-	const problem =
-		typeof text === 'string' || text === undefined || text === null
-			? 'is empty'
-			: `must be text, but is ${describeValue(value)}`;
-	throw invalidInput(field, problem, fix);
+	if (typeof text === 'string' || text === undefined || text === null) {
+		throw invalidInput(field, 'is empty', fix);
+	}
+	throw wrongTypeError(field, unwrapped, 'text', fix);
 }
 
 /** An optional text input: trimmed, and undefined when empty. */

@@ -1,6 +1,7 @@
 import { CALLING_CODES, NATIONAL_NUMBER_RULES, nationalRuleOf } from './countries';
 import { invalidInput } from './errors';
-import { requireText } from './input';
+import { requireText, wrongTypeError } from './input';
+import { unwrapValue } from './recordShapes';
 import { maskPhoneNumber } from './mask';
 
 export { maskPhoneNumber, maskPhoneNumbersInText } from './mask';
@@ -19,8 +20,40 @@ const INDIA = '91';
 const INDIAN_MOBILE = /^[6-9]/;
 const OTHER_COUNTRY_FIX = 'write a number of another country with + and its country code';
 
-function countryCodeDigits(value: string | undefined): string | undefined {
-	const text = value?.trim();
+/**
+ * The Default Country Code as given: undefined when the option is not set, null when it is set
+ * but its expression gave nothing for this item, text or a number (91) otherwise.
+ */
+export type DefaultCountryCode = unknown;
+
+/**
+ * Options → Default Country Code as n8n gives it: absent when the option was not added; once
+ * added, an empty value (an expression that found no country for this item) is null.
+ */
+export function defaultCountryCodeOf(options: {
+	defaultCountryCode?: unknown;
+}): DefaultCountryCode {
+	if (!('defaultCountryCode' in options)) return undefined;
+	const value = options.defaultCountryCode;
+	const empty =
+		value === undefined || value === null || (typeof value === 'string' && !value.trim());
+	return empty ? null : value;
+}
+
+/** 'not set', 'empty' (set, but nothing for this item), or the calling code's digits. */
+function countryCodeDigits(value: DefaultCountryCode): string | 'empty' | undefined {
+	if (value === null) return 'empty';
+	if (value === undefined) return undefined;
+	const unwrapped = unwrapValue(value).value;
+	if (typeof unwrapped !== 'string' && typeof unwrapped !== 'number') {
+		throw wrongTypeError(
+			'Default Country Code',
+			unwrapped,
+			'text or a number',
+			'Map the calling code, such as 91, or the ISO country code, such as IN',
+		);
+	}
+	const text = String(unwrapped).trim();
 	if (!text) return undefined;
 	if (/^[a-z]{2}$/i.test(text)) {
 		const code = CALLING_CODES.get(text.toUpperCase());
@@ -80,7 +113,7 @@ function checkNationalNumber(digits: string, shown: string, field: string): void
 /** Digits after the country code's '+', from a number written internationally or nationally. */
 function internationalDigits(
 	compact: string,
-	countryCode: string | undefined,
+	countryCode: string | 'empty' | undefined,
 	field: string,
 ): string {
 	const international = /^(?:\+|00)(\d*)$/.exec(compact)?.[1];
@@ -90,6 +123,13 @@ function internationalDigits(
 	if (digits !== undefined) {
 		checkNationalNumber(digits, maskPhoneNumber(`+${digits}`), field);
 		return digits;
+	}
+	if (countryCode === 'empty') {
+		throw invalidInput(
+			field,
+			`has no country code: "${maskPhoneNumber(compact)}", and "Default Country Code" is empty for this item`,
+			'Map a field that has the country for every item, or start the number with + and the country code',
+		);
 	}
 	if (countryCode === undefined) {
 		throw invalidInput(
@@ -104,7 +144,7 @@ function internationalDigits(
 /** Reads a phone number as typed by a person or sent by another system, into E.164. */
 export function normalizePhoneNumber(
 	raw: unknown,
-	options: { defaultCountryCode?: string; field?: string } = {},
+	options: { defaultCountryCode?: DefaultCountryCode; field?: string } = {},
 ): PhoneNumber {
 	const field = options.field ?? 'Phone Number';
 	const text = requireText(

@@ -1,4 +1,7 @@
 import { invalidInput } from './errors';
+import { readJsonObject } from './input';
+import { isPlainObject, namedValuePairs, unwrapValue } from './recordShapes';
+import type { SourceNodeRules } from './sourceNodes';
 
 /**
  * The values of a record (a CRM contact, a form answer, a payment event) that can be sent as
@@ -29,6 +32,75 @@ export interface ValueRules {
 	keysToSend?: { option: string; keys: string[] };
 	/** These keys are never sent. */
 	keysToLeaveOut?: { option: string; keys: string[] };
+}
+
+/** A record's entries as read from its shape, with the keys dropped on the way and what was assumed. */
+export interface RecordReading {
+	entries: Array<[string, unknown]>;
+	leftOut: LeftOutValue[];
+	/** What was assumed from the node the item came from, for the output and a hint. */
+	assumed: string[];
+}
+
+/** A record given as an object, as JSON text of one, or as a list of named values. */
+function recordObject(given: unknown, field: string): Record<string, unknown> {
+	const parsed =
+		typeof given === 'string' && given.trim().startsWith('[') ? safeJson(given) : given;
+	const pairs = namedValuePairs(parsed);
+	return pairs ? Object.fromEntries(pairs) : readJsonObject(given, field);
+}
+
+function safeJson(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return text;
+	}
+}
+
+/**
+ * Reads a mapped record into [key, value] entries the way the node it came from shapes it:
+ * values in a wrapper that holds exactly one value are unwrapped (see recordShapes.ts), a list
+ * of named values under a key adds its names as keys, and what the source node is known to do
+ * (its record under one key, false for an empty field) is applied and said in `assumed`.
+ */
+export function readRecord(given: unknown, field: string, source?: SourceNodeRules): RecordReading {
+	const assumed: string[] = [];
+	let record = recordObject(given, field);
+	const nested = source?.recordUnder === undefined ? undefined : record[source.recordUnder];
+	if (source?.recordUnder !== undefined && (isPlainObject(nested) || namedValuePairs(nested))) {
+		record = recordObject(nested, field);
+		assumed.push(
+			`${field}: the values under "${source.recordUnder}", where ${source.displayName} puts the record`,
+		);
+	}
+	const entries: Array<[string, unknown]> = [];
+	const leftOut: LeftOutValue[] = [];
+	const seen = new Set<string>();
+	const add = (key: string, value: unknown, from?: string) => {
+		if (seen.has(key)) {
+			leftOut.push({ key, reason: `given twice${from ? ` (again in "${from}")` : ''}` });
+			return;
+		}
+		seen.add(key);
+		entries.push([key, value]);
+	};
+	let falseLeftOut = false;
+	for (const [key, value] of Object.entries(record)) {
+		const pairs = namedValuePairs(value);
+		for (const [name, inner] of pairs ?? [[key, value]]) {
+			let unwrapped = unwrapValue(inner).value;
+			if (unwrapped === false && source?.falseMeansEmpty) {
+				unwrapped = '';
+				falseLeftOut = true;
+			}
+			add(name, unwrapped, pairs ? key : undefined);
+		}
+	}
+	if (falseLeftOut && source) {
+		assumed.push(`${field}: false is an empty field, as ${source.displayName} writes it`);
+	}
+	return { entries, leftOut, assumed };
 }
 
 /** CallKaro matches attribute keys ignoring case, spaces, underscores and hyphens; so do the key lists. */
@@ -120,6 +192,45 @@ function keyFilterReason(key: string, rules: ValueRules): string | undefined {
 	return undefined;
 }
 
+/** How many values of a nested object could be sent: text, numbers, true/false, once unwrapped. */
+function sendableCount(value: Record<string, unknown>): number {
+	return Object.values(value).filter((inner) => isSendable(unwrapValue(inner).value)).length;
+}
+
+function isSendable(value: unknown): boolean {
+	if (typeof value === 'string') return value.trim() !== '';
+	return typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+/**
+ * A record nested one level under one key (Airtable's `fields`, a lead under `data`): mapped
+ * whole, it would send a few incidental keys and leave the person out. Refused, naming the key
+ * to map, when an object holds at least twice as many values as the rest of the record.
+ */
+function refuseNestedRecord(
+	entries: ReadonlyArray<readonly [string, unknown]>,
+	rules: ValueRules,
+): void {
+	const kept = entries.filter(([key]) => keyFilterReason(key, rules) === undefined);
+	for (const [key, value] of kept) {
+		if (!isPlainObject(value)) continue;
+		const inside = sendableCount(value);
+		const outside = kept.filter(
+			([other, otherValue]) => other !== key && isSendable(otherValue),
+		).length;
+		// A customer with an address object keeps its own values beside it: not a wrapper.
+		if (inside < 2 || inside < 2 * outside) continue;
+		const keysOption = rules.keysToSend
+			? `, or list the keys to send in Options > ${rules.keysToSend.option}`
+			: '';
+		throw invalidInput(
+			rules.field,
+			`has most of its values inside "${key}" (${inside} there, ${outside} outside it), and an object is not sent`,
+			`Map that object instead, e.g. {{ $json.${key} }} in place of {{ $json }}${keysOption}`,
+		);
+	}
+}
+
 /**
  * Splits a record's entries into the values to send and those left out, in the record's order.
  * With the handling 'fail', a value that cannot be sent fails instead, naming its key; keys the
@@ -129,6 +240,7 @@ export function sendableValues(
 	entries: ReadonlyArray<readonly [string, unknown]>,
 	rules: ValueRules,
 ): { values: Array<[string, SendableValue]>; leftOut: LeftOutValue[] } {
+	if (rules.handling !== 'jsonText') refuseNestedRecord(entries, rules);
 	const values: Array<[string, SendableValue]> = [];
 	const leftOut: LeftOutValue[] = [];
 	for (const [key, value] of entries) {

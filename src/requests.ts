@@ -4,11 +4,13 @@ import { checkAttributes } from './attributes';
 import type { AttributeRules, AttributeSource } from './attributes';
 import { invalidInput } from './errors';
 import { onFirstUse } from './firstUse';
-import { describeValue, optionalText, readJsonObject, requireText } from './input';
-import { sendableValues } from './recordValues';
+import { describeValue, optionalText, requireText } from './input';
+import { readRecord, sendableValues } from './recordValues';
+import { isDateRange, isPlainObject, unwrapValue } from './recordShapes';
+import type { SourceNodeRules } from './sourceNodes';
 import type { LeftOutValue, UnsendableValueHandling } from './recordValues';
 import { normalizePhoneNumber } from './phone';
-import type { PhoneNumber } from './phone';
+import type { DefaultCountryCode, PhoneNumber } from './phone';
 import { applyCallingHours } from './callingHours';
 import type { CallingHours } from './callingHours';
 import { toIstSchedule } from './schedule';
@@ -99,7 +101,9 @@ export interface AssignInput {
 	attributeRules?: AttributeRules;
 	schedule?: ScheduleInput;
 	callingHours?: CallingHours;
-	defaultCountryCode?: string;
+	defaultCountryCode?: DefaultCountryCode;
+	/** The n8n node the item came from, when the package knows how it shapes items. */
+	sourceNode?: SourceNodeRules;
 	now?: Date;
 }
 
@@ -115,6 +119,8 @@ export interface PreparedAssign {
 	phone: PhoneNumber;
 	/** Keys of the record that were not sent, and why. */
 	attributesLeftOut: LeftOutValue[];
+	/** What was assumed from the node the item came from. */
+	assumed: string[];
 	schedule?: IstSchedule;
 	callingHours?: CallingHoursReport;
 }
@@ -122,7 +128,9 @@ export interface PreparedAssign {
 export interface DeleteInput {
 	agentId: unknown;
 	phoneNumber: unknown;
-	defaultCountryCode?: string;
+	defaultCountryCode?: DefaultCountryCode;
+	/** The n8n node the item came from, when the package knows how it shapes items. */
+	sourceNode?: SourceNodeRules;
 }
 
 export interface PreparedDelete {
@@ -157,7 +165,9 @@ export interface OutboundOptions {
 export interface OutboundInput {
 	agentId: unknown;
 	phoneNumber: unknown;
-	defaultCountryCode?: string;
+	defaultCountryCode?: DefaultCountryCode;
+	/** The n8n node the item came from, when the package knows how it shapes items. */
+	sourceNode?: SourceNodeRules;
 	callingHours?: CallingHours;
 	now?: Date;
 	options: OutboundOptions;
@@ -168,6 +178,8 @@ export interface PreparedOutbound {
 	phone: PhoneNumber;
 	/** Metadata keys that were not sent, and why. */
 	metadataLeftOut: LeftOutValue[];
+	/** What was assumed from the node the item came from. */
+	assumed: string[];
 	schedule?: IstSchedule;
 	callingHours?: CallingHoursReport;
 }
@@ -210,16 +222,41 @@ export function checkedRequest<T>(schema: z.ZodType<T>, request: T): T {
 	);
 }
 
+/** Odoo writes an empty field as false: for a text field, that is an empty value. */
+function falseAsEmpty(value: unknown, sourceNode: SourceNodeRules | undefined): unknown {
+	return value === false && sourceNode?.falseMeansEmpty ? '' : value;
+}
+
+/**
+ * A schedule time as a source node nests it: a value in a wrapper is taken out, and a date range
+ * (Notion's `{ start, end, time_zone }`, simplified or typed) starts at its start, read in its
+ * own zone when it names one.
+ */
+function scheduleValue(
+	schedule: ScheduleInput,
+	sourceNode: SourceNodeRules | undefined,
+): { value: unknown; zone: string } {
+	const { value } = unwrapValue(falseAsEmpty(schedule.value, sourceNode));
+	const range = isPlainObject(value) && value.type === 'date' ? value.date : value;
+	if (!isPlainObject(range) || !isDateRange(range)) return { value, zone: schedule.zone };
+	const zone =
+		typeof range.time_zone === 'string' && range.time_zone ? range.time_zone : schedule.zone;
+	return { value: range.start, zone };
+}
+
 /** The schedule to send (the start time after the calling hours), and what the hours did. */
 function istSchedule(
 	schedule: ScheduleInput | undefined,
 	callingHours: CallingHours | undefined,
 	now: Date | undefined,
+	sourceNode: SourceNodeRules | undefined,
 ): { schedule?: IstSchedule; callingHours?: CallingHoursReport } {
+	const read = schedule && scheduleValue(schedule, sourceNode);
 	const given =
 		schedule &&
-		toIstSchedule(schedule.value, {
-			zone: schedule.zone,
+		read &&
+		toIstSchedule(read.value, {
+			zone: read.zone,
 			now,
 			longPast: schedule.longPast,
 			// A date alone starts when the calling hours open that day.
@@ -237,7 +274,7 @@ function istSchedule(
 }
 
 export function prepareAssign(input: AssignInput): PreparedAssign {
-	const phone = normalizePhoneNumber(input.phoneNumber, {
+	const phone = normalizePhoneNumber(falseAsEmpty(input.phoneNumber, input.sourceNode), {
 		defaultCountryCode: input.defaultCountryCode,
 	});
 	const workflowId = requireText(
@@ -245,10 +282,19 @@ export function prepareAssign(input: AssignInput): PreparedAssign {
 		'Workflow ID',
 		'Enter the ID of a CallKaro workflow',
 	);
-	const { rows: attributes, leftOut: attributesLeftOut } = input.attributes
-		? checkAttributes(input.attributes, input.attributeRules)
-		: { rows: [], leftOut: [] };
-	const { schedule, callingHours } = istSchedule(input.schedule, input.callingHours, input.now);
+	const {
+		rows: attributes,
+		leftOut: attributesLeftOut,
+		assumed,
+	} = input.attributes
+		? checkAttributes(input.attributes, input.attributeRules, input.sourceNode)
+		: { rows: [], leftOut: [], assumed: [] };
+	const { schedule, callingHours } = istSchedule(
+		input.schedule,
+		input.callingHours,
+		input.now,
+		input.sourceNode,
+	);
 	const request = checkedRequest(
 		assignRequestSchema(),
 		withoutUndefined({
@@ -258,11 +304,11 @@ export function prepareAssign(input: AssignInput): PreparedAssign {
 			schedule_at: schedule?.scheduleAt,
 		}),
 	);
-	return { request, phone, attributesLeftOut, schedule, callingHours };
+	return { request, phone, attributesLeftOut, assumed, schedule, callingHours };
 }
 
 export function prepareDelete(input: DeleteInput): PreparedDelete {
-	const phone = normalizePhoneNumber(input.phoneNumber, {
+	const phone = normalizePhoneNumber(falseAsEmpty(input.phoneNumber, input.sourceNode), {
 		defaultCountryCode: input.defaultCountryCode,
 	});
 	const agentId = requireText(input.agentId, 'Agent ID', AGENT_ID_FIX);
@@ -303,13 +349,23 @@ export const METADATA_HANDLING_OPTION = 'Metadata Values That Cannot Be Sent';
  * follow the attributes' rules (see recordValues.ts); true/false go as text, since the docs give
  * metadata text and number values, and the prompt reads them as text.
  */
-function metadataFrom(options: OutboundOptions): {
+function metadataFrom(
+	options: OutboundOptions,
+	sourceNode: SourceNodeRules | undefined,
+): {
 	metadata?: OutboundRequest['metadata'];
 	leftOut: LeftOutValue[];
+	assumed: string[];
 } {
-	if (options.metadata === undefined && options.metadataRows === undefined) return { leftOut: [] };
+	if (options.metadata === undefined && options.metadataRows === undefined) {
+		return { leftOut: [], assumed: [] };
+	}
+	const record =
+		options.metadata === undefined
+			? { entries: [], leftOut: [], assumed: [] }
+			: readRecord(options.metadata, 'Metadata', sourceNode);
 	const entries = [
-		...Object.entries(readJsonObject(options.metadata, 'Metadata')),
+		...record.entries,
 		...(options.metadataRows ?? []).map(({ key, value }) => [key, value] as const),
 	];
 	const keys = new Set<string>();
@@ -336,7 +392,7 @@ function metadataFrom(options: OutboundOptions): {
 	const metadata = Object.fromEntries(
 		values.map(([key, value]) => [key, typeof value === 'boolean' ? String(value) : value]),
 	);
-	return { metadata, leftOut };
+	return { metadata, leftOut: [...record.leftOut, ...leftOut], assumed: record.assumed };
 }
 
 /** '30' -> 30 and '30, 60' -> [30, 60]; anything that is not whole numbers fails the schema check. */
@@ -377,14 +433,19 @@ function booleanFromText(value: unknown): unknown {
 }
 
 export function prepareOutbound(input: OutboundInput): PreparedOutbound {
-	const phone = normalizePhoneNumber(input.phoneNumber, {
+	const phone = normalizePhoneNumber(falseAsEmpty(input.phoneNumber, input.sourceNode), {
 		defaultCountryCode: input.defaultCountryCode,
 	});
 	const agentId = requireText(input.agentId, 'Agent ID', AGENT_ID_FIX);
 	const { options } = input;
 	const shape = outboundRequestSchema().shape;
-	const { schedule, callingHours } = istSchedule(options.schedule, input.callingHours, input.now);
-	const { metadata, leftOut: metadataLeftOut } = metadataFrom(options);
+	const { schedule, callingHours } = istSchedule(
+		options.schedule,
+		input.callingHours,
+		input.now,
+		input.sourceNode,
+	);
+	const { metadata, leftOut: metadataLeftOut, assumed } = metadataFrom(options, input.sourceNode);
 	const request = checkedRequest(
 		outboundRequestSchema(),
 		withoutUndefined({
@@ -432,7 +493,7 @@ export function prepareOutbound(input: OutboundInput): PreparedOutbound {
 		}),
 	);
 	checkCallWindow(request);
-	return { request, phone, metadataLeftOut, schedule, callingHours };
+	return { request, phone, metadataLeftOut, assumed, schedule, callingHours };
 }
 
 /** A window that ends before it starts would never let the call start: refuse it before sending. */

@@ -2,7 +2,7 @@ import { DateTime, FixedOffsetZone, IANAZone, Info, Settings } from 'luxon';
 import type { Zone } from 'luxon';
 
 import { invalidInput } from './errors';
-import { describeValue } from './input';
+import { describeValue, wrongTypeError } from './input';
 
 /** CallKaro reads schedule times as wall-clock time in India. */
 export const IST_ZONE = 'Asia/Kolkata';
@@ -88,7 +88,7 @@ function millisOf(value: unknown, field: string): number {
 		if (isJsDateLike(value)) return value.toJSDate().getTime();
 		if (isJsDate(value)) return value.getTime();
 	}
-	throw invalidInput(field, `must be a date and time, but is ${describeValue(value)}`, FORMAT_HINT);
+	throw wrongTypeError(field, value, 'a date and time', FORMAT_HINT);
 }
 
 function isLeapYear(year: number): boolean {

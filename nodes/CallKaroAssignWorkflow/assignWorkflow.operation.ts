@@ -5,6 +5,7 @@ import { ATTRIBUTE_OPTION_NAMES } from '../../src/attributes';
 import type { AttributeRules, AttributeSource, AttributeSummary } from '../../src/attributes';
 import { attributeProblemsError } from '../../src/client';
 import type { CallKaroClient } from '../../src/client';
+import { defaultCountryCodeOf } from '../../src/phone';
 import { prepareAssign } from '../../src/requests';
 import { keyList } from '../../src/recordValues';
 import type { LeftOutValue, UnsendableValueHandling } from '../../src/recordValues';
@@ -35,6 +36,7 @@ import {
 } from '../shared/schedule';
 import type { CallingHoursOptionValue } from '../shared/schedule';
 import type { ItemResult, PreparedItem } from '../shared/runItems';
+import { readAsOutput, sourceNodeOf, sourceZoneOf } from '../shared/sourceNode';
 
 export const guard: DuplicateGuardWording = {
 	displayName: 'Skip Numbers Enrolled Before',
@@ -227,7 +229,7 @@ interface AssignOptions {
 	attributeKeysToLeaveOut?: string;
 	attributeKeysToSend?: string;
 	callingHours?: CallingHoursOptionValue;
-	defaultCountryCode?: string;
+	defaultCountryCode?: unknown;
 	longPastSchedule?: LongPast;
 	onAttributeProblems?: 'report' | 'fail';
 	timeZone?: string;
@@ -280,6 +282,11 @@ export function prepare(
 ): PreparedItem {
 	const options = context.getNodeParameter('options', itemIndex, {}) as AssignOptions;
 	const startsLater = context.getNodeParameter('schedule', itemIndex) === 'at';
+	const scheduleAt = startsLater ? context.getNodeParameter('scheduleAt', itemIndex) : undefined;
+	// Options → Time Zone, when set, wins over the zone of the node the item came from.
+	const sourceZone = options.timeZone?.trim()
+		? undefined
+		: sourceZoneOf(context, itemIndex, scheduleAt);
 	const prepared = prepareAssign({
 		phoneNumber: context.getNodeParameter('phoneNumber', itemIndex),
 		workflowId: context.getNodeParameter('workflowId', itemIndex),
@@ -287,19 +294,25 @@ export function prepare(
 		attributeRules: attributeRules(options),
 		schedule: startsLater
 			? {
-					value: context.getNodeParameter('scheduleAt', itemIndex),
-					zone: scheduleZone(options.timeZone),
+					value: scheduleAt,
+					zone: scheduleZone(options.timeZone, sourceZone?.zone),
 					longPast: options.longPastSchedule,
 				}
 			: undefined,
 		callingHours: callingHoursFrom(options.callingHours),
-		defaultCountryCode: options.defaultCountryCode,
+		defaultCountryCode: defaultCountryCodeOf(options),
+		sourceNode: sourceNodeOf(context)?.rules,
 	});
-	hintScheduleZone(context, prepared.schedule);
+	if (!sourceZone) hintScheduleZone(context, prepared.schedule);
+	const readAs = readAsOutput(context, [
+		...prepared.assumed,
+		...(sourceZone && prepared.schedule?.wallClockZone ? [sourceZone.assumed] : []),
+	]);
 
 	const schedule = {
 		...scheduleOutput(prepared.schedule),
 		...callingHoursOutput(prepared.callingHours),
+		...readAs,
 	};
 	// Not started by this run, so it goes with Already Running.
 	const skipped: ItemResult = {

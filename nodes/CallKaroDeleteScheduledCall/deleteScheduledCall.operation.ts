@@ -3,6 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { CallKaroClient, DeleteResult } from '../../src/client';
 import { CallKaroApiError } from '../../src/errors';
+import { defaultCountryCodeOf } from '../../src/phone';
 import { prepareDelete } from '../../src/requests';
 import type { RunVocabulary } from '../../src/runReport';
 import {
@@ -15,6 +16,7 @@ import {
 } from '../shared/descriptions';
 import type { ActionOperation } from '../shared/executeForEachItem';
 import type { PreparedItem } from '../shared/runItems';
+import { sourceNodeOf } from '../shared/sourceNode';
 
 export const vocabulary: RunVocabulary = {
 	noun: 'scheduled calls',
@@ -82,7 +84,7 @@ export const outputs: ActionOperation['outputs'] = { outputs: [NodeConnectionTyp
 
 interface DeleteOptions {
 	bodyFormat?: 'json' | 'form';
-	defaultCountryCode?: string;
+	defaultCountryCode?: unknown;
 	whenNothingScheduled?: 'output' | 'fail';
 }
 
@@ -112,7 +114,8 @@ export function prepare(
 	const prepared = prepareDelete({
 		agentId: context.getNodeParameter('agentId', itemIndex),
 		phoneNumber: context.getNodeParameter('phoneNumber', itemIndex),
-		defaultCountryCode: options.defaultCountryCode,
+		defaultCountryCode: defaultCountryCodeOf(options),
+		sourceNode: sourceNodeOf(context)?.rules,
 	});
 
 	return {

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { CallKaroClient } from '../../src/client';
+import { defaultCountryCodeOf } from '../../src/phone';
 import { METADATA_HANDLING_OPTION, prepareOutbound } from '../../src/requests';
 import type { OutboundOptions } from '../../src/requests';
 import type { RunVocabulary } from '../../src/runReport';
@@ -32,6 +33,7 @@ import {
 } from '../shared/schedule';
 import type { CallingHoursOptionValue } from '../shared/schedule';
 import type { FirstItem, ItemResult, PreparedItem } from '../shared/runItems';
+import { readAsOutput, sourceNodeOf, sourceZoneOf } from '../shared/sourceNode';
 
 export const guard: DuplicateGuardWording = {
 	displayName: 'Skip Numbers Called Before',
@@ -257,14 +259,18 @@ export function prepare(
 		allowDuplicateCalls?: boolean;
 		unsendableValues?: OutboundOptions['metadataHandling'];
 		callingHours?: CallingHoursOptionValue;
-		defaultCountryCode?: string;
+		defaultCountryCode?: unknown;
 		longPastSchedule?: LongPast;
 		timeZone?: string;
 	};
+	const timeZoneOption = options.timeZone?.trim() || oldPlaceTimeZone?.trim();
+	// Options → Time Zone, when set, wins over the zone of the node the item came from.
+	const sourceZone = timeZoneOption ? undefined : sourceZoneOf(context, itemIndex, scheduleAt);
 	const prepared = prepareOutbound({
 		agentId: context.getNodeParameter('agentId', itemIndex),
 		phoneNumber: context.getNodeParameter('phoneNumber', itemIndex),
-		defaultCountryCode: options.defaultCountryCode,
+		defaultCountryCode: defaultCountryCodeOf(options),
+		sourceNode: sourceNodeOf(context)?.rules,
 		callingHours: callingHoursFrom(options.callingHours),
 		options: {
 			...fields,
@@ -277,13 +283,17 @@ export function prepare(
 				'scheduleAt' in additionalFields
 					? {
 							value: scheduleAt,
-							zone: scheduleZone(options.timeZone, oldPlaceTimeZone),
+							zone: scheduleZone(options.timeZone, oldPlaceTimeZone, sourceZone?.zone),
 							longPast: options.longPastSchedule,
 						}
 					: undefined,
 		},
 	});
-	hintScheduleZone(context, prepared.schedule);
+	if (!sourceZone) hintScheduleZone(context, prepared.schedule);
+	const readAs = readAsOutput(context, [
+		...prepared.assumed,
+		...(sourceZone && prepared.schedule?.wallClockZone ? [sourceZone.assumed] : []),
+	]);
 
 	const scheduleAtSent = prepared.schedule?.scheduleAt ?? 'now';
 	const call = {
@@ -293,6 +303,7 @@ export function prepare(
 		...callingHoursOutput(prepared.callingHours),
 		// Only when the item has metadata: which of its keys were not sent, and why.
 		...(prepared.request.metadata ? { metadataLeftOut: prepared.metadataLeftOut } : {}),
+		...readAs,
 	};
 
 	// A run that repeats a row would call the person twice, and no idempotency key exists: only

@@ -191,7 +191,7 @@ const RUNS: PayloadRun[] = [
 		},
 		outcome: {
 			refused:
-				'"Attributes" has 57 values to send (after leaving out 27), 7 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out. [item 0]',
+				'"Attributes" has 59 values to send (after leaving out 25), 9 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out. [item 0]',
 		},
 	},
 	{
@@ -402,20 +402,22 @@ const RUNS: PayloadRun[] = [
 		},
 	},
 	{
-		mapping: 'Google Forms (Apps Script event): namedValues (lists) as attributes, as JSON text',
+		mapping:
+			'Google Forms (Apps Script event): namedValues (one-element lists) as attributes, each as its answer',
 		file: 'google-forms-apps-script.json',
 		node: 'assign',
 		parameters: {
 			phoneNumber: "={{ $json.namedValues['Mobile number'][0] }}",
 			attributeSource: 'json',
 			attributesJson: '={{ $json.namedValues }}',
-			options: { defaultCountryCode: '91', unsendableValues: 'jsonText' },
+			options: { defaultCountryCode: '91' },
 		},
 		outcome: {
 			sent: {
 				to_number: '+919876544321',
 				attributes: expect.arrayContaining([
-					{ key: 'Full name', value: '["Gurpreet Singh"]', replace: false },
+					{ key: 'Full name', value: 'Gurpreet Singh', replace: false },
+					{ key: 'Preferred callback date', value: '12/5/2026', replace: false },
 				]),
 			},
 		},

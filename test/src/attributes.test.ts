@@ -30,6 +30,7 @@ describe('checkAttributes: rows', () => {
 		expect(checkAttributes({ rows: input })).toEqual({
 			rows: input.map((row) => ({ ...row, replace: false })),
 			leftOut: [],
+			assumed: [],
 		});
 	});
 
@@ -61,6 +62,7 @@ describe('checkAttributes: rows', () => {
 				{ key: 'Tags', reason: 'an empty list' },
 				{ key: 'Story', reason: 'longer than 1000 characters' },
 			],
+			assumed: [],
 		});
 	});
 
@@ -142,6 +144,7 @@ describe('checkAttributes: rows', () => {
 		).toEqual({
 			rows: [{ key: 'City', value: 'Pune', replace: false }],
 			leftOut: [{ key: 'Owner', reason: 'in "Attribute Keys to Leave Out"' }],
+			assumed: [],
 		});
 	});
 });
@@ -158,7 +161,11 @@ describe('checkAttributes: a record', () => {
 	});
 
 	test.each([undefined, '', '  ', {}, '{}'])('reads %p as no attributes', (value) => {
-		expect(checkAttributes({ object: value, replace: false })).toEqual({ rows: [], leftOut: [] });
+		expect(checkAttributes({ object: value, replace: false })).toEqual({
+			rows: [],
+			leftOut: [],
+			assumed: [],
+		});
 	});
 
 	test('keys whose values are left out no longer clash with the keys sent', () => {
@@ -167,6 +174,7 @@ describe('checkAttributes: a record', () => {
 		).toEqual({
 			rows: [{ key: 'First Name', value: 'Asha', replace: false }],
 			leftOut: [{ key: 'first_name', reason: 'missing' }],
+			assumed: [],
 		});
 	});
 
@@ -211,6 +219,7 @@ describe('checkAttributes: a record', () => {
 				{ key: 'Tags', value: '["a","b"]', replace: false },
 			],
 			leftOut: [{ key: 'Empty', reason: 'an empty object' }],
+			assumed: [],
 		});
 	});
 

@@ -23,6 +23,9 @@ describe('requireText', () => {
 	test.each([
 		[' wf_1 ', 'wf_1'],
 		[12345, '12345'],
+		// as n8n's nodes wrap one value: HubSpot's { value }, a one-element list
+		[{ value: 'wf_1', versions: [] }, 'wf_1'],
+		[['wf_1'], 'wf_1'],
 	])('%p -> %p', (value, text) => {
 		expect(requireText(value, 'Workflow ID', 'Enter it')).toBe(text);
 	});
@@ -33,7 +36,15 @@ describe('requireText', () => {
 		[undefined, '"Workflow ID" is empty. Enter it.'],
 		[null, '"Workflow ID" is empty. Enter it.'],
 		[Number.NaN, '"Workflow ID" must be text, but is NaN. Enter it.'],
-		[['wf_1'], '"Workflow ID" must be text, but is a list. Enter it.'],
+		[
+			['wf_1', 'wf_2'],
+			'"Workflow ID" must be text, but is a list. Map the value inside it: add [0] to the end of the expression.',
+		],
+		[{ id: 7 }, '"Workflow ID" must be text, but is an object. Enter it.'],
+		[
+			{ full: 'wf_1', area: '' },
+			'"Workflow ID" must be text, but is an object. Map the value inside it: add .full to the end of the expression.',
+		],
 	])('rejects %p', (value, message) => {
 		expect(inputErrorOf(() => requireText(value, 'Workflow ID', 'Enter it')).message).toBe(message);
 	});

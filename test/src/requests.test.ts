@@ -24,6 +24,7 @@ describe('prepareAssign', () => {
 			request: { to_number: '+919876543210', workflow_id: 'wf_1' },
 			phone: PHONE,
 			attributesLeftOut: [],
+			assumed: [],
 			schedule: undefined,
 		});
 		expect(Object.keys(prepared.request)).toEqual(['to_number', 'workflow_id']);
@@ -161,6 +162,7 @@ describe('prepareOutbound', () => {
 			request: { to_number: '+919876543210', agent_id: 'agent_1' },
 			phone: PHONE,
 			metadataLeftOut: [],
+			assumed: [],
 			schedule: undefined,
 		});
 	});

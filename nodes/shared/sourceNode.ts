@@ -1,0 +1,108 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { passesItemsThrough, sourceNodeRules } from '../../src/sourceNodes';
+import type { SourceNodeRules } from '../../src/sourceNodes';
+
+/** The node whose items this node reads, and what the package knows of how it shapes them. */
+export interface SourceNode {
+	/** Its name in the workflow. */
+	name: string;
+	rules: SourceNodeRules;
+}
+
+// If → Filter → Switch → … chains longer than this are not followed.
+const MAX_PASS_THROUGH_HOPS = 5;
+const sourceByRun = new WeakMap<IExecuteFunctions, SourceNode | null>();
+
+/** The type of `name` among the ancestors of the node running, or undefined. */
+function typeOf(context: IExecuteFunctions, name: string): string | undefined {
+	return context.getParentNodes(context.getNode().name).find((parent) => parent.name === name)
+		?.type;
+}
+
+/** The first node before `name` (n8n 1.x ignores depth, but lists a direct parent first). */
+function parentOf(context: IExecuteFunctions, name: string): string | undefined {
+	return context.getParentNodes(name, { depth: 1 })[0]?.name;
+}
+
+function findSourceNode(context: IExecuteFunctions): SourceNode | null {
+	let name: string | undefined;
+	try {
+		name = context.getInputSourceData(0)?.previousNode;
+	} catch {
+		// A tool run of an AI agent, or a node without input: no node gave the items.
+		return null;
+	}
+	for (let hop = 0; name !== undefined && hop <= MAX_PASS_THROUGH_HOPS; hop++) {
+		const type = typeOf(context, name);
+		if (type === undefined) return null;
+		const rules = sourceNodeRules(type);
+		if (rules) return { name, rules };
+		if (!passesItemsThrough(type)) return null;
+		name = parentOf(context, name);
+	}
+	return null;
+}
+
+/**
+ * The node that gave this node's input items, when the package knows its shape (see
+ * src/sourceNodes.ts): the node connected to the input, or the first before it that is not a
+ * node passing items through unchanged (If, Filter, Switch…). Looked up once per run.
+ */
+export function sourceNodeOf(context: IExecuteFunctions): SourceNode | undefined {
+	if (!sourceByRun.has(context)) sourceByRun.set(context, findSourceNode(context));
+	return sourceByRun.get(context) ?? undefined;
+}
+
+/** Whether `text` is one of the values of the item (searched a few levels deep). */
+function itemHolds(value: unknown, text: string, depth = 3): boolean {
+	if (value === text) return true;
+	if (depth === 0 || typeof value !== 'object' || value === null) return false;
+	return Object.values(value).some((inner) => itemHolds(inner, text, depth - 1));
+}
+
+/** The zone a schedule time is read in when the source node's times have no offset. */
+export interface SourceZone {
+	zone: string;
+	assumed: string;
+}
+
+/**
+ * The zone of the source node's times (Odoo's are UTC), for a Schedule Time that is one of the
+ * item's own values; a time typed in the node or built by an expression is not the source's.
+ */
+export function sourceZoneOf(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	scheduleTime: unknown,
+): SourceZone | undefined {
+	const rules = sourceNodeOf(context)?.rules;
+	const zone = rules?.timesWithoutOffsetIn;
+	if (zone === undefined || typeof scheduleTime !== 'string') return undefined;
+	if (!itemHolds(context.getInputData()[itemIndex]?.json, scheduleTime)) return undefined;
+	return {
+		zone,
+		assumed: `Schedule Time: a time without an offset is ${zone}, as ${rules?.displayName} gives it`,
+	};
+}
+
+// The runs a hint was given for, so that it is said once.
+const hintedRuns = new WeakSet<IExecuteFunctions>();
+
+/**
+ * `readAs` in the output when something was assumed from the source node, and a hint under the
+ * output, once per run, saying what.
+ */
+export function readAsOutput(context: IExecuteFunctions, assumed: string[]): IDataObject {
+	const source = sourceNodeOf(context);
+	if (source === undefined || assumed.length === 0) return {};
+	if (!hintedRuns.has(context)) {
+		hintedRuns.add(context);
+		context.addExecutionHints({
+			type: 'info',
+			location: 'outputPane',
+			message: `Items were read as ${source.rules.displayName} gives them (node "${source.name}"): ${assumed.join('; ')}. readAs says so per item.`,
+		});
+	}
+	return { readAs: { node: source.name, nodeType: source.rules.displayName, assumed } };
+}

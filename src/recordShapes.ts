@@ -1,0 +1,153 @@
+/**
+ * The shapes n8n's own nodes give values in, read back into the values a builder means: HubSpot's
+ * `{ value, versions }`, Notion's typed properties, monday.com's `{ title, text }` columns, Agile
+ * CRM's `{ name, value }` properties, Meta's one-element answer lists. Only what is unambiguous
+ * is unwrapped; everything else stays as it is, for the caller to report or refuse.
+ */
+
+export type PlainObject = Record<string, unknown>;
+
+/** A value taken out of its wrapper, and the path it was found at, e.g. '.value' or '[0]'. */
+export interface Unwrapped {
+	value: unknown;
+	/** '' when the value was not wrapped. */
+	path: string;
+}
+
+/** Keys that may stand beside `value` in a wrapper without making it ambiguous. */
+const VALUE_WRAPPER_DETAILS = new Set(['versions', 'label', 'primary', 'timestamp', 'source']);
+/** Keys that may stand beside `type` and the value named by it in a typed property. */
+const TYPED_PROPERTY_DETAILS = new Set(['id', 'type', 'field']);
+
+export function isPlainObject(value: unknown): value is PlainObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isScalar(value: unknown): value is string | number | boolean {
+	return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+}
+
+/** `{ value }`, `{ value, versions }` (HubSpot), `{ value, label, primary }` (Pipedrive's phones). */
+function isValueWrapper(value: PlainObject): boolean {
+	const keys = Object.keys(value);
+	return (
+		keys.includes('value') && keys.every((key) => key === 'value' || VALUE_WRAPPER_DETAILS.has(key))
+	);
+}
+
+/** `{ id, type: 'phone_number', phone_number: '…' }` (Notion), `{ type: 'text', text, field }` (Typeform). */
+function typedPropertyKey(value: PlainObject): string | undefined {
+	const { type } = value;
+	if (typeof type !== 'string' || !(type in value) || type === 'type') return undefined;
+	const others = Object.keys(value).filter((key) => key !== type);
+	return others.every((key) => TYPED_PROPERTY_DETAILS.has(key)) ? type : undefined;
+}
+
+/** Rich text (Notion's title and rich_text): a list of runs, each with its plain text. */
+function plainTextOf(list: unknown[]): string | undefined {
+	if (!list.every((run) => isPlainObject(run) && typeof run.plain_text === 'string')) {
+		return undefined;
+	}
+	return list.map((run) => (run as { plain_text: string }).plain_text).join('');
+}
+
+/** A date range `{ start, end, time_zone }` (Notion); the start is when it begins. */
+export function isDateRange(value: PlainObject): boolean {
+	const keys = Object.keys(value);
+	return keys.includes('start') && keys.every((key) => ['start', 'end', 'time_zone'].includes(key));
+}
+
+/** The inside of a typed property: a select's name, rich text's plain text, a date's start. */
+function typedInside(inside: unknown): Unwrapped {
+	if (Array.isArray(inside)) {
+		const text = plainTextOf(inside);
+		if (text !== undefined) return { value: text, path: '' };
+		const names = inside.map((option) => (isPlainObject(option) ? option.name : undefined));
+		if (names.length === 1 && typeof names[0] === 'string')
+			return { value: names[0], path: '[0].name' };
+		return { value: inside, path: '' };
+	}
+	if (isPlainObject(inside)) {
+		if (typeof inside.name === 'string') return { value: inside.name, path: '.name' };
+		// A date alone; a range (with an end) stays as it is: which of its two times is meant?
+		if (isDateRange(inside) && (inside.end === null || inside.end === undefined)) {
+			return { value: inside.start, path: '.start' };
+		}
+	}
+	return { value: inside, path: '' };
+}
+
+/**
+ * The value inside a wrapper that holds exactly one value: a value wrapper, a typed property,
+ * a one-element list of a value. Anything else comes back as it was, with an empty path.
+ */
+export function unwrapValue(value: unknown): Unwrapped {
+	if (Array.isArray(value)) {
+		if (value.length !== 1) return { value, path: '' };
+		const [only] = value;
+		if (isScalar(only)) return { value: only, path: '[0]' };
+		if (!isPlainObject(only)) return { value, path: '' };
+		const inner = unwrapValue(only);
+		return inner.path === ''
+			? { value, path: '' }
+			: { value: inner.value, path: `[0]${inner.path}` };
+	}
+	if (!isPlainObject(value)) return { value, path: '' };
+	if (isValueWrapper(value)) {
+		const inner = unwrapValue(value.value);
+		return { value: inner.value, path: `.value${inner.path}` };
+	}
+	const typedKey = typedPropertyKey(value);
+	if (typedKey !== undefined) {
+		const inside = typedInside(value[typedKey]);
+		// A formula's result is itself typed: { type: 'string', string: '…' }.
+		const inner = isPlainObject(inside.value)
+			? unwrapValue(inside.value)
+			: { value: inside.value, path: '' };
+		return { value: inner.value, path: `.${typedKey}${inside.path}${inner.path}` };
+	}
+	return { value, path: '' };
+}
+
+/** Field names that most likely hold the value a text field wants, in the order they are tried. */
+const LIKELY_SUB_FIELDS = ['value', 'start', 'full', 'text', 'phone', 'number', 'name', 'date'];
+
+/**
+ * The sub-field to map when an object arrives where text is expected, e.g. '.full' for Jotform's
+ * phone answer or '[0].value' for a list of phone entries; undefined when none stands out.
+ */
+export function likelySubField(value: unknown): string | undefined {
+	if (Array.isArray(value)) {
+		const first = value[0];
+		if (isScalar(first)) return '[0]';
+		const inner = likelySubField(first);
+		return inner === undefined ? undefined : `[0]${inner}`;
+	}
+	if (!isPlainObject(value)) return undefined;
+	const key = LIKELY_SUB_FIELDS.find((name) => isScalar(value[name]) && value[name] !== '');
+	return key === undefined ? undefined : `.${key}`;
+}
+
+/** One entry of a list of named values, read as [name, value]; undefined when it is no such pair. */
+function namedPair(entry: unknown): [string, unknown] | undefined {
+	if (!isPlainObject(entry)) return undefined;
+	// monday.com's column: `text` is what the board shows; `value` is its raw JSON.
+	if (typeof entry.title === 'string' && 'text' in entry) return [entry.title, entry.text];
+	if (typeof entry.name === 'string' && 'value' in entry) return [entry.name, entry.value];
+	// Meta's lead answers: { name, values: ['…'] }.
+	if (typeof entry.name === 'string' && 'values' in entry) return [entry.name, entry.values];
+	if (typeof entry.key === 'string' && 'value' in entry) return [entry.key, entry.value];
+	return undefined;
+}
+
+/**
+ * A list of named values (`[{ name, value }]`, `[{ title, text }]`, `[{ name, values }]`,
+ * `[{ key, value }]`) as [name, value] entries, in list order; undefined for any other list.
+ */
+export function namedValuePairs(value: unknown): Array<[string, unknown]> | undefined {
+	if (!Array.isArray(value) || value.length === 0) return undefined;
+	const pairs = value.map(namedPair);
+	return pairs.every((pair) => pair !== undefined)
+		? (pairs as Array<[string, unknown]>)
+		: undefined;
+}

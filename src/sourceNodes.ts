@@ -1,0 +1,57 @@
+/**
+ * What the package knows about the n8n nodes whose items it reads, by node type: where a node
+ * nests the person's values, how it writes an empty field, which zone its times without an
+ * offset are in. Data only: the code that reads records and times looks a node up here, so no
+ * operation branches on a node's name.
+ */
+export interface SourceNodeRules {
+	/** The node's name in n8n's nodes panel, as outputs and hints say it. */
+	displayName: string;
+	/** The key its items hold the person's values under; a whole item mapped is read from there. */
+	recordUnder?: string;
+	/** The node writes an empty field as false. */
+	falseMeansEmpty?: boolean;
+	/** The zone of its date-and-time text without an offset. */
+	timesWithoutOffsetIn?: string;
+}
+
+const SOURCE_NODES: Readonly<Record<string, SourceNodeRules>> = {
+	// Odoo's JSON-RPC writes an unset field as false and datetimes in UTC, as 'YYYY-MM-DD HH:MM:SS'.
+	'n8n-nodes-base.odoo': {
+		displayName: 'Odoo',
+		falseMeansEmpty: true,
+		timesWithoutOffsetIn: 'UTC',
+	},
+	'n8n-nodes-base.airtable': { displayName: 'Airtable', recordUnder: 'fields' },
+	'n8n-nodes-base.airtableTrigger': { displayName: 'Airtable Trigger', recordUnder: 'fields' },
+	'n8n-nodes-base.hubspot': { displayName: 'HubSpot', recordUnder: 'properties' },
+	'n8n-nodes-base.activeCampaign': { displayName: 'ActiveCampaign', recordUnder: 'contact' },
+	'n8n-nodes-base.facebookLeadAdsTrigger': {
+		displayName: 'Facebook Lead Ads Trigger',
+		recordUnder: 'data',
+	},
+};
+
+/**
+ * Nodes that pass their input items on unchanged: the shape of an item behind them is the shape
+ * the node before them gave.
+ */
+const PASS_THROUGH_NODES = new Set([
+	'n8n-nodes-base.if',
+	'n8n-nodes-base.filter',
+	'n8n-nodes-base.switch',
+	'n8n-nodes-base.noOp',
+	'n8n-nodes-base.limit',
+	'n8n-nodes-base.splitInBatches',
+	'n8n-nodes-base.wait',
+	'n8n-nodes-base.removeDuplicates',
+	'n8n-nodes-base.sort',
+]);
+
+export function sourceNodeRules(nodeType: string): SourceNodeRules | undefined {
+	return SOURCE_NODES[nodeType];
+}
+
+export function passesItemsThrough(nodeType: string): boolean {
+	return PASS_THROUGH_NODES.has(nodeType);
+}
