@@ -1,4 +1,9 @@
-import { maskPhoneNumber, maskPhoneNumbersInText, normalizePhoneNumber } from '../../src/phone';
+import {
+	defaultCountryCodeOf,
+	maskPhoneNumber,
+	maskPhoneNumbersInText,
+	normalizePhoneNumber,
+} from '../../src/phone';
 import { inputErrorOf } from './helpers';
 
 describe('normalizePhoneNumber', () => {
@@ -165,6 +170,88 @@ describe('normalizePhoneNumber', () => {
 			expect(error.message).toContain(`"${defaultCountryCode}"`);
 		},
 	);
+});
+
+describe('Default Country Code as a mapped field gives it', () => {
+	test.each([
+		['a number, as a CRM field of digits gives it', 91, '+919820012345'],
+		['digits with +', '+91', '+919820012345'],
+		['an ISO code', 'IN', '+919820012345'],
+		["HubSpot's { value }", { value: 'IN', versions: [] }, '+919820012345'],
+	])('%s', (_case, defaultCountryCode, e164) => {
+		expect(normalizePhoneNumber('98200 12345', { defaultCountryCode }).e164).toBe(e164);
+	});
+
+	test('set, but empty for this item: a national number fails, naming the option', () => {
+		const error = inputErrorOf(() =>
+			normalizePhoneNumber('98200 12345', { defaultCountryCode: null }),
+		);
+		expect(error.field).toBe('Phone Number');
+		expect(error.message).toBe(
+			'"Phone Number" has no country code: "98****2345", and "Default Country Code" is empty for this item. Map a field that has the country for every item, or start the number with + and the country code.',
+		);
+	});
+
+	test('set, but empty for this item: a number with its country code needs none', () => {
+		expect(normalizePhoneNumber('+44 20 7946 0958', { defaultCountryCode: null }).e164).toBe(
+			'+442079460958',
+		);
+	});
+
+	test('an object names the field to map', () => {
+		const error = inputErrorOf(() =>
+			normalizePhoneNumber('98200 12345', { defaultCountryCode: { iso2: 'IN', dial: '91' } }),
+		);
+		expect(error.message).toBe(
+			'"Default Country Code" must be text or a number, but is an object. Map the calling code, such as 91, or the ISO country code, such as IN.',
+		);
+	});
+
+	test.each([
+		['not added', {}, undefined],
+		['added and empty', { defaultCountryCode: '' }, null],
+		['added, expression gave nothing', { defaultCountryCode: undefined }, null],
+		['a number', { defaultCountryCode: 91 }, 91],
+	])('defaultCountryCodeOf: %s', (_case, options, value) => {
+		expect(defaultCountryCodeOf(options)).toBe(value);
+	});
+});
+
+describe('a phone number as n8n nodes wrap it', () => {
+	test.each([
+		["HubSpot's { value, versions }", { value: '+91 98200 12345', versions: [] }],
+		[
+			"Notion's phone_number property",
+			{ id: 'p', type: 'phone_number', phone_number: '+91 98200 12345' },
+		],
+		["Meta's one-element answer", ['+919820012345']],
+		['one Pipedrive phone entry', [{ label: 'mobile', value: '+919820012345', primary: true }]],
+	])('%s is read', (_case, raw) => {
+		expect(normalizePhoneNumber(raw).e164).toBe('+919820012345');
+	});
+
+	test.each([
+		[
+			"Jotform's phone answer",
+			{ area: '98200', phone: '12345', full: '(98200) 12345' },
+			'"Phone Number" must be text, but is an object. Map the value inside it: add .full to the end of the expression.',
+		],
+		[
+			'two Pipedrive phone entries',
+			[
+				{ label: 'work', value: '+919820012345', primary: true },
+				{ label: 'home', value: '+919820012346', primary: false },
+			],
+			'"Phone Number" must be text, but is a list. Map the value inside it: add [0].value to the end of the expression.',
+		],
+		[
+			'a monday.com column',
+			{ id: 'phone', title: 'Phone', text: '+91 98200 12345', type: 'phone', value: null },
+			'"Phone Number" must be text, but is an object. Map the value inside it: add .text to the end of the expression.',
+		],
+	])('%s is refused, naming the field to map', (_case, raw, message) => {
+		expect(inputErrorOf(() => normalizePhoneNumber(raw)).message).toBe(message);
+	});
 });
 
 describe('maskPhoneNumber', () => {

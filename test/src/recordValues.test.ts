@@ -1,4 +1,4 @@
-import { keyList, looseKey, sendableValues } from '../../src/recordValues';
+import { keyList, looseKey, readRecord, sendableValues } from '../../src/recordValues';
 import type { ValueRules } from '../../src/recordValues';
 import { inputErrorOf } from './helpers';
 
@@ -84,5 +84,139 @@ describe('sendableValues', () => {
 			values: [],
 			leftOut: [{ key: 'card', reason: 'longer than 10 characters as JSON text' }],
 		});
+	});
+});
+
+describe('readRecord: a record as n8n nodes shape it', () => {
+	const ODOO = { displayName: 'Odoo', falseMeansEmpty: true, timesWithoutOffsetIn: 'UTC' };
+	const AIRTABLE = { displayName: 'Airtable', recordUnder: 'fields' };
+
+	test('values in one-value wrappers are taken out; other objects stay for the rules', () => {
+		const hubspotProperties = {
+			firstname: { value: 'Asha', versions: [] },
+			phone: { value: '+919820012345', versions: [] },
+			owner: { id: '55', name: 'Ravi' },
+		};
+		expect(readRecord(hubspotProperties, 'Attributes')).toEqual({
+			entries: [
+				['firstname', 'Asha'],
+				['phone', '+919820012345'],
+				['owner', { id: '55', name: 'Ravi' }],
+			],
+			leftOut: [],
+			assumed: [],
+		});
+	});
+
+	test('a list of named values under a key adds its names; a name given twice keeps the first', () => {
+		const agileContact = {
+			id: 5,
+			properties: [
+				{ type: 'SYSTEM', name: 'first_name', value: 'Asha' },
+				{ type: 'SYSTEM', name: 'phone', value: '+919820012345', subtype: 'work' },
+				{ type: 'SYSTEM', name: 'phone', value: '+919820012346', subtype: 'home' },
+			],
+		};
+		expect(readRecord(agileContact, 'Attributes')).toEqual({
+			entries: [
+				['id', 5],
+				['first_name', 'Asha'],
+				['phone', '+919820012345'],
+			],
+			leftOut: [{ key: 'phone', reason: 'given twice (again in "properties")' }],
+			assumed: [],
+		});
+	});
+
+	test('a list of named values, mapped itself, is the record', () => {
+		expect(readRecord([{ title: 'City', text: 'Pune' }], 'Attributes').entries).toEqual([
+			['City', 'Pune'],
+		]);
+		expect(readRecord('[{"name":"City","value":"Pune"}]', 'Metadata').entries).toEqual([
+			['City', 'Pune'],
+		]);
+	});
+
+	test('from Odoo, false is an empty field, and the output says it was assumed', () => {
+		expect(
+			readRecord({ name: 'Asha', mobile: false, is_company: false }, 'Attributes', ODOO),
+		).toEqual({
+			entries: [
+				['name', 'Asha'],
+				['mobile', ''],
+				['is_company', ''],
+			],
+			leftOut: [],
+			assumed: ['Attributes: false is an empty field, as Odoo writes it'],
+		});
+	});
+
+	test('from elsewhere, false is a value', () => {
+		expect(readRecord({ opted_in: false }, 'Attributes').entries).toEqual([['opted_in', false]]);
+	});
+
+	test('from Airtable, the whole item is read from fields, and the output says so', () => {
+		const item = {
+			id: 'rec1',
+			createdTime: '2026-11-20T04:35:03.000Z',
+			fields: { Name: 'Asha', City: 'Pune' },
+		};
+		expect(readRecord(item, 'Attributes', AIRTABLE)).toEqual({
+			entries: [
+				['Name', 'Asha'],
+				['City', 'Pune'],
+			],
+			leftOut: [],
+			assumed: ['Attributes: the values under "fields", where Airtable puts the record'],
+		});
+		// Mapped as {{ $json.fields }}, there is nothing to assume.
+		expect(readRecord(item.fields, 'Attributes', AIRTABLE).assumed).toEqual([]);
+	});
+});
+
+describe('sendableValues: a record nested one level under one key', () => {
+	const airtableItem = {
+		id: 'rec1',
+		createdTime: '2026-11-20T04:35:03.000Z',
+		fields: { Name: 'Asha', Phone: '+919820012345', City: 'Pune', Plan: 'Gold' },
+	};
+
+	test('mapped whole, it is refused, naming the key to map', () => {
+		const error = inputErrorOf(() => sendableValues(Object.entries(airtableItem), RULES));
+		expect(error.message).toBe(
+			'"Metadata" has most of its values inside "fields" (4 there, 2 outside it), and an object is not sent. Map that object instead, e.g. {{ $json.fields }} in place of {{ $json }}.',
+		);
+	});
+
+	test('with Fail the Item too, the refusal names the key to map', () => {
+		const error = inputErrorOf(() =>
+			sendableValues(Object.entries(airtableItem), { ...RULES, handling: 'fail' }),
+		);
+		expect(error.message).toContain('Map that object instead, e.g. {{ $json.fields }}');
+	});
+
+	test('keys chosen by the builder are their choice', () => {
+		const rules = { ...RULES, keysToSend: { option: 'Attribute Keys to Send', keys: ['id'] } };
+		expect(sendableValues(Object.entries(airtableItem), rules).values).toEqual([['id', 'rec1']]);
+	});
+
+	test('sent as JSON text when the builder asks for it', () => {
+		const { values } = sendableValues(Object.entries(airtableItem), {
+			...RULES,
+			handling: 'jsonText',
+		});
+		expect(values.map(([key]) => key)).toEqual(['id', 'createdTime', 'fields']);
+	});
+
+	test('a customer beside its address object is no nested record', () => {
+		const customer = {
+			first_name: 'Asha',
+			last_name: 'Rao',
+			email: 'asha@example.com',
+			address: { city: 'Pune', zip: '411001', country: 'IN', phone: '+919820012345' },
+		};
+		expect(sendableValues(Object.entries(customer), RULES).leftOut).toEqual([
+			{ key: 'address', reason: 'an object' },
+		]);
 	});
 });

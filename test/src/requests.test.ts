@@ -398,3 +398,61 @@ describe('prepareOutbound: the call window', () => {
 		expect(request.max_trigger_time).toBe(maxTriggerTime);
 	});
 });
+
+describe('a schedule time as n8n nodes nest it', () => {
+	const ODOO = { displayName: 'Odoo', falseMeansEmpty: true, timesWithoutOffsetIn: 'UTC' };
+	const scheduled = (value: unknown, zone = 'Asia/Kolkata', sourceNode?: typeof ODOO) =>
+		prepareAssign({
+			phoneNumber: '+919876543210',
+			workflowId: 'wf_1',
+			schedule: { value, zone },
+			now: NOW,
+			sourceNode,
+		});
+
+	test.each([
+		[
+			'Notion date (simplified)',
+			{ start: '2026-12-05T10:30:00.000+05:30', end: null, time_zone: null },
+		],
+		[
+			'Notion date range: the start',
+			{
+				start: '2026-12-05T10:30:00.000+05:30',
+				end: '2026-12-05T11:00:00.000+05:30',
+				time_zone: null,
+			},
+		],
+		[
+			'Notion typed date property',
+			{
+				id: 'd',
+				type: 'date',
+				date: {
+					start: '2026-12-05T10:30:00.000+05:30',
+					end: '2026-12-05T11:00:00.000+05:30',
+					time_zone: null,
+				},
+			},
+		],
+		[
+			'Notion date in its own zone',
+			{ start: '2026-12-05T09:00:00.000', end: null, time_zone: 'Asia/Dubai' },
+		],
+		["HubSpot's { value } of epoch ms as text", { value: '1796446800000', versions: [] }],
+	])('%s', (_case, value) => {
+		expect(scheduled(value).request.schedule_at).toBe('2026-12-05T10:30:00');
+	});
+
+	test("Odoo's false is an empty Schedule Time, which never means now", () => {
+		expect(inputErrorOf(() => scheduled(false, 'UTC', ODOO)).message).toMatch(
+			/^"Schedule Time" is empty\. .*An empty Schedule Time never means now/,
+		);
+	});
+
+	test('an object without a date names the field to map', () => {
+		expect(inputErrorOf(() => scheduled({ id: 9, when: 'x', text: 'tomorrow' })).message).toBe(
+			'"Schedule Time" must be a date and time, but is an object. Map the value inside it: add .text to the end of the expression.',
+		);
+	});
+});
