@@ -74,6 +74,11 @@ export interface RunNodeOptions {
 	mode?: WorkflowExecuteMode;
 	/** Receives a function that cancels the execution, as the editor's Stop button does. */
 	onStarted?: (cancel: () => void) => void;
+	/**
+	 * The nodes between Start and the CallKaro node, by name and n8n type (e.g. Odoo, then If):
+	 * stand-ins that pass the items on, so the node sees its input come from those node types.
+	 */
+	upstream?: Array<{ name: string; type: string }>;
 }
 
 const NOOP_TYPE = 'test.noop';
@@ -94,14 +99,24 @@ const noOp: INodeType = {
 	},
 };
 
+/** A node of another n8n type (Odoo, If…) that passes its items on, as that node's output. */
+function standInFor(type: string): INodeType {
+	return { ...noOp, description: { ...noOp.description, name: type } };
+}
+
 /**
  * Runs Start -> CallKaro node through WorkflowExecute. With onError 'continueErrorOutput' every
  * output of the node (the error output last) is connected to a no-op node, as in the editor.
  */
 export async function runNode(sandbox: Sandbox, options: RunNodeOptions): Promise<RunResult> {
 	const nodeTypes = callKaroNodeTypes();
-	const nodes = [node(NODE_NAME, options.type, options.parameters, options.settings)];
-	const connections = chain('Start', NODE_NAME);
+	const upstream = options.upstream ?? [];
+	const nodes = [
+		...upstream.map(({ name, type }) => node(name, type)),
+		node(NODE_NAME, options.type, options.parameters, options.settings),
+	];
+	const connections = chain('Start', ...upstream.map(({ name }) => name), NODE_NAME);
+	const standIns = Object.fromEntries(upstream.map(({ type }) => [type, standInFor(type)]));
 	if (options.settings?.onError === 'continueErrorOutput') {
 		const { outputs } = (nodeTypes[options.type] as INodeType).description;
 		const outputCount = (Array.isArray(outputs) ? outputs.length : 1) + 1;
@@ -120,7 +135,7 @@ export async function runNode(sandbox: Sandbox, options: RunNodeOptions): Promis
 				baseUrl: options.baseUrl ?? sandbox.url,
 			},
 		},
-		nodeTypes: { ...nodeTypes, [NOOP_TYPE]: noOp },
+		nodeTypes: { ...nodeTypes, ...standIns, [NOOP_TYPE]: noOp },
 		timezone: options.timezone,
 		mode: options.mode,
 		onStarted: options.onStarted,
