@@ -20,6 +20,7 @@ import {
 	longPastScheduleOption,
 	maxRequestsPerSecondOption,
 	phoneNumberProperty,
+	RECORD_SHAPE_RULES,
 	previewOnlyOption,
 	SCHEDULE_TIME_RULES,
 	timeZoneOption,
@@ -129,7 +130,7 @@ export const description: INodeProperties[] = [
 		type: 'json',
 		default: '{\n  "First Name": "Asha"\n}',
 		displayOptions: { show: { attributeSource: ['json'] } },
-		description: `Keys are CRM attribute names, e.g. a whole CRM record mapped from the input item. Missing, empty and nested values are left out and listed in attributes.leftOut (see Options); at most 50 keys are sent. See ${docsLink('mapping-crm-records', 'mapping CRM records')}.`,
+		description: `Keys are CRM attribute names, e.g. a whole CRM record mapped from the input item. ${RECORD_SHAPE_RULES} Missing, empty and nested values are left out and listed in attributes.leftOut (see Options); at most 50 keys are sent. See ${docsLink('mapping-crm-records', 'mapping CRM records')}.`,
 	},
 	{
 		displayName: 'Replace Existing Values',

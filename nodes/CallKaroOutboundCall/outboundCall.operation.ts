@@ -17,6 +17,7 @@ import {
 	longPastScheduleOption,
 	maxRequestsPerSecondOption,
 	phoneNumberProperty,
+	RECORD_SHAPE_RULES,
 	previewOnlyOption,
 	SCHEDULE_TIME_RULES,
 	timeZoneOption,
@@ -151,7 +152,7 @@ export const description: INodeProperties[] = [
 				name: 'metadataJson',
 				type: 'json',
 				default: '{}',
-				description: `One object of values the agent's prompt reads as {{metadata.key}}, e.g. a whole form answer mapped from the input item. Missing, empty and nested values are left out and listed in metadataLeftOut (see Options). See ${docsLink('mapping-crm-records', 'mapping CRM records')}.`,
+				description: `One object of values the agent's prompt reads as {{metadata.key}}, e.g. a whole form answer mapped from the input item. ${RECORD_SHAPE_RULES} Missing, empty and nested values are left out and listed in metadataLeftOut (see Options). See ${docsLink('mapping-crm-records', 'mapping CRM records')}.`,
 			},
 			{
 				displayName: 'Number of Retries',

@@ -22,8 +22,11 @@ export const phoneNumberProperty: INodeProperties = {
 	default: '',
 	placeholder: 'e.g. +91 98765 43210',
 	description:
-		'Include the country code, e.g. +91 98765 43210. Spaces, dashes, dots and brackets are ignored, a leading 00 counts as +, and a (0) after the country code is dropped. A number that cannot exist in its country is refused: +91 needs 10 digits, +1 10 digits (US, Canada). For numbers without a country code, set Options > Default Country Code.',
+		"Include the country code, e.g. +91 98765 43210. Spaces, dashes, dots and brackets are ignored, a leading 00 counts as +, and a (0) after the country code is dropped. A number that cannot exist in its country is refused: +91 needs 10 digits, +1 10 digits (US, Canada). For numbers without a country code, set Options > Default Country Code. A value n8n's nodes wrap alone (HubSpot's { value }, Notion's phone property, a one-element list) is read; another object is refused, naming the field inside it to map, e.g. .full.",
 };
+
+/** How a record mapped into Attributes (JSON) or Metadata (JSON) is read, in both fields' descriptions. */
+export const RECORD_SHAPE_RULES = `A record is read as n8n's nodes give it: values wrapped alone (HubSpot's { value }, Notion properties, one-element lists) are unwrapped, lists of { name, value } or { title, text } add their names, and from Airtable, HubSpot, ActiveCampaign, Facebook Lead Ads and Odoo the node's own shape is applied and listed in readAs. A record nested under one key (e.g. fields) is refused with the key to map.`;
 
 export const agentIdProperty: INodeProperties = {
 	displayName: 'Agent ID',
@@ -42,7 +45,7 @@ export const defaultCountryCodeOption: INodeProperties = {
 	default: '',
 	placeholder: 'e.g. 91 or IN',
 	description:
-		"Completes phone numbers given without a country code, e.g. 9876543210 becomes +919876543210 with 91. Digits, or an ISO code such as IN, US or GB (so a CRM's country field can be mapped). With 91, a number without + or 0 must be a mobile (starting 6-9), so a US (312) 345-6789 is refused, not dialled in India.",
+		"Completes phone numbers given without a country code, e.g. 9876543210 becomes +919876543210 with 91. Digits (text or a number), or an ISO code such as IN, US or GB (so a CRM's country field can be mapped). With 91, a number without + or 0 must be a mobile (starting 6-9), so a US (312) 345-6789 is refused, not dialled in India. Once added, an expression that gives nothing for an item fails that item's numbers without a country code, naming this option.",
 };
 
 export const timeZoneOption: INodeProperties = {
@@ -77,7 +80,7 @@ export const longPastScheduleOption: INodeProperties = {
 };
 
 /** How every Schedule Time reads its value; each node adds what the time is for. */
-export const SCHEDULE_TIME_RULES = `Without an offset it is read in India time (or Options > Time Zone). A date alone (or midnight without an offset, as a date picker gives it) starts when Calling Hours open that day, and is refused without them. Numbers are epoch milliseconds, or epoch seconds below 100000000000; a spreadsheet serial date is refused. It is sent as Indian time (IST). See ${docsLink('scheduling', 'scheduling and time zones')}.`;
+export const SCHEDULE_TIME_RULES = `Without an offset it is read in India time (or Options > Time Zone); a time taken from an Odoo item is read in UTC, as Odoo gives it, and readAs says so. A date range (Notion's { start, end }) starts at its start. A date alone (or midnight without an offset, as a date picker gives it) starts when Calling Hours open that day, and is refused without them. Numbers are epoch milliseconds, or epoch seconds below 100000000000; a spreadsheet serial date is refused. It is sent as Indian time (IST). See ${docsLink('scheduling', 'scheduling and time zones')}.`;
 
 /** Options that pace a whole run of a node (read once per run, see executeForEachItem). */
 export const concurrencyOption: INodeProperties = {
