@@ -1,7 +1,7 @@
 /**
  * The shapes n8n's own nodes give values in, read back into the values a builder means: HubSpot's
  * `{ value, versions }`, Notion's typed properties, monday.com's `{ title, text }` columns, Agile
- * CRM's `{ name, value }` properties, Meta's one-element answer lists. Only what is unambiguous
+ * CRM's `{ name, value }` properties, Meta's one-element answer lists, Notion's dates. Only what is unambiguous
  * is unwrapped; everything else stays as it is, for the caller to report or refuse.
  */
 
@@ -67,12 +67,8 @@ function typedInside(inside: unknown): Unwrapped {
 			return { value: names[0], path: '[0].name' };
 		return { value: inside, path: '' };
 	}
-	if (isPlainObject(inside)) {
-		if (typeof inside.name === 'string') return { value: inside.name, path: '.name' };
-		// A date alone; a range (with an end) stays as it is: which of its two times is meant?
-		if (isDateRange(inside) && (inside.end === null || inside.end === undefined)) {
-			return { value: inside.start, path: '.start' };
-		}
+	if (isPlainObject(inside) && typeof inside.name === 'string') {
+		return { value: inside.name, path: '.name' };
 	}
 	return { value: inside, path: '' };
 }
@@ -93,6 +89,10 @@ export function unwrapValue(value: unknown): Unwrapped {
 			: { value: inner.value, path: `[0]${inner.path}` };
 	}
 	if (!isPlainObject(value)) return { value, path: '' };
+	// A date without an end or a zone of its own; a range stays as it is: which time is meant?
+	if (isDateRange(value) && value.end == null && value.time_zone == null) {
+		return { value: value.start, path: '.start' };
+	}
 	if (isValueWrapper(value)) {
 		const inner = unwrapValue(value.value);
 		return { value: inner.value, path: `.value${inner.path}` };
@@ -124,7 +124,12 @@ export function likelySubField(value: unknown): string | undefined {
 		return inner === undefined ? undefined : `[0]${inner}`;
 	}
 	if (!isPlainObject(value)) return undefined;
-	const key = LIKELY_SUB_FIELDS.find((name) => isScalar(value[name]) && value[name] !== '');
+	// monday.com's `value` is the column's raw JSON: its `text` is what a person reads.
+	const holdsValue = (name: string) => {
+		const inner = value[name];
+		return isScalar(inner) && inner !== '' && !(typeof inner === 'string' && /^[[{"]/.test(inner));
+	};
+	const key = LIKELY_SUB_FIELDS.find(holdsValue);
 	return key === undefined ? undefined : `.${key}`;
 }
 
@@ -133,6 +138,11 @@ function namedPair(entry: unknown): [string, unknown] | undefined {
 	if (!isPlainObject(entry)) return undefined;
 	// monday.com's column: `text` is what the board shows; `value` is its raw JSON.
 	if (typeof entry.title === 'string' && 'text' in entry) return [entry.title, entry.text];
+	// monday.com's API since 2023-10 puts the title in the column.
+	const column = entry.column;
+	if (isPlainObject(column) && typeof column.title === 'string' && 'text' in entry) {
+		return [column.title, entry.text];
+	}
 	if (typeof entry.name === 'string' && 'value' in entry) return [entry.name, entry.value];
 	// Meta's lead answers: { name, values: ['…'] }.
 	if (typeof entry.name === 'string' && 'values' in entry) return [entry.name, entry.values];

@@ -86,8 +86,15 @@ export function readRecord(given: unknown, field: string, source?: SourceNodeRul
 		entries.push([key, value]);
 	};
 	let falseLeftOut = false;
+	const moreFields = source?.moreFieldsUnder;
 	for (const [key, value] of Object.entries(record)) {
-		const pairs = namedValuePairs(value);
+		const merged = key === moreFields && isPlainObject(value);
+		if (merged) {
+			assumed.push(
+				`${field}: the values under "${key}" as fields of the record, as ${source?.displayName} gives them`,
+			);
+		}
+		const pairs = merged ? Object.entries(value) : namedValuePairs(value);
 		for (const [name, inner] of pairs ?? [[key, value]]) {
 			let unwrapped = unwrapValue(inner).value;
 			if (unwrapped === false && source?.falseMeansEmpty) {

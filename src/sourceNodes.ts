@@ -9,6 +9,8 @@ export interface SourceNodeRules {
 	displayName: string;
 	/** The key its items hold the person's values under; a whole item mapped is read from there. */
 	recordUnder?: string;
+	/** A key whose object holds more of the record's own fields (Pipedrive's custom_fields). */
+	moreFieldsUnder?: string;
 	/** The node writes an empty field as false. */
 	falseMeansEmpty?: boolean;
 	/** The zone of its date-and-time text without an offset. */
@@ -25,6 +27,9 @@ const SOURCE_NODES: Readonly<Record<string, SourceNodeRules>> = {
 	'n8n-nodes-base.airtable': { displayName: 'Airtable', recordUnder: 'fields' },
 	'n8n-nodes-base.airtableTrigger': { displayName: 'Airtable Trigger', recordUnder: 'fields' },
 	'n8n-nodes-base.hubspot': { displayName: 'HubSpot', recordUnder: 'properties' },
+	// With Simplify off; simplified pages have no "properties" and are read as they are.
+	'n8n-nodes-base.notion': { displayName: 'Notion', recordUnder: 'properties' },
+	'n8n-nodes-base.pipedrive': { displayName: 'Pipedrive', moreFieldsUnder: 'custom_fields' },
 	'n8n-nodes-base.activeCampaign': { displayName: 'ActiveCampaign', recordUnder: 'contact' },
 	'n8n-nodes-base.facebookLeadAdsTrigger': {
 		displayName: 'Facebook Lead Ads Trigger',

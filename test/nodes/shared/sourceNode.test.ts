@@ -1,7 +1,7 @@
 // The node an item came from, as the CallKaro nodes see it in n8n's engine: what the package
 // knows of that node's shape (src/sourceNodes.ts) is applied, and said in readAs and a hint.
 import { Settings } from 'luxon';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { ASSIGN_WORKFLOW, DELETE_SCHEDULED_CALL, OUTBOUND_CALL } from '../../engine/callKaroNodes';
 import { NODE_NAME, apiRequests, runNode, useSandbox } from '../fixtures';
@@ -42,7 +42,7 @@ describe('items from Odoo', () => {
 		Settings.now = () => Date.now();
 	});
 
-	const assign = (upstream: Array<{ name: string; type: string }>, options: IDataObject = {}) =>
+	const assign = (upstream: Array<{ name: string; type: string }>, options: INodeParameters = {}) =>
 		runNode(sandbox(), {
 			type: ASSIGN_WORKFLOW,
 			parameters: { ...ASSIGN, options },

@@ -1,0 +1,785 @@
+// Items exactly as n8n's own nodes output them (test/fixtures/node-outputs, each with its source
+// in n8n's repository), run through the CallKaro nodes in n8n's engine behind a stand-in of that
+// node's type, with the recipe of docs/mapping-crm-records.md and with the whole item
+// ({{ $json }}): the body sent, or the refusal, is asserted.
+import { Settings } from 'luxon';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { ASSIGN_WORKFLOW, DELETE_SCHEDULED_CALL, OUTBOUND_CALL } from '../engine/callKaroNodes';
+import { readNodeOutput } from '../fixtures/node-outputs/nodeOutputs.mjs';
+import { NODE_NAME, apiRequests, runNode, useSandbox } from './fixtures';
+
+/** The clock of every run: the items' follow-ups lie ahead of it. */
+const NOW = Date.parse('2026-11-25T06:00:00Z');
+
+const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+const CALLING_HOURS: INodeParameters = {
+	callingHours: { window: { days: WEEKDAYS, start: '10:00', end: '18:00' } },
+};
+
+interface IndexEntry {
+	file: string;
+	node: string;
+	nodeType: string;
+	source: { repo: string; path: string; commit: string };
+}
+
+const INDEX = readNodeOutput('index.json') as unknown as IndexEntry[];
+
+type Outcome =
+	| {
+			/** A subset of the body sent. */
+			sent: IDataObject;
+			/** The attribute or metadata keys sent, in order; or only how many, for a large record. */
+			keys?: string[];
+			keyCount?: number;
+			/** How many keys were left out, by reason (attributes or metadata). */
+			leftOut?: Record<string, number>;
+			/** What the node assumed from the source node, as readAs.assumed says it. */
+			assumed?: string[];
+	  }
+	| { refused: string };
+
+interface NodeOutputRun {
+	file: string;
+	/** How the builder mapped the item. */
+	mapping: string;
+	node: 'assign' | 'outbound' | 'delete';
+	parameters: INodeParameters;
+	/** An Edit Fields node stands between the source node and CallKaro: nothing is known of the shape. */
+	afterEditFields?: boolean;
+	outcome: Outcome;
+}
+
+const TYPES = { assign: ASSIGN_WORKFLOW, outbound: OUTBOUND_CALL, delete: DELETE_SCHEDULED_CALL };
+const DEFAULTS: Record<NodeOutputRun['node'], INodeParameters> = {
+	assign: { workflowId: 'wf_welcome', schedule: 'now' },
+	outbound: { agentId: 'agent_sales_01' },
+	delete: { agentId: 'agent_sales_01' },
+};
+
+/** Assign with the item as attributes: `record` is the expression, e.g. '$json.fields'. */
+function assignRecord(phone: string, record: string, more: INodeParameters = {}): INodeParameters {
+	return {
+		phoneNumber: `={{ ${phone} }}`,
+		attributeSource: 'json',
+		attributesJson: `={{ ${record} }}`,
+		...more,
+	};
+}
+
+function at(scheduleAt: string, options: INodeParameters = {}): INodeParameters {
+	return { schedule: 'at', scheduleAt: `={{ ${scheduleAt} }}`, options };
+}
+
+function outboundRecord(phone: string, record: string, more: IDataObject = {}): INodeParameters {
+	return {
+		phoneNumber: `={{ ${phone} }}`,
+		additionalFields: { metadataJson: `={{ ${record} }}`, ...more },
+	};
+}
+
+const RUNS: NodeOutputRun[] = [
+	{
+		file: 'hubspot-contact-get.json',
+		mapping: 'recipe: properties as attributes, callback_time.value as Schedule Time',
+		node: 'assign',
+		parameters: assignRecord(
+			'$json.properties.phone.value',
+			'$json.properties',
+			at('$json.properties.callback_time.value', {
+				attributeKeysToSend: 'firstname, lastname, email, company, city, jobtitle, lifecyclestage',
+			}),
+		),
+		outcome: {
+			sent: { to_number: '+919820017307', schedule_at: '2026-12-03T11:00:00' },
+			keys: ['city', 'company', 'email', 'firstname', 'jobtitle', 'lastname', 'lifecyclestage'],
+			leftOut: { 'not in "Attribute Keys to Send"': 44 },
+		},
+	},
+	{
+		file: 'hubspot-contact-get.json',
+		mapping:
+			'the whole item, read from properties; Phone Number as properties.phone ({ value, versions })',
+		node: 'assign',
+		parameters: assignRecord('$json.properties.phone', '$json', {
+			options: {
+				attributeKeysToSend: 'firstname, lastname, email, company, city, jobtitle, lifecyclestage',
+			},
+		}),
+		outcome: {
+			sent: { to_number: '+919820017307' },
+			keys: ['city', 'company', 'email', 'firstname', 'jobtitle', 'lastname', 'lifecyclestage'],
+			leftOut: { 'not in "Attribute Keys to Send"': 44 },
+			assumed: ['Attributes: the values under "properties", where HubSpot puts the record'],
+		},
+	},
+	{
+		file: 'hubspot-contact-get.json',
+		mapping: 'the whole item after an Edit Fields node: refused, naming properties',
+		node: 'assign',
+		parameters: assignRecord('$json.properties.phone', '$json'),
+		afterEditFields: true,
+		outcome: {
+			refused:
+				'"Attributes" has most of its values inside "properties" (51 there, 4 outside it), and an object is not sent. Map that object instead, e.g. {{ $json.properties }} in place of {{ $json }}, or list the keys to send in Options > Attribute Keys to Send. [item 0]',
+		},
+	},
+	{
+		file: 'hubspot-contact-getall.json',
+		mapping: 'recipe: properties (value-only mode) as attributes',
+		node: 'assign',
+		parameters: assignRecord('$json.properties.phone.value', '$json.properties'),
+		outcome: {
+			sent: { to_number: '+919820017318' },
+			keys: ['firstname', 'lastmodifieddate', 'company', 'lastname', 'phone'],
+		},
+	},
+	{
+		file: 'hubspot-trigger-contact-property-change.json',
+		mapping: 'recipe: the new phone, the event as metadata',
+		node: 'outbound',
+		parameters: outboundRecord('$json.propertyValue', '$json'),
+		outcome: {
+			sent: { to_number: '+919820017329' },
+			keys: [
+				'eventId',
+				'subscriptionId',
+				'portalId',
+				'appId',
+				'occurredAt',
+				'subscriptionType',
+				'attemptNumber',
+				'changeSource',
+				'propertyName',
+				'propertyValue',
+				'contactId',
+			],
+		},
+	},
+	{
+		file: 'pipedrive-person-get.json',
+		mapping:
+			'recipe: the whole person (custom_fields read as its fields), the Callback Date with Calling Hours',
+		node: 'assign',
+		parameters: assignRecord(
+			'$json.phones[0].value',
+			'$json',
+			at("$json.custom_fields['Callback Date']", CALLING_HOURS),
+		),
+		outcome: {
+			sent: { to_number: '+919820017331', schedule_at: '2026-12-07T10:00:00' },
+			keyCount: 14,
+			leftOut: { missing: 2, 'an empty list': 1 },
+			assumed: [
+				'Attributes: the values under "custom_fields" as fields of the record, as Pipedrive gives them',
+			],
+		},
+	},
+	{
+		file: 'pipedrive-person-get.json',
+		mapping: 'Phone Number as the phones list of one entry',
+		node: 'outbound',
+		parameters: { phoneNumber: '={{ $json.phones }}' },
+		outcome: { sent: { to_number: '+919820017331' } },
+	},
+	{
+		file: 'pipedrive-person-get-v1.json',
+		mapping:
+			'recipe: a national number with Default Country Code IN, the keys the workflow reads, the next activity in UTC',
+		node: 'assign',
+		parameters: assignRecord(
+			'$json.phone[0].value',
+			'$json',
+			at("$json.next_activity_date + ' ' + $json.next_activity_time", {
+				defaultCountryCode: 'IN',
+				timeZone: 'UTC',
+				attributeKeysToSend: 'first_name, last_name, org_name, email',
+			}),
+		),
+		outcome: {
+			sent: { to_number: '+919820017344', schedule_at: '2026-12-08T10:00:00' },
+			keys: ['first_name', 'last_name', 'email', 'org_name'],
+			leftOut: { 'not in "Attribute Keys to Send"': 61 },
+		},
+	},
+	{
+		file: 'pipedrive-person-get-v1.json',
+		mapping:
+			'the whole person: 40-character custom field keys too, which CallKaro reports as ignored',
+		node: 'assign',
+		parameters: assignRecord('$json.phone[0].value', '$json', {
+			options: { defaultCountryCode: 'IN' },
+		}),
+		outcome: {
+			sent: { to_number: '+919820017344' },
+			keyCount: 41,
+			leftOut: { 'an object': 2, missing: 20, 'an empty list': 1, empty: 1 },
+		},
+	},
+	{
+		file: 'salesforce-lead-get.json',
+		mapping: 'recipe: MobilePhone, the lead as attributes, Callback_Time__c (+0000)',
+		node: 'assign',
+		parameters: assignRecord(
+			'$json.MobilePhone',
+			'$json',
+			at('$json.Callback_Time__c', { attributeKeysToLeaveOut: 'attributes' }),
+		),
+		outcome: {
+			sent: { to_number: '+919820017353', schedule_at: '2026-12-09T10:00:00' },
+			keyCount: 41,
+			leftOut: { 'in "Attribute Keys to Leave Out"': 1, missing: 25, 'an object': 1 },
+		},
+	},
+	{
+		file: 'salesforce-contact-get.json',
+		mapping: 'recipe: MobilePhone, the contact as metadata',
+		node: 'outbound',
+		parameters: outboundRecord('$json.MobilePhone', '$json'),
+		outcome: {
+			sent: { to_number: '+919820017366' },
+			keyCount: 33,
+			leftOut: { 'an object': 2, missing: 39, empty: 1 },
+		},
+	},
+	{
+		file: 'zoho-crm-lead-get.json',
+		mapping: 'recipe: Phone, the lead as attributes, Callback_Time (+05:30)',
+		node: 'assign',
+		parameters: assignRecord('$json.Phone', '$json', at('$json.Callback_Time')),
+		outcome: {
+			sent: { to_number: '+919820017375', schedule_at: '2026-12-11T11:00:00' },
+			keyCount: 32,
+			leftOut: { 'an object': 5, missing: 16, 'an empty object': 1, 'an empty list': 1 },
+		},
+	},
+	{
+		file: 'activecampaign-contact-get.json',
+		mapping: 'recipe: contact.phone, contact as attributes',
+		node: 'assign',
+		parameters: assignRecord('$json.contact.phone', '$json.contact'),
+		outcome: {
+			sent: { to_number: '+919820017388' },
+			keyCount: 22,
+			leftOut: { empty: 4, missing: 13, 'an empty list': 4, 'a list': 1, 'an object': 1 },
+		},
+	},
+	{
+		file: 'activecampaign-contact-get.json',
+		mapping: 'the whole item: read from contact',
+		node: 'assign',
+		parameters: assignRecord('$json.contact.phone', '$json'),
+		outcome: {
+			sent: { to_number: '+919820017388' },
+			keyCount: 22,
+			leftOut: { empty: 4, missing: 13, 'an empty list': 4, 'a list': 1, 'an object': 1 },
+			assumed: ['Attributes: the values under "contact", where ActiveCampaign puts the record'],
+		},
+	},
+	{
+		file: 'odoo-contact-get.json',
+		mapping: 'recipe: mobile, the keys the workflow reads, the callback time in UTC',
+		node: 'assign',
+		parameters: assignRecord(
+			'$json.mobile',
+			'$json',
+			at('$json.x_studio_callback_time', {
+				attributeKeysToSend: 'name, email, city, function, phone, x_studio_callback_time',
+			}),
+		),
+		outcome: {
+			sent: { to_number: '+919820017402', schedule_at: '2026-12-05T10:30:00' },
+			keys: ['name', 'function', 'city', 'email', 'x_studio_callback_time'],
+			leftOut: { 'not in "Attribute Keys to Send"': 146, empty: 1 },
+			assumed: [
+				'Attributes: false is an empty field, as Odoo writes it',
+				'Schedule Time: a time without an offset is UTC, as Odoo gives it',
+			],
+		},
+	},
+	{
+		file: 'odoo-contact-get.json',
+		mapping: 'the whole contact: over 50 values, refused with the options that choose',
+		node: 'assign',
+		parameters: assignRecord('$json.mobile', '$json'),
+		outcome: {
+			refused:
+				'"Attributes" has 69 values to send (after leaving out 83), 19 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out. [item 0]',
+		},
+	},
+	{
+		file: 'odoo-contact-get.json',
+		mapping: 'Phone Number as phone, which Odoo gives as false',
+		node: 'outbound',
+		parameters: { phoneNumber: '={{ $json.phone }}' },
+		outcome: {
+			refused:
+				'"Phone Number" is empty. Enter a phone number with country code, e.g. +919876543210. Its expression {{ $json.phone }} gave an empty value for this item: check that the input item has the field it reads. [item 0]',
+		},
+	},
+	{
+		file: 'odoo-custom-crm-lead-get.json',
+		mapping: 'recipe: phone, the contact fields as metadata, the callback time in UTC',
+		node: 'outbound',
+		parameters: outboundRecord(
+			'$json.phone',
+			'{ contact_name: $json.contact_name, email: $json.email_from, city: $json.city, title: $json.title }',
+			{ scheduleAt: '={{ $json.x_studio_callback_time }}' },
+		),
+		outcome: {
+			sent: { to_number: '+919820017415', schedule_at: '2026-12-04T14:00:00' },
+			keys: ['contact_name', 'email', 'city'],
+			leftOut: { empty: 1 },
+			assumed: [
+				'Metadata: false is an empty field, as Odoo writes it',
+				'Schedule Time: a time without an offset is UTC, as Odoo gives it',
+			],
+		},
+	},
+	{
+		file: 'agile-crm-contact-get.json',
+		mapping:
+			'recipe: the phone property, the whole contact as attributes (properties add their names)',
+		node: 'assign',
+		parameters: assignRecord("$json.properties.find(p => p.name === 'phone').value", '$json'),
+		outcome: {
+			sent: { to_number: '+919820017396' },
+			keyCount: 35,
+			leftOut: { 'an object': 2, empty: 1, 'a list': 1, 'an empty list': 4 },
+		},
+	},
+	{
+		file: 'airtable-record-get.json',
+		mapping: 'recipe: fields.Phone, fields as attributes, Callback Time',
+		node: 'assign',
+		parameters: assignRecord(
+			'$json.fields.Phone',
+			'$json.fields',
+			at("$json.fields['Callback Time']"),
+		),
+		outcome: {
+			sent: { to_number: '+919820017427', schedule_at: '2026-12-06T11:00:00' },
+			keys: [
+				'Name',
+				'Phone',
+				'Email',
+				'City',
+				'Status',
+				'Callback Time',
+				'Consent to call',
+				'Notes',
+			],
+		},
+	},
+	{
+		file: 'airtable-record-get.json',
+		mapping: 'the whole item: read from fields',
+		node: 'assign',
+		parameters: assignRecord('$json.fields.Phone', '$json'),
+		outcome: {
+			sent: { to_number: '+919820017427' },
+			keys: [
+				'Name',
+				'Phone',
+				'Email',
+				'City',
+				'Status',
+				'Callback Time',
+				'Consent to call',
+				'Notes',
+			],
+			assumed: ['Attributes: the values under "fields", where Airtable puts the record'],
+		},
+	},
+	{
+		file: 'airtable-record-get.json',
+		mapping: 'the whole item after an Edit Fields node: refused, naming fields',
+		node: 'assign',
+		parameters: assignRecord('$json.fields.Phone', '$json'),
+		afterEditFields: true,
+		outcome: {
+			refused:
+				'"Attributes" has most of its values inside "fields" (8 there, 2 outside it), and an object is not sent. Map that object instead, e.g. {{ $json.fields }} in place of {{ $json }}, or list the keys to send in Options > Attribute Keys to Send. [item 0]',
+		},
+	},
+	{
+		file: 'airtable-record-search-flat.json',
+		mapping: 'recipe: a national number with Default Country Code IN, the record as attributes',
+		node: 'assign',
+		parameters: assignRecord(
+			'$json.Phone',
+			'$json',
+			at("$json['Callback Time']", { defaultCountryCode: 'IN' }),
+		),
+		outcome: {
+			sent: { to_number: '+919820017438', schedule_at: '2026-12-13T14:30:00' },
+			keys: [
+				'id',
+				'createdTime',
+				'Name',
+				'Phone',
+				'Email',
+				'City',
+				'Status',
+				'Callback Time',
+				'Attempts',
+			],
+		},
+	},
+	{
+		file: 'google-sheets-row-read.json',
+		mapping:
+			'recipe: the phone column (a national number as a number) with Default Country Code IN, the row as metadata, the DD/MM time read with DateTime.fromFormat',
+		node: 'outbound',
+		parameters: {
+			...outboundRecord('$json.Phone', '$json', {
+				scheduleAt:
+					"={{ DateTime.fromFormat($json['Callback Time'], 'dd/MM/yyyy HH:mm:ss', { zone: 'Asia/Kolkata' }) }}",
+			}),
+			options: { defaultCountryCode: 'IN' },
+		},
+		outcome: {
+			sent: { to_number: '+919820017449', schedule_at: '2026-12-14T16:00:00' },
+			keys: [
+				'row_number',
+				'Name',
+				'Phone',
+				'Email',
+				'City',
+				'Callback Time',
+				'Status',
+				'Attempts',
+				'Consent',
+			],
+			leftOut: { empty: 1 },
+		},
+	},
+	{
+		file: 'google-sheets-row-read.json',
+		mapping: 'the DD/MM time as it is: refused',
+		node: 'outbound',
+		parameters: {
+			phoneNumber: '={{ $json.Phone }}',
+			additionalFields: { scheduleAt: "={{ $json['Callback Time'] }}" },
+			options: { defaultCountryCode: 'IN' },
+		},
+		outcome: {
+			refused:
+				'"Schedule Time" is not a date and time: "14/12/2026 16:00:00". Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options \u2192 Time Zone) or 2026-11-22T09:30:00+05:30. [item 0]',
+		},
+	},
+	{
+		file: 'notion-database-page-get-simplified.json',
+		mapping: 'recipe: property_phone, the page as attributes, the date property as Schedule Time',
+		node: 'assign',
+		parameters: assignRecord('$json.property_phone', '$json', at('$json.property_callback_time')),
+		outcome: {
+			sent: { to_number: '+919820017451', schedule_at: '2026-12-15T10:30:00' },
+			keys: [
+				'id',
+				'name',
+				'url',
+				'property_status',
+				'property_city',
+				'property_email',
+				'property_callback_time',
+				'property_tags',
+				'property_phone',
+				'property_created',
+				'property_name',
+			],
+		},
+	},
+	{
+		file: 'notion-database-page-get-raw.json',
+		mapping: 'recipe: properties as attributes, typed phone and date properties',
+		node: 'assign',
+		parameters: assignRecord(
+			'$json.properties.Phone',
+			'$json.properties',
+			at("$json.properties['Callback Time']"),
+		),
+		outcome: {
+			sent: { to_number: '+919820017464', schedule_at: '2026-12-16T15:00:00' },
+			keys: ['Status', 'City', 'Email', 'Callback Time', 'Tags', 'Phone', 'Created', 'Name'],
+			leftOut: { missing: 1 },
+		},
+	},
+	{
+		file: 'notion-database-page-get-raw.json',
+		mapping: 'the whole page: read from properties',
+		node: 'assign',
+		parameters: assignRecord('$json.properties.Phone', '$json'),
+		outcome: {
+			sent: { to_number: '+919820017464' },
+			keys: ['Status', 'City', 'Email', 'Callback Time', 'Tags', 'Phone', 'Created', 'Name'],
+			leftOut: { missing: 1 },
+			assumed: ['Attributes: the values under "properties", where Notion puts the record'],
+		},
+	},
+	{
+		file: 'monday-board-item-get.json',
+		mapping: 'recipe: the phone column text, the columns as attributes',
+		node: 'assign',
+		parameters: assignRecord("$json.column_values.find(c => c.type === 'phone').text", '$json'),
+		outcome: {
+			sent: { to_number: '+919820017473' },
+			keys: [
+				'id',
+				'name',
+				'created_at',
+				'state',
+				'Owner',
+				'Status',
+				'Phone',
+				'Email',
+				'City',
+				'Callback',
+			],
+			leftOut: { empty: 1 },
+		},
+	},
+	{
+		file: 'monday-board-item-get.json',
+		mapping: 'Phone Number as the phone column: refused, naming .text',
+		node: 'outbound',
+		parameters: { phoneNumber: "={{ $json.column_values.find(c => c.type === 'phone') }}" },
+		outcome: {
+			refused:
+				'"Phone Number" must be text, but is an object. Map the value inside it: add .text to the end of the expression. [item 0]',
+		},
+	},
+	{
+		file: 'baserow-row-get.json',
+		mapping: 'recipe: Phone, the row as attributes, Callback At',
+		node: 'assign',
+		parameters: assignRecord('$json.Phone', '$json', at("$json['Callback At']")),
+		outcome: {
+			sent: { to_number: '+919820017486', schedule_at: '2026-12-19T14:00:00' },
+			keys: ['id', 'order', 'Name', 'Phone', 'Email', 'City', 'Callback At', 'Called'],
+			leftOut: { 'an object': 1, missing: 1 },
+		},
+	},
+	{
+		file: 'form-trigger-submission.json',
+		mapping:
+			'recipe: a national number with Default Country Code IN, the answers as metadata, the date with Calling Hours',
+		node: 'outbound',
+		parameters: {
+			...outboundRecord("$json['Phone Number']", '$json', {
+				scheduleAt: "={{ $json['Preferred Call Date'] }}",
+			}),
+			options: { defaultCountryCode: 'IN', ...CALLING_HOURS },
+		},
+		outcome: {
+			sent: { to_number: '+919820017495', schedule_at: '2026-12-19T10:00:00' },
+			keys: [
+				'Full Name',
+				'Phone Number',
+				'Email',
+				'City',
+				'Preferred Call Date',
+				'Preferred Time Slot',
+				'Number of Family Members',
+				'submittedAt',
+				'formMode',
+			],
+			leftOut: { missing: 1 },
+		},
+	},
+	{
+		file: 'typeform-trigger-simplified.json',
+		mapping:
+			'recipe: the phone answer by its question, the answers as attributes, the day with Calling Hours',
+		node: 'assign',
+		parameters: assignRecord(
+			"$json['Thanks [field:Hq8kU7bP1cQa], what is your mobile number?']",
+			'$json',
+			at("$json['Which day should we call you?']", CALLING_HOURS),
+		),
+		outcome: {
+			sent: { to_number: '+919820017508', schedule_at: '2026-12-17T10:00:00' },
+			keys: [
+				"What's your full name?",
+				'Thanks [field:Hq8kU7bP1cQa], what is your mobile number?',
+				'And your email?',
+				'Which city are you in?',
+				'Which day should we call you?',
+				'Preferred time?',
+				'Do you agree to be contacted by phone?',
+			],
+		},
+	},
+	{
+		file: 'typeform-trigger-raw-answers.json',
+		mapping: 'recipe: the phone answer (typed), the date answer with Calling Hours',
+		node: 'outbound',
+		parameters: {
+			phoneNumber: '={{ $json.k2WvRt9Xy3Lm }}',
+			additionalFields: { scheduleAt: '={{ $json.Tf3hJ5kL7mNa }}' },
+			options: CALLING_HOURS,
+		},
+		outcome: { sent: { to_number: '+919820017512', schedule_at: '2026-12-20T10:00:00' } },
+	},
+	{
+		file: 'jotform-trigger-answers.json',
+		mapping: 'recipe: the phone answer .full, the answers as metadata',
+		node: 'outbound',
+		parameters: outboundRecord("$json['Phone Number'].full", '$json'),
+		outcome: {
+			sent: { to_number: '+919820017523' },
+			keys: ['E-mail', 'City', 'What would you like to discuss?'],
+			leftOut: { 'an object': 4 },
+		},
+	},
+	{
+		file: 'jotform-trigger-answers.json',
+		mapping: 'Phone Number as the phone answer: refused, naming .full',
+		node: 'delete',
+		parameters: { phoneNumber: "={{ $json['Phone Number'] }}" },
+		outcome: {
+			refused:
+				'"Phone Number" must be text, but is an object. Map the value inside it: add .full to the end of the expression. [item 0]',
+		},
+	},
+	{
+		file: 'facebook-lead-ads-trigger-simplified.json',
+		mapping: 'recipe: data.phone_number, data as attributes',
+		node: 'assign',
+		parameters: assignRecord('$json.data.phone_number', '$json.data'),
+		outcome: {
+			sent: { to_number: '+919820017534' },
+			keys: ['full_name', 'email', 'phone_number', 'city', 'when_is_the_best_time_to_call_you?'],
+		},
+	},
+	{
+		file: 'facebook-lead-ads-trigger-simplified.json',
+		mapping: 'the whole lead: read from data',
+		node: 'assign',
+		parameters: assignRecord('$json.data.phone_number', '$json'),
+		outcome: {
+			sent: { to_number: '+919820017534' },
+			keys: ['full_name', 'email', 'phone_number', 'city', 'when_is_the_best_time_to_call_you?'],
+			assumed: [
+				'Attributes: the values under "data", where Facebook Lead Ads Trigger puts the record',
+			],
+		},
+	},
+	{
+		file: 'facebook-lead-ads-trigger-raw.json',
+		mapping:
+			'recipe (Simplify off): the answers list as attributes, each one-element answer as its value',
+		node: 'assign',
+		parameters: assignRecord(
+			"$json.field_data.find(f => f.name === 'phone_number').values",
+			'$json.field_data',
+		),
+		outcome: {
+			sent: { to_number: '+919820017547' },
+			keys: ['full_name', 'email', 'phone_number', 'city', 'when_is_the_best_time_to_call_you?'],
+		},
+	},
+	{
+		file: 'cal-trigger-booking-created.json',
+		mapping: "recipe: the attendee's phone answer, the answers as metadata, the booking's start",
+		node: 'outbound',
+		parameters: outboundRecord('$json.responses.attendeePhoneNumber.value', '$json.responses', {
+			scheduleAt: '={{ $json.startTime }}',
+		}),
+		outcome: {
+			sent: { to_number: '+919820017556', schedule_at: '2026-12-01T11:30:00' },
+			keys: ['name', 'email', 'attendeePhoneNumber', 'notes'],
+			leftOut: { 'an object': 2, 'an empty list': 1 },
+		},
+	},
+	{
+		file: 'cal-trigger-booking-created.json',
+		mapping: 'Phone Number as the answer object ({ label, value })',
+		node: 'delete',
+		parameters: { phoneNumber: '={{ $json.responses.attendeePhoneNumber }}' },
+		outcome: { sent: { to_number: '+919820017556' } },
+	},
+	{
+		file: 'calendly-trigger-invitee-created.json',
+		mapping: "recipe: the event's phone location, the invitee as metadata, the event's start",
+		node: 'outbound',
+		parameters: outboundRecord('$json.payload.scheduled_event.location.location', '$json.payload', {
+			scheduleAt: '={{ $json.payload.scheduled_event.start_time }}',
+		}),
+		outcome: {
+			sent: { to_number: '+919820017569', schedule_at: '2026-12-11T11:00:00' },
+			keyCount: 13,
+			leftOut: { missing: 9, 'a list': 1, 'an object': 2 },
+		},
+	},
+];
+
+function reasonCounts(leftOut: Array<{ reason: string }>): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const { reason } of leftOut) counts[reason] = (counts[reason] ?? 0) + 1;
+	return counts;
+}
+
+describe("items as n8n's own nodes output them, through the CallKaro nodes", () => {
+	const sandbox = useSandbox({ runDurationMs: 0 });
+	const luxonNow = Settings.now;
+	beforeAll(() => {
+		Settings.now = () => NOW;
+	});
+	afterAll(() => {
+		Settings.now = luxonNow;
+	});
+
+	test("the corpus names its source in n8n's repository for every item, and every item is run", () => {
+		expect(INDEX.length).toBeGreaterThanOrEqual(20);
+		expect(new Set(INDEX.map((entry) => entry.nodeType)).size).toBeGreaterThanOrEqual(15);
+		for (const { source } of INDEX) {
+			expect(source).toEqual({
+				repo: 'n8n-io/n8n',
+				path: expect.stringMatching(/^packages\//),
+				commit: expect.stringMatching(/^[0-9a-f]{40}$/),
+			});
+		}
+		expect(new Set(RUNS.map((run) => run.file))).toEqual(new Set(INDEX.map((entry) => entry.file)));
+	});
+
+	test.each(RUNS.map((run) => [`${run.file}: ${run.mapping}`, run] as const))(
+		'%s',
+		async (_mapping, run) => {
+			const entry = INDEX.find(({ file }) => file === run.file);
+			if (!entry) throw new Error(`${run.file} is not in index.json`);
+			const upstream = [{ name: entry.node, type: entry.nodeType }];
+			if (run.afterEditFields) upstream.push({ name: 'Edit Fields', type: 'n8n-nodes-base.set' });
+			const result = await runNode(sandbox(), {
+				type: TYPES[run.node],
+				parameters: { ...DEFAULTS[run.node], ...run.parameters },
+				items: [readNodeOutput(run.file) as IDataObject],
+				upstream,
+				settings: { continueOnFail: true },
+			});
+			const [item] = result.json(NODE_NAME);
+			const requests = apiRequests(sandbox());
+			if ('refused' in run.outcome) {
+				expect(requests).toEqual([]);
+				expect(item.error).toBe(run.outcome.refused);
+				return;
+			}
+			expect(item.error).toBeUndefined();
+			expect(requests).toHaveLength(1);
+			const { sent, keys, keyCount, leftOut = {}, assumed } = run.outcome;
+			const body = requests[0].body as IDataObject;
+			expect(body).toMatchObject(sent);
+			const values = body.attributes ?? body.metadata;
+			const keysSent = Array.isArray(values)
+				? values.map((row: IDataObject) => row.key)
+				: Object.keys((values as IDataObject | undefined) ?? {});
+			if (keys) expect(keysSent).toEqual(keys);
+			if (keyCount !== undefined) expect(keysSent).toHaveLength(keyCount);
+			const reported =
+				(item.attributes as IDataObject | undefined)?.leftOut ?? item.metadataLeftOut ?? [];
+			expect(reasonCounts(reported as Array<{ reason: string }>)).toEqual(leftOut);
+			expect((item.readAs as IDataObject | undefined)?.assumed).toEqual(assumed);
+		},
+	);
+});
