@@ -273,10 +273,25 @@ function istSchedule(
 	};
 }
 
+/** The item's phone number; Odoo's false for an empty field is said as such, not as "false". */
+function phoneOf(input: {
+	phoneNumber: unknown;
+	defaultCountryCode?: DefaultCountryCode;
+	sourceNode?: SourceNodeRules;
+}): PhoneNumber {
+	const { phoneNumber, sourceNode } = input;
+	if (phoneNumber === false && sourceNode?.falseMeansEmpty) {
+		throw invalidInput(
+			'Phone Number',
+			`has no value for this item: ${sourceNode.displayName} gives an empty field as false`,
+			'Map a field that holds the number, or leave items without one out with a Filter node',
+		);
+	}
+	return normalizePhoneNumber(phoneNumber, { defaultCountryCode: input.defaultCountryCode });
+}
+
 export function prepareAssign(input: AssignInput): PreparedAssign {
-	const phone = normalizePhoneNumber(falseAsEmpty(input.phoneNumber, input.sourceNode), {
-		defaultCountryCode: input.defaultCountryCode,
-	});
+	const phone = phoneOf(input);
 	const workflowId = requireText(
 		input.workflowId,
 		'Workflow ID',
@@ -308,9 +323,7 @@ export function prepareAssign(input: AssignInput): PreparedAssign {
 }
 
 export function prepareDelete(input: DeleteInput): PreparedDelete {
-	const phone = normalizePhoneNumber(falseAsEmpty(input.phoneNumber, input.sourceNode), {
-		defaultCountryCode: input.defaultCountryCode,
-	});
+	const phone = phoneOf(input);
 	const agentId = requireText(input.agentId, 'Agent ID', AGENT_ID_FIX);
 	const request = checkedRequest(deleteRequestSchema(), {
 		agent_id: agentId,
@@ -433,9 +446,7 @@ function booleanFromText(value: unknown): unknown {
 }
 
 export function prepareOutbound(input: OutboundInput): PreparedOutbound {
-	const phone = normalizePhoneNumber(falseAsEmpty(input.phoneNumber, input.sourceNode), {
-		defaultCountryCode: input.defaultCountryCode,
-	});
+	const phone = phoneOf(input);
 	const agentId = requireText(input.agentId, 'Agent ID', AGENT_ID_FIX);
 	const { options } = input;
 	const shape = outboundRequestSchema().shape;

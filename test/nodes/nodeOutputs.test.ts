@@ -315,7 +315,7 @@ const RUNS: NodeOutputRun[] = [
 		parameters: { phoneNumber: '={{ $json.phone }}' },
 		outcome: {
 			refused:
-				'"Phone Number" is empty. Enter a phone number with country code, e.g. +919876543210. Its expression {{ $json.phone }} gave an empty value for this item: check that the input item has the field it reads. [item 0]',
+				'"Phone Number" has no value for this item: Odoo gives an empty field as false. Map a field that holds the number, or leave items without one out with a Filter node. [item 0]',
 		},
 	},
 	{
