@@ -202,6 +202,82 @@ describe('README examples, produced by the nodes', () => {
 		expectQuoted(withoutItem(String(item.error)));
 	});
 
+	it('a record nested under fields, mapped whole after an Edit Fields node', async () => {
+		const airtableRecord = {
+			id: 'rec8QxPn2LmVt4Ka',
+			createdTime: '2026-11-20T04:35:03.000Z',
+			fields: {
+				Name: 'Asha Rao',
+				Phone: '+91 98200 17001',
+				Email: 'asha@example.com',
+				City: 'Pune',
+				Plan: 'Gold',
+				Status: 'New',
+				Source: 'Website',
+				Score: 42,
+			},
+		};
+		const [item] = await outputs({
+			type: ASSIGN_WORKFLOW,
+			parameters: {
+				phoneNumber: '={{ $json.fields.Phone }}',
+				workflowId: 'wf_welcome',
+				attributeSource: 'json',
+				attributesJson: '={{ $json }}',
+			},
+			items: [airtableRecord],
+			upstream: [
+				{ name: 'Airtable', type: 'n8n-nodes-base.airtable' },
+				{ name: 'Edit Fields', type: 'n8n-nodes-base.set' },
+			],
+		});
+		expect(apiRequests(sandbox())).toEqual([]);
+		expectQuoted(withoutItem(String(item.error)));
+	});
+
+	it('a schedule time from Odoo, read in UTC and said in readAs and a hint', async () => {
+		const result = await runNode(sandbox(), {
+			type: OUTBOUND_CALL,
+			parameters: {
+				agentId: 'agent_sales_01',
+				phoneNumber: '={{ $json.mobile }}',
+				additionalFields: { scheduleAt: '={{ $json.x_callback_time }}' },
+			},
+			items: [{ mobile: freshNumber(), x_callback_time: '2099-12-05 05:00:00' }],
+			upstream: [{ name: 'Odoo', type: 'n8n-nodes-base.odoo' }],
+		});
+		const [item] = result.json(NODE_NAME);
+		expect(item.scheduleAt).toBe('2099-12-05T10:30:00');
+		expectQuoted(inlineJson(item.readAs as IDataObject));
+		const [hint] = result.task(NODE_NAME).hints ?? [];
+		expectQuoted(hint.message);
+	});
+
+	it("an Odoo phone that is false, Odoo's empty field", async () => {
+		const [item] = await outputs({
+			type: OUTBOUND_CALL,
+			parameters: { agentId: 'agent_sales_01', phoneNumber: '={{ $json.phone }}' },
+			items: [{ name: 'Asha Rao', phone: false }],
+			upstream: [{ name: 'Odoo', type: 'n8n-nodes-base.odoo' }],
+		});
+		expect(apiRequests(sandbox())).toEqual([]);
+		expectQuoted(withoutItem(String(item.error)));
+	});
+
+	it('a Jotform phone answer mapped as the object', async () => {
+		const [item] = await outbound({}, [{ phone: { full: '+91 98200-17523' } }]);
+		expect(apiRequests(sandbox())).toEqual([]);
+		expectQuoted(withoutItem(String(item.error)));
+	});
+
+	it('a Default Country Code expression that gives nothing for an item', async () => {
+		const [item] = await outbound({ options: { defaultCountryCode: '={{ $json.country }}' } }, [
+			{ phone: '98200 12345' },
+		]);
+		expect(apiRequests(sandbox())).toEqual([]);
+		expectQuoted(withoutItem(String(item.error)));
+	});
+
 	it('a required field whose expression gave nothing', async () => {
 		const [, item] = await outbound({ agentId: '={{ $json.agentId }}' }, [
 			{ phone: freshNumber(), agentId: 'agent_sales_01' },
