@@ -156,6 +156,13 @@ export function apiRequests(sandbox: Sandbox, path?: string): LoggedRequest[] {
 	return sandbox.state.requests.filter((request) => path === undefined || request.path === path);
 }
 
+/** How many keys a node left out (attributes.leftOut, metadataLeftOut), by reason. */
+export function reasonCounts(leftOut: ReadonlyArray<{ reason: string }>): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const { reason } of leftOut) counts[reason] = (counts[reason] ?? 0) + 1;
+	return counts;
+}
+
 /** The `to_number` of each logged request (body, JSON or form), in the order they arrived. */
 export function sentNumbers(sandbox: Sandbox, path?: string): unknown[] {
 	return apiRequests(sandbox, path).map((request) => (request.body as IDataObject).to_number);

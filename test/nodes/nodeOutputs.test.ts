@@ -7,7 +7,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { ASSIGN_WORKFLOW, DELETE_SCHEDULED_CALL, OUTBOUND_CALL } from '../engine/callKaroNodes';
 import { readNodeOutput } from '../fixtures/node-outputs/nodeOutputs.mjs';
-import { NODE_NAME, apiRequests, runNode, useSandbox } from './fixtures';
+import { NODE_NAME, apiRequests, reasonCounts, runNode, useSandbox } from './fixtures';
 
 /** The clock of every run: the items' follow-ups lie ahead of it. */
 const NOW = Date.parse('2026-11-25T06:00:00Z');
@@ -714,12 +714,6 @@ const RUNS: NodeOutputRun[] = [
 		},
 	},
 ];
-
-function reasonCounts(leftOut: Array<{ reason: string }>): Record<string, number> {
-	const counts: Record<string, number> = {};
-	for (const { reason } of leftOut) counts[reason] = (counts[reason] ?? 0) + 1;
-	return counts;
-}
 
 describe("items as n8n's own nodes output them, through the CallKaro nodes", () => {
 	const sandbox = useSandbox({ runDurationMs: 0 });

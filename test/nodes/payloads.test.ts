@@ -6,7 +6,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { ASSIGN_WORKFLOW, OUTBOUND_CALL } from '../engine/callKaroNodes';
 import { readPayload } from '../fixtures/payloads/payloads.mjs';
-import { NODE_NAME, apiRequests, runNode, useSandbox } from './fixtures';
+import { NODE_NAME, apiRequests, reasonCounts, runNode, useSandbox } from './fixtures';
 
 /** The clock of every run: the payloads' follow-ups lie ahead of it, their creation times behind. */
 const NOW = Date.parse('2026-11-25T06:00:00Z');
@@ -40,12 +40,6 @@ interface PayloadRun {
 
 const ASSIGN_DEFAULTS: INodeParameters = { workflowId: 'wf_welcome', schedule: 'now' };
 const OUTBOUND_DEFAULTS: INodeParameters = { agentId: 'agent_sales_01' };
-
-function reasonCounts(leftOut: LeftOut[]): Record<string, number> {
-	const counts: Record<string, number> = {};
-	for (const { reason } of leftOut) counts[reason] = (counts[reason] ?? 0) + 1;
-	return counts;
-}
 
 const RUNS: PayloadRun[] = [
 	{
