@@ -20,9 +20,13 @@ function typeOf(context: IExecuteFunctions, name: string): string | undefined {
 		?.type;
 }
 
-/** The first node before `name` (n8n 1.x ignores depth, but lists a direct parent first). */
+/**
+ * The node before `name`. n8n lists ancestors farthest first and the direct parent last; n8n
+ * before 1.1xx ignores depth and lists them all, so the last is taken either way.
+ */
 function parentOf(context: IExecuteFunctions, name: string): string | undefined {
-	return context.getParentNodes(name, { depth: 1 })[0]?.name;
+	const parents = context.getParentNodes(name, { depth: 1 });
+	return parents[parents.length - 1]?.name;
 }
 
 function findSourceNode(context: IExecuteFunctions): SourceNode | null {

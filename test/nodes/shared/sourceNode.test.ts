@@ -10,6 +10,7 @@ const NOW = Date.parse('2026-11-25T06:00:00Z');
 const ODOO = { name: 'Odoo Contacts', type: 'n8n-nodes-base.odoo' };
 const IF = { name: 'Has Mobile', type: 'n8n-nodes-base.if' };
 const SET = { name: 'Edit Fields', type: 'n8n-nodes-base.set' };
+const FILTER = { name: 'Not Called Yet', type: 'n8n-nodes-base.filter' };
 
 /** An Odoo res.partner as the Odoo node gives it: false for empty fields, UTC times without offset. */
 const odooPartner: IDataObject = {
@@ -88,6 +89,16 @@ describe('items from Odoo', () => {
 		const result = await assign([ODOO, IF]);
 		expect(result.json(NODE_NAME)[0].readAs).toMatchObject({ node: 'Odoo Contacts' });
 		expect(apiRequests(sandbox())[0].body).toMatchObject({ schedule_at: '2026-12-05T10:30:00' });
+	});
+
+	test('through an If and a Filter node too', async () => {
+		const result = await assign([ODOO, IF, FILTER]);
+		expect(result.json(NODE_NAME)[0].readAs).toMatchObject({ node: 'Odoo Contacts' });
+	});
+
+	test('Edit Fields before an If node: nothing is assumed', async () => {
+		const result = await assign([ODOO, SET, IF]);
+		expect(result.json(NODE_NAME)[0].readAs).toBeUndefined();
 	});
 
 	test('after an Edit Fields node, nothing is assumed: the times are read in India time', async () => {
