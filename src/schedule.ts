@@ -373,17 +373,38 @@ function formatIst(time: DateTime): string {
 	return `${pad(time.year, 4)}-${pad(time.month)}-${pad(time.day)}T${pad(time.hour)}:${pad(time.minute)}:${pad(time.second)}`;
 }
 
-/** A luxon zone for an IANA name (or UTC and fixed offsets), or an error naming the field. */
+/** India's zone under the names people and ICU give it. */
+const INDIA_ZONE_NAMES = new Set(['asia/kolkata', 'asia/calcutta', 'ist']);
+/** Abbreviations that name no single zone (EST has no summer time, IST is also Israel's). */
+const ZONE_ABBREVIATION = /^([A-Z]{3,4}|[a-z]{3,4})$/;
+const ZONE_FIX = 'Use an IANA time zone name such as Asia/Kolkata or America/New_York';
+
+/**
+ * A luxon zone for an IANA name in any case (or UTC and fixed offsets), or an error naming the
+ * field. India's zone by any of its names (IST, asia/calcutta) is Asia/Kolkata, so zones compare
+ * as zones, not as text; other abbreviations are refused, since each means several zones.
+ */
 export function knownZone(zone: string, field = 'Time Zone'): Zone {
-	const known = zone.trim() === '' ? undefined : Info.normalizeZone(zone.trim());
-	if (!known?.isValid) {
+	const given = zone.trim();
+	if (INDIA_ZONE_NAMES.has(given.toLowerCase())) return IANAZone.create(IST_ZONE);
+	if (ZONE_ABBREVIATION.test(given) && !['utc', 'gmt'].includes(given.toLowerCase())) {
 		throw invalidInput(
 			field,
-			`is not a known time zone: ${describeValue(zone)}`,
-			'Use an IANA time zone name such as Asia/Kolkata',
+			`is an abbreviation, ${describeValue(zone)}, which names no single time zone`,
+			ZONE_FIX,
 		);
 	}
-	return known;
+	const known = given === '' ? undefined : Info.normalizeZone(given);
+	if (!known?.isValid) {
+		throw invalidInput(field, `is not a known time zone: ${describeValue(zone)}`, ZONE_FIX);
+	}
+	return known.type === 'iana' ? IANAZone.create(canonicalZoneName(known.name)) : known;
+}
+
+/** 'europe/london' -> 'Europe/London': the zone's own name, as the output reports it. */
+function canonicalZoneName(name: string): string {
+	const resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+	return INDIA_ZONE_NAMES.has(resolved.toLowerCase()) ? IST_ZONE : resolved;
 }
 
 /**

@@ -54,7 +54,7 @@ export const timeZoneOption: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. Europe/London',
-	description: `IANA zone in which a Schedule Time without an offset is read. Empty means India time (Asia/Kolkata), as for Calling Hours and the guard's day: not the workflow's zone, which n8n defaults to America/New_York. CallKaro itself is always sent Indian time (IST). See ${docsLink('scheduling', 'scheduling and time zones')}.`,
+	description: `IANA zone in which a Schedule Time without an offset is read, in any case; IST is India time, other abbreviations (EST, CET) are refused. Empty means India time (Asia/Kolkata), as for Calling Hours and the guard's day: not the workflow's zone, which n8n defaults to America/New_York. CallKaro itself is always sent Indian time (IST). See ${docsLink('scheduling', 'scheduling and time zones')}.`,
 };
 
 /** What a Schedule Time more than an hour in the past does. */

@@ -171,7 +171,7 @@ export const assignWorkflow: ActionNodeRow = {
 				options: { timeZone: '={{ $json.zone }}' },
 			},
 			{ zone: 'Mars/Olympus_Mons' },
-			'"Time Zone" is not a known time zone: "Mars/Olympus_Mons". Use an IANA time zone name such as Asia/Kolkata. [item 1]',
+			'"Time Zone" is not a known time zone: "Mars/Olympus_Mons". Use an IANA time zone name such as Asia/Kolkata or America/New_York. [item 1]',
 		],
 		[
 			'a bad Default Country Code',

@@ -126,7 +126,7 @@ const badAdditionalFields: BadInputCase[] = [
 		'an unknown time zone',
 		{ scheduleAt: '2030-01-02T10:00:00', timeZone: '={{ $json.zone }}' },
 		{ zone: 'India/Delhi' },
-		'"Time Zone" is not a known time zone: "India/Delhi". Use an IANA time zone name such as Asia/Kolkata. [item 1]',
+		'"Time Zone" is not a known time zone: "India/Delhi". Use an IANA time zone name such as Asia/Kolkata or America/New_York. [item 1]',
 	],
 ];
 

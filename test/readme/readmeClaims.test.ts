@@ -278,6 +278,12 @@ describe('README examples, produced by the nodes', () => {
 		expectQuoted(withoutItem(String(item.error)));
 	});
 
+	it('a Time Zone abbreviation that names no single zone', async () => {
+		const [item] = await assignAt('2099-12-01T09:30', { timeZone: 'EST' });
+		expect(apiRequests(sandbox())).toEqual([]);
+		expectQuoted(withoutItem(String(item.error)));
+	});
+
 	it('a required field whose expression gave nothing', async () => {
 		const [, item] = await outbound({ agentId: '={{ $json.agentId }}' }, [
 			{ phone: freshNumber(), agentId: 'agent_sales_01' },

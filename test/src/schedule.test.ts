@@ -1,6 +1,6 @@
 import { DateTime, Settings } from 'luxon';
 
-import { toIstSchedule } from '../../src/schedule';
+import { knownZone, toIstSchedule } from '../../src/schedule';
 import { inputErrorOf } from './helpers';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
@@ -257,6 +257,27 @@ describe('toIstSchedule', () => {
 			wallClockZone: 'Asia/Kolkata',
 		});
 	});
+
+	test.each([
+		['IST', 'Asia/Kolkata'],
+		['asia/kolkata', 'Asia/Kolkata'],
+		['Asia/Calcutta', 'Asia/Kolkata'],
+		['europe/london', 'Europe/London'],
+		['Japan', 'Asia/Tokyo'],
+		['UTC', 'UTC'],
+	])('the zone %p is compared as the zone %p', (zone, name) => {
+		expect(knownZone(zone).name).toBe(name);
+	});
+
+	test.each(['EST', 'PST', 'CEST', 'bst'])(
+		'refuses the abbreviation %p, which names no single zone',
+		(zone) => {
+			const error = inputErrorOf(() => toIstSchedule('2026-11-22T09:30', { zone }));
+			expect(error.message).toBe(
+				`"Time Zone" is an abbreviation, "${zone}", which names no single time zone. Use an IANA time zone name such as Asia/Kolkata or America/New_York.`,
+			);
+		},
+	);
 
 	test.each(['Mars/Olympus', '', 'GMT+25'])('rejects the time zone %p', (zone) => {
 		const error = inputErrorOf(() => toIstSchedule('2026-11-22T09:30', { zone }));

@@ -279,6 +279,20 @@ export function schedule(row: ActionNodeRow, sandbox: SandboxOf) {
 			]);
 		});
 
+		it.each(['IST', 'asia/kolkata', 'Asia/Calcutta'])(
+			'reads Time Zone %p as India time: no hint, scheduleTimeZone Asia/Kolkata',
+			async (zone) => {
+				const [key] = await arranged(row, sandbox(), 1);
+				const result = await run(sandbox(), row.parameters(parameters('2030-12-01T09:30', zone)), {
+					items: [row.item(key)],
+				});
+
+				expect(scheduleAtSent()).toBe('2030-12-01T09:30:00');
+				expect(result.json(NODE_NAME)[0]).toMatchObject({ scheduleTimeZone: 'Asia/Kolkata' });
+				expect(result.task(NODE_NAME).hints ?? []).toEqual([]);
+			},
+		);
+
 		it.each([
 			['epoch seconds', 1893466800],
 			['epoch seconds as text', '1893466800'],
