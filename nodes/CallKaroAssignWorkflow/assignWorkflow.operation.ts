@@ -128,7 +128,9 @@ export const description: INodeProperties[] = [
 		displayName: 'Attributes (JSON)',
 		name: 'attributesJson',
 		type: 'json',
-		default: '{\n  "First Name": "Asha"\n}',
+		// An example as the default would be sent for every contact: the example is a placeholder.
+		default: '{}',
+		placeholder: '{ "First Name": "{{ $json.first_name }}", "City": "{{ $json.city }}" }',
 		displayOptions: { show: { attributeSource: ['json'] } },
 		description: `Keys are CRM attribute names, e.g. a whole CRM record mapped from the input item. ${RECORD_SHAPE_RULES} Missing, empty and nested values are left out and listed in attributes.leftOut (see Options); at most 50 keys are sent. See ${docsLink('mapping-crm-records', 'mapping CRM records')}.`,
 	},

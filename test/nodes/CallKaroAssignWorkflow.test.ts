@@ -31,6 +31,17 @@ describe('CallKaro Assign Workflow', () => {
 	const sandbox = useSandbox({ runDurationMs: 0 });
 
 	describe('Started output', () => {
+		it('Using JSON left as it is sends no attributes: the example is only a placeholder', async () => {
+			const result = await assign(sandbox(), {
+				phoneNumber: freshNumber(),
+				workflowId: 'wf_welcome',
+				attributeSource: 'json',
+			});
+
+			expect(result.status).toBe('success');
+			expect(apiRequests(sandbox())[0].body).not.toHaveProperty('attributes');
+		});
+
 		it('starts a run, saves attribute rows on a new contact and reports every row', async () => {
 			const phone = freshNumber();
 			// sent as they are: CallKaro matches the keys and checks the values
