@@ -46,6 +46,16 @@ function emptyExpressionNote(node: INode, error: CallKaroInputError): string {
 	return ` Its expression ${maskPhoneNumbersInText(expression)} gave an empty value for this item: check that the input item has the field it reads.`;
 }
 
+/** Which node an expression that n8n refused reached for, as n8n's editor says it. */
+function expressionCause(error: ExpressionError): string | undefined {
+	const { nodeCause, descriptionKey } = error.context;
+	if (typeof nodeCause !== 'string' || nodeCause === '') return undefined;
+	if (descriptionKey === 'nodeNotFound') {
+		return `The node '${nodeCause}' doesn't exist in this workflow: check the name in the expression.`;
+	}
+	return `The expression reads from the node '${nodeCause}'.`;
+}
+
 /** The `details` of each error item, kept beside the n8n error it belongs to. */
 const detailsOfError = new WeakMap<Error, JsonObject>();
 
@@ -142,12 +152,15 @@ export function toNodeError(
 	}
 	// An expression of a parameter that fails to evaluate: n8n throws it while the item is read.
 	if (error instanceof ExpressionError) {
-		// Ours first, then n8n's own, which often says how to fix the expression.
-		const description = [NOTHING_SENT_HINT, error.description].filter(Boolean).join(' ');
-		return withDetails(
-			new NodeOperationError(node, error, { itemIndex, description }),
-			nothingSentDetails('expression', {}, description),
-		);
+		// Ours first, then which node the expression reached for, then n8n's own description,
+		// which often says how to fix the expression.
+		const description = [NOTHING_SENT_HINT, expressionCause(error), error.description]
+			.filter(Boolean)
+			.join(' ');
+		const wrapped = new NodeOperationError(node, error, { itemIndex, description });
+		// n8n's editor builds "The node '…' doesn't exist" from the expression's own context.
+		Object.assign(wrapped.context, error.context, { itemIndex });
+		return withDetails(wrapped, nothingSentDetails('expression', {}, description));
 	}
 	return new NodeOperationError(node, error as Error, { itemIndex });
 }

@@ -79,6 +79,10 @@ test('expressions that give nothing: the node names the expression; one n8n refu
 	);
 	expect(refused.details.kind).toBe('expression');
 	expect(refused.error).toBe("Referenced node doesn't exist");
+	// the node it reached for, as n8n's editor says it from the error's context
+	expect(refused.details.description).toContain(
+		"The node 'No Such Node' doesn't exist in this workflow: check the name in the expression.",
+	);
 	const calls = (await e2e.state()).calls.filter((call) => call.number.startsWith('9198200666'));
 	expect(calls.map((call) => call.number)).toEqual(['919820066601']);
 });

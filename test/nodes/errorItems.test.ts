@@ -16,7 +16,9 @@ import {
 	refusedItemJson,
 	runNode,
 	useSandbox,
+	workflowError,
 } from './fixtures';
+import type { NodeErrorShape } from './fixtures';
 
 const DETAILS_KEYS = [
 	'attempts',
@@ -72,7 +74,7 @@ describe('error items', () => {
 			serviceMessage: null,
 			attempts: 0,
 			outcomeUnknown: false,
-			description: NOTHING_SENT,
+			description: `${NOTHING_SENT} The node 'No Such Node' doesn't exist in this workflow: check the name in the expression.`,
 		});
 		expect(refused.details).toMatchObject({
 			kind: 'not-found',
@@ -103,6 +105,28 @@ describe('error items', () => {
 			expect(apiRequests(sandbox())).toEqual([]);
 		},
 	);
+
+	it("keep the node an expression reached for in the error's context, as n8n's editor reads it", async () => {
+		const result = await runNode(sandbox(), {
+			type: OUTBOUND_CALL,
+			parameters: {
+				agentId: 'agent_sales_01',
+				phoneNumber: "={{ $('CRM Lookup').item.json.phone }}",
+			},
+		});
+
+		const error = workflowError(result) as NodeErrorShape & { context: IDataObject };
+		expect(error.message).toBe("Referenced node doesn't exist");
+		expect(error.context).toMatchObject({
+			itemIndex: 0,
+			nodeCause: 'CRM Lookup',
+			descriptionKey: 'nodeNotFound',
+		});
+		expect(error.description).toContain(
+			"The node 'CRM Lookup' doesn't exist in this workflow: check the name in the expression.",
+		);
+		expect(apiRequests(sandbox())).toEqual([]);
+	});
 
 	it("keep n8n's own description of an expression error under ours", () => {
 		const node = { name: NODE_NAME, parameters: {} } as unknown as INode;

@@ -284,6 +284,12 @@ describe('README examples, produced by the nodes', () => {
 		expectQuoted(withoutItem(String(item.error)));
 	});
 
+	it('an expression that reads a node the workflow does not have', async () => {
+		const [item] = await outbound({ phoneNumber: "={{ $('CRM Lookup').item.json.phone }}" });
+		expect(apiRequests(sandbox())).toEqual([]);
+		expectQuoted(String((item.details as IDataObject).description));
+	});
+
 	it('a required field whose expression gave nothing', async () => {
 		const [, item] = await outbound({ agentId: '={{ $json.agentId }}' }, [
 			{ phone: freshNumber(), agentId: 'agent_sales_01' },
