@@ -186,7 +186,11 @@ export function applyCallingHours(
 		schedule?.scheduleAt ?? toIstSchedule(now, { zone: IST_ZONE, now: new Date(now) }).scheduleAt;
 	return {
 		// How the given time was read (note, wallClockZone) still holds for the moved one.
-		schedule: { ...schedule, ...toIstSchedule(next, { zone: IST_ZONE, now: new Date(now) }) },
+		// The time given passed the far-ahead check; the move adds at most a week to it.
+		schedule: {
+			...schedule,
+			...toIstSchedule(next, { zone: IST_ZONE, now: new Date(now), farAhead: 'send' }),
+		},
 		movedFrom,
 		outside: false,
 	};

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 
+import { maskPhoneNumbersInText } from './mask';
 import type { Operation } from './retry';
 
 export type CallKaroErrorKind =
@@ -27,9 +28,12 @@ export class CallKaroInputError extends Error {
 	}
 }
 
-/** Builds the one message shape for bad input: the field in quotes, what is wrong (with the value), how to fix it. */
+/**
+ * Builds the one message shape for bad input: the field in quotes, what is wrong (with the value),
+ * how to fix it. Any phone number the value holds is masked here, wherever the message quotes it.
+ */
 export function invalidInput(field: string, problem: string, fix: string): CallKaroInputError {
-	return new CallKaroInputError(field, `"${field}" ${problem}. ${fix}.`);
+	return new CallKaroInputError(field, `"${field}" ${maskPhoneNumbersInText(problem)}. ${fix}.`);
 }
 
 export interface CallKaroApiErrorDetails {

@@ -5,18 +5,18 @@ import { likelySubField, unwrapValue } from './recordShapes';
 const SHOWN_TEXT_LENGTH = 60;
 
 /**
- * How a value is shown in an input error: short, and with any phone number masked, unless the
- * text is known to be a date (`masked` false), whose digits are no phone number.
+ * How a value is shown in an input error: short, and with any phone number masked (a number as
+ * well as text: 9876543210 is one); dates and times are shown as they are.
  */
-export function describeValue(value: unknown, masked = true): string {
+export function describeValue(value: unknown): string {
 	if (value === undefined || value === '') return 'empty';
 	if (typeof value === 'string') {
 		const shown =
 			value.length > SHOWN_TEXT_LENGTH ? `${value.slice(0, SHOWN_TEXT_LENGTH)}...` : value;
-		return `"${masked ? maskPhoneNumbersInText(shown) : shown}"`;
+		return `"${maskPhoneNumbersInText(shown)}"`;
 	}
-	if (typeof value === 'number' || typeof value === 'boolean' || value === null)
-		return String(value);
+	if (typeof value === 'number') return maskPhoneNumbersInText(String(value));
+	if (typeof value === 'boolean' || value === null) return String(value);
 	if (Array.isArray(value)) return 'a list';
 	return typeof value === 'object' ? 'an object' : typeof value;
 }

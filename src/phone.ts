@@ -1,4 +1,5 @@
 import { CALLING_CODES, NATIONAL_NUMBER_RULES, nationalRuleOf } from './countries';
+import type { NationalNumberRule } from './countries';
 import { invalidInput } from './errors';
 import { requireText, wrongTypeError } from './input';
 import { unwrapValue } from './recordShapes';
@@ -18,6 +19,11 @@ const SEPARATORS = /[\s\-.()]/g;
 const BRACKETED_TRUNK = /^(\s*\(?\s*(?:\+|00)[\s\-.]*\d{1,3}\s*\)?)[\s\-.]*\(\s*0\s*\)/;
 const INDIA = '91';
 const INDIAN_MOBILE = /^[6-9]/;
+const NANP = '1';
+// NANP: area code and exchange never start with 0 or 1.
+const NANP_NUMBER = /^[2-9]\d{2}[2-9]\d{6}$/;
+const NANP_RULE =
+	'numbers there have 10 digits after +1, and neither the area code nor the next 3 digits start with 0 or 1';
 const OTHER_COUNTRY_FIX = 'write a number of another country with + and its country code';
 
 /**
@@ -75,11 +81,21 @@ function countryCodeDigits(value: DefaultCountryCode): string | 'empty' | undefi
 	return digits;
 }
 
-/** The national number completed with the default country code, its trunk prefix dropped. */
+/**
+ * The national number completed with the default country code, by that country's rule: its trunk
+ * prefix dropped, a leading 0 that is part of the number (Italy) kept. A calling code without a
+ * rule is refused rather than guessed: whether its leading 0 is dialled from abroad is not known.
+ */
 function completedDigits(compact: string, countryCode: string, field: string): string {
 	const rule = NATIONAL_NUMBER_RULES.get(countryCode);
-	// The trunk prefix is not dialled from abroad; without a rule, it is the common 0.
-	const trunk = rule ? rule.trunkPrefix : '0';
+	if (rule === undefined) {
+		throw invalidInput(
+			field,
+			`has no country code: "${maskPhoneNumber(compact)}", and this node does not know how national numbers are written in the country of Default Country Code ${countryCode}`,
+			'Write it with + and the country code, as it is dialled from another country',
+		);
+	}
+	const trunk = rule.trunkPrefix;
 	const hasTrunk = trunk !== undefined && compact.startsWith(trunk);
 	const national = hasTrunk ? compact.slice(trunk.length) : compact;
 	const digits = countryCode + national;
@@ -100,14 +116,53 @@ function completedDigits(compact: string, countryCode: string, field: string): s
 function checkNationalNumber(digits: string, shown: string, field: string): void {
 	const ruled = nationalRuleOf(digits);
 	if (ruled === undefined) return;
-	const { country, pattern, rule } = ruled.rule;
-	if (!pattern.test(ruled.national)) {
+	const { code, national, rule } = ruled;
+	const possible =
+		rule.lengths.includes(national.length) &&
+		rule.firstDigits.includes(national.charAt(0)) &&
+		(code !== NANP || NANP_NUMBER.test(national));
+	if (!possible) {
+		const words = code === NANP ? NANP_RULE : ruleInWords(code, rule);
 		throw invalidInput(
 			field,
-			`cannot be a number in ${country}: "${shown}"`,
-			`${rule[0].toUpperCase()}${rule.slice(1)}. Check the number, or ${OTHER_COUNTRY_FIX}`,
+			`cannot be a number in ${rule.country}: "${shown}"`,
+			`${words[0].toUpperCase()}${words.slice(1)}. Check the number, or ${OTHER_COUNTRY_FIX}`,
 		);
 	}
+}
+
+/**
+ * A rule in words: 'numbers there have 9 or 10 digits after +44, without the 0, and start with 1,
+ * 2, 3, 5, 7, 8 or 9'.
+ */
+function ruleInWords(code: string, rule: NationalNumberRule): string {
+	const parts = [`numbers there have ${inWords(lengthRuns(rule.lengths))} digits after +${code}`];
+	if (rule.trunkPrefix !== undefined) parts.push(`without the ${rule.trunkPrefix}`);
+	if (rule.firstDigits.startsWith('0')) parts.push('a leading 0 included');
+	if (rule.firstDigits !== '123456789') {
+		parts.push(`and start with ${inWords([...rule.firstDigits])}`);
+	}
+	return parts.join(', ');
+}
+
+/** [6, 8, 9, 10] -> ['6', '8 to 10']; [9, 10] -> ['9', '10']. */
+function lengthRuns(lengths: readonly number[]): string[] {
+	const runs: number[][] = [];
+	for (const length of lengths) {
+		const run = runs[runs.length - 1];
+		if (run !== undefined && length === run[run.length - 1] + 1) run.push(length);
+		else runs.push([length]);
+	}
+	return runs.flatMap((run) =>
+		run.length > 2 ? [`${run[0]} to ${run[run.length - 1]}`] : run.map(String),
+	);
+}
+
+/** ['3', '6', '8', '9'] -> '3, 6, 8 or 9' */
+function inWords(items: string[]): string {
+	return items.length > 1
+		? `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`
+		: items.join('');
 }
 
 /** Digits after the country code's '+', from a number written internationally or nationally. */

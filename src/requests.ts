@@ -14,7 +14,7 @@ import type { DefaultCountryCode, PhoneNumber } from './phone';
 import { applyCallingHours } from './callingHours';
 import type { CallingHours } from './callingHours';
 import { toIstSchedule } from './schedule';
-import type { IstSchedule, LongPast } from './schedule';
+import type { FarAhead, IstSchedule, LongPast } from './schedule';
 import { MAX_ATTRIBUTE_ROWS, attributeRowSchema } from './schemas';
 
 // What each endpoint is sent: its schema (the one source of its type and limits), then the
@@ -92,6 +92,8 @@ export interface ScheduleInput {
 	zone: string;
 	/** What a time more than an hour in the past does (default: fail the item). */
 	longPast?: LongPast;
+	/** What a time more than a year ahead does (default: fail the item). */
+	farAhead?: FarAhead;
 }
 
 export interface AssignInput {
@@ -259,6 +261,7 @@ function istSchedule(
 			zone: read.zone,
 			now,
 			longPast: schedule.longPast,
+			farAhead: schedule.farAhead,
 			// A date alone starts when the calling hours open that day.
 			dayStart: callingHours && { zone: callingHours.zone, time: callingHours.start },
 		});

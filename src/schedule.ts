@@ -20,6 +20,14 @@ const LAST_YEAR = 9999;
 
 /** What a Schedule Time more than an hour in the past does: fail the item, or start now. */
 export type LongPast = 'fail' | 'startNow';
+/** What a Schedule Time more than FAR_AHEAD_DAYS ahead does: fail the item, or send it. */
+export type FarAhead = 'fail' | 'send';
+/**
+ * Callbacks and follow-ups are days or weeks ahead; the furthest a calling campaign plausibly
+ * plans is a yearly renewal, on the same date next year (366 days in a leap year). Further
+ * than that is a wrong field (a phone number read as epoch seconds) or a mistyped year.
+ */
+export const FAR_AHEAD_DAYS = 366;
 // Further back than this, a past time is a wrong mapping (a created date, seconds read as
 // milliseconds) far more often than a late run; a run a few minutes late still starts now.
 const LONG_PAST_MS = 60 * MINUTE;
@@ -52,6 +60,8 @@ export interface ScheduleOptions {
 	field?: string;
 	/** Default 'fail'. */
 	longPast?: LongPast;
+	/** Default 'fail'. */
+	farAhead?: FarAhead;
 	/** When a date without a time starts ('HH:MM' in a zone: Calling Hours' opening); refused without. */
 	dayStart?: { zone: string; time: string };
 }
@@ -204,7 +214,7 @@ function skippedError(text: string, zone: Zone, field: string, reading: WallRead
 			: 'Pick a time outside the clock change';
 	return invalidInput(
 		field,
-		`does not exist in the time zone ${zone.name}, because the clocks skip it: ${describeValue(text, false)}`,
+		`does not exist in the time zone ${zone.name}, because the clocks skip it: ${describeValue(text)}`,
 		gap,
 	);
 }
@@ -247,8 +257,8 @@ function readDate(
 		throw invalidInput(
 			field,
 			midnight
-				? `is midnight without an offset, as a date picker gives a date alone: ${describeValue(text, false)}`
-				: `has a date but no time: ${describeValue(text, false)}`,
+				? `is midnight without an offset, as a date picker gives a date alone: ${describeValue(text)}`
+				: `has a date but no time: ${describeValue(text)}`,
 			`Add the time, such as ${date}T10:00:00+05:30, or add Options → Calling Hours to start when they open that day${midnight ? `; for a call at midnight, give the offset: ${date}T00:00:00+05:30` : ''}`,
 		);
 	}
@@ -280,11 +290,7 @@ function parseDateText(text: string, options: TextOptions, field: string): Readi
 		Number(day) < 1 ||
 		Number(day) > daysInMonth(Number(year), Number(month))
 	) {
-		throw invalidInput(
-			field,
-			`is not a real date or time: ${describeValue(text, false)}`,
-			FORMAT_HINT,
-		);
+		throw invalidInput(field, `is not a real date or time: ${describeValue(text)}`, FORMAT_HINT);
 	}
 	// Any number of fraction digits; CallKaro's format has whole seconds, so milliseconds are plenty.
 	const millisecond = fraction.slice(0, 3).padEnd(3, '0');
@@ -297,7 +303,7 @@ function parseDateText(text: string, options: TextOptions, field: string): Readi
 	if (minutes === undefined) {
 		throw invalidInput(
 			field,
-			`has an offset that is not -23:59 to +23:59: ${describeValue(text, false)}`,
+			`has an offset that is not -23:59 to +23:59: ${describeValue(text)}`,
 			'Write the offset as +HH:MM or -HH:MM, hours 00-23 and minutes 00-59, such as +05:30',
 		);
 	}
@@ -308,6 +314,13 @@ function parseDateText(text: string, options: TextOptions, field: string): Readi
 interface TextOptions {
 	zone: Zone;
 	dayStart: ScheduleOptions['dayStart'];
+}
+
+/** A number as a message shows it: its size, once it has as many digits as a phone number. */
+function numberShown(number: number): string {
+	const digits = String(Math.trunc(Math.abs(number))).length;
+	if (digits < 8) return String(number);
+	return `a ${number < 0 ? 'negative ' : ''}number of ${digits} digits`;
 }
 
 /** A number by its size: epoch milliseconds, epoch seconds, or refused saying what it looks like. */
@@ -326,7 +339,7 @@ function readNumber(number: number, field: string): Reading {
 	}
 	throw invalidInput(
 		field,
-		`is ${number}, a number that is neither epoch seconds (from ${FIRST_EPOCH_SECONDS}) nor epoch milliseconds (from ${FIRST_EPOCH_MILLIS}) nor a spreadsheet serial date (below ${LAST_SERIAL_DATE})`,
+		`is ${numberShown(number)}, which is neither epoch seconds (9 to 11 digits) nor epoch milliseconds (12 digits or more) nor a spreadsheet serial date (below ${LAST_SERIAL_DATE})`,
 		FORMAT_HINT,
 	);
 }
@@ -353,14 +366,14 @@ function parseInput(value: unknown, options: TextOptions, field: string): Readin
 
 function istDateTime(instant: number, value: unknown, field: string): DateTime<true> {
 	if (!Number.isFinite(instant))
-		throw invalidInput(field, `is not a valid date: ${describeValue(value, false)}`, FORMAT_HINT);
+		throw invalidInput(field, `is not a valid date: ${describeValue(value)}`, FORMAT_HINT);
 	// India's offset at that instant, looked up once (see offsetAt).
 	const offset = FixedOffsetZone.instance(offsetAt(IANAZone.create(IST_ZONE), instant) / MINUTE);
 	const ist = DateTime.fromMillis(instant, { zone: offset });
 	if (!ist.isValid || ist.year < FIRST_YEAR || ist.year > LAST_YEAR) {
 		throw invalidInput(
 			field,
-			`is outside the years 0001 to 9999 in India time: ${describeValue(value, false)}`,
+			`is outside the years 0001 to 9999 in India time: ${typeof value === 'number' ? numberShown(value) : describeValue(value)}`,
 			"CallKaro's schedule format has a four-digit year; pick a time in that range",
 		);
 	}
@@ -407,6 +420,32 @@ function canonicalZoneName(name: string): string {
 	return INDIA_ZONE_NAMES.has(resolved.toLowerCase()) ? IST_ZONE : resolved;
 }
 
+/** The digits of a number given as a number or as text, e.g. '9876543210' for 9876543210. */
+function numberDigits(value: unknown): string | undefined {
+	if (typeof value === 'number' && Number.isFinite(value)) return String(Math.trunc(value));
+	if (typeof value === 'string' && NUMERIC_TEXT.test(value.trim()))
+		return value.trim().split('.')[0];
+	return undefined;
+}
+
+/** Before this, an epoch reading is more likely a phone number than a date someone meant. */
+const FIRST_PLAUSIBLE_EPOCH = Date.UTC(2001, 0, 1);
+
+/**
+ * How a refused time was given, shown as what it was read as, never as its digits. A number of
+ * a phone number's size that reads as a far-off time is said to look like one, since a phone
+ * field mapped by mistake is its likely cause.
+ */
+function givenAs(value: unknown, farOff: boolean): string {
+	const digits = numberDigits(value);
+	if (digits === undefined) {
+		return typeof value === 'string' ? ` (given as ${describeValue(value)})` : '';
+	}
+	const unit = Number(digits) >= FIRST_EPOCH_MILLIS ? 'milliseconds' : 'seconds';
+	const phoneSized = farOff && digits.length >= 10 && digits.length <= 15;
+	return ` (a number of ${digits.length} digits read as epoch ${unit}${phoneSized ? '; it looks like a phone number' : ''})`;
+}
+
 /**
  * Converts a date input (luxon DateTime, JS Date, epoch seconds or milliseconds as a number or
  * text, ISO text) into CallKaro's IST schedule format.
@@ -422,8 +461,15 @@ export function toIstSchedule(value: unknown, options: ScheduleOptions): IstSche
 	if (options.longPast !== 'startNow' && latest < now - LONG_PAST_MS) {
 		throw invalidInput(
 			field,
-			`is ${formatIst(ist)} in India time${typeof value === 'object' ? '' : ` (given as ${describeValue(value, false)})`}, more than an hour in the past`,
+			`is ${formatIst(ist)} in India time${givenAs(value, instant < FIRST_PLAUSIBLE_EPOCH)}, more than an hour in the past`,
 			'Such a time is usually the wrong field (a created date, say): map the time the call should start, or set Options → Schedule Time Long Past to Start Now',
+		);
+	}
+	if (options.farAhead !== 'send' && instant > now + FAR_AHEAD_DAYS * DAY) {
+		throw invalidInput(
+			field,
+			`is ${formatIst(ist)} in India time${givenAs(value, true)}, more than ${FAR_AHEAD_DAYS} days ahead`,
+			'Such a time is usually the wrong field or a mistyped year: map the time the call should start, or set Options → Schedule Time Far Ahead to Send It',
 		);
 	}
 	return {

@@ -10,13 +10,14 @@ import { prepareAssign } from '../../src/requests';
 import { keyList } from '../../src/recordValues';
 import type { LeftOutValue, UnsendableValueHandling } from '../../src/recordValues';
 import type { RunVocabulary } from '../../src/runReport';
-import type { LongPast } from '../../src/schedule';
+import type { FarAhead, LongPast } from '../../src/schedule';
 import {
 	callingHoursOption,
 	concurrencyOption,
 	defaultCountryCodeOption,
 	docsLink,
 	duplicateGuardProperties,
+	farAheadScheduleOption,
 	longPastScheduleOption,
 	maxRequestsPerSecondOption,
 	phoneNumberProperty,
@@ -216,6 +217,7 @@ export const description: INodeProperties[] = [
 					'What to do when CallKaro ignores an attribute (unknown name) or refuses its value. The run still starts either way.',
 			},
 			previewOnlyOption,
+			farAheadScheduleOption,
 			longPastScheduleOption,
 			timeZoneOption,
 		],
@@ -233,6 +235,7 @@ interface AssignOptions {
 	attributeKeysToSend?: string;
 	callingHours?: CallingHoursOptionValue;
 	defaultCountryCode?: unknown;
+	farAheadSchedule?: FarAhead;
 	longPastSchedule?: LongPast;
 	onAttributeProblems?: 'report' | 'fail';
 	timeZone?: string;
@@ -300,6 +303,7 @@ export function prepare(
 					value: scheduleAt,
 					zone: scheduleZone(options.timeZone, sourceZone?.zone),
 					longPast: options.longPastSchedule,
+					farAhead: options.farAheadSchedule,
 				}
 			: undefined,
 		callingHours: callingHoursFrom(options.callingHours),

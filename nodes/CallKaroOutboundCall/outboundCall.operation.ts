@@ -6,7 +6,7 @@ import { defaultCountryCodeOf } from '../../src/phone';
 import { METADATA_HANDLING_OPTION, prepareOutbound } from '../../src/requests';
 import type { OutboundOptions } from '../../src/requests';
 import type { RunVocabulary } from '../../src/runReport';
-import type { LongPast } from '../../src/schedule';
+import type { FarAhead, LongPast } from '../../src/schedule';
 import {
 	agentIdProperty,
 	callingHoursOption,
@@ -14,6 +14,7 @@ import {
 	defaultCountryCodeOption,
 	docsLink,
 	duplicateGuardProperties,
+	farAheadScheduleOption,
 	longPastScheduleOption,
 	maxRequestsPerSecondOption,
 	phoneNumberProperty,
@@ -211,6 +212,7 @@ export const description: INodeProperties[] = [
 			maxRequestsPerSecondOption,
 			unsendableValuesOption(METADATA_HANDLING_OPTION, 'metadataLeftOut'),
 			previewOnlyOption,
+			farAheadScheduleOption,
 			longPastScheduleOption,
 			timeZoneOption,
 		],
@@ -261,6 +263,7 @@ export function prepare(
 		unsendableValues?: OutboundOptions['metadataHandling'];
 		callingHours?: CallingHoursOptionValue;
 		defaultCountryCode?: unknown;
+		farAheadSchedule?: FarAhead;
 		longPastSchedule?: LongPast;
 		timeZone?: string;
 	};
@@ -286,6 +289,7 @@ export function prepare(
 							value: scheduleAt,
 							zone: scheduleZone(options.timeZone, oldPlaceTimeZone, sourceZone?.zone),
 							longPast: options.longPastSchedule,
+							farAhead: options.farAheadSchedule,
 						}
 					: undefined,
 		},

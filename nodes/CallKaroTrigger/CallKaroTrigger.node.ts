@@ -1,5 +1,6 @@
 import type {
 	IHookFunctions,
+	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -8,7 +9,24 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { RECENT_CALL_IDS_LIMIT } from '../../src/callEnded';
-import { handleCallEndedWebhook, secretSetting } from './callEnded.webhook';
+import { handleCallEndedWebhook } from './callEnded.webhook';
+import { secretSetting, testSecretCredential } from './sharedSecret';
+
+const NO_SECRET: INodePropertyOptions = {
+	name: 'None',
+	value: 'none',
+	description: 'Every request to the URL is accepted',
+};
+
+const SECRET_CREDENTIAL: INodePropertyOptions = {
+	name: 'Using a Credential (Recommended)',
+	value: 'credential',
+	description:
+		"Only requests with the credential's secret header are accepted. n8n keeps the secret encrypted, outside the workflow.",
+};
+
+const AUTHENTICATION_DESCRIPTION =
+	"Set the same header as a custom header of the agent's webhook in CallKaro. Requests without it get 401 and start nothing.";
 
 const WHERE_TO_PASTE =
 	"In the CallKaro dashboard, paste it into the account's webhook settings (calls of every agent) or into an agent's webhook settings (that agent's calls only).";
@@ -21,8 +39,9 @@ export class CallKaroTrigger implements INodeType {
 		group: ['trigger'],
 		// 1.1 behaves as 1. n8n 2.x evaluates an extra expression (a Webhook v1 option) for every
 		// delivery to a version-1 trigger, which costs more than the rest of the delivery.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.2 keeps the secret in a credential only; 1 and 1.1 keep their old fields.
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		subtitle: 'On call ended',
 		description: 'Starts the workflow when a CallKaro call ends (call_ended webhook)',
 		eventTriggerDescription: 'Waiting for CallKaro to post a call_ended event',
@@ -30,6 +49,14 @@ export class CallKaroTrigger implements INodeType {
 		defaults: { name: 'CallKaro Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'callKaroWebhookSecretApi',
+				displayName: 'Shared Secret Credential',
+				testedBy: 'callKaroWebhookSecretApiTest',
+				displayOptions: { show: { authentication: ['credential'] } },
+			},
+		],
 		webhooks: [
 			{
 				name: 'default',
@@ -131,11 +158,44 @@ export class CallKaroTrigger implements INodeType {
 					},
 				],
 			},
+			// Each declaration offers "none", so n8n's editor keeps it in the panel (it moves an
+			// authentication field without "none" into the credential dialog).
+			{
+				displayName: 'Authentication',
+				name: 'authentication',
+				type: 'options',
+				noDataExpression: true,
+				displayOptions: { show: { '@version': [{ _cnd: { gte: 1.2 } }] } },
+				options: [NO_SECRET, SECRET_CREDENTIAL],
+				default: 'credential',
+				description: AUTHENTICATION_DESCRIPTION,
+			},
+			{
+				displayName: 'Authentication',
+				name: 'authentication',
+				type: 'options',
+				noDataExpression: true,
+				displayOptions: { show: { '@version': [1, 1.1] } },
+				options: [
+					NO_SECRET,
+					SECRET_CREDENTIAL,
+					{
+						name: 'Using Node Fields (Legacy)',
+						value: 'parameters',
+						description:
+							'The Verify Shared Secret fields below, as versions 1 and 1.1 saved them. The secret is stored in the workflow: anyone who can open or export it sees it.',
+					},
+				],
+				// Workflows saved before the credential existed keep their fields
+				default: 'parameters',
+				description: AUTHENTICATION_DESCRIPTION,
+			},
 			{
 				displayName: 'Verify Shared Secret',
 				name: 'verifySecret',
 				type: 'boolean',
 				default: false,
+				displayOptions: { show: { authentication: ['parameters'] } },
 				description:
 					"Whether to accept only requests that carry a secret header. Set the same header as a custom header of the agent's webhook in CallKaro. Requests without it get 401 and start nothing.",
 			},
@@ -145,7 +205,7 @@ export class CallKaroTrigger implements INodeType {
 				type: 'string',
 				required: true,
 				default: 'X-CallKaro-Secret',
-				displayOptions: { show: { verifySecret: [true] } },
+				displayOptions: { show: { authentication: ['parameters'], verifySecret: [true] } },
 				description: 'Name of the custom header set on the webhook in CallKaro',
 			},
 			{
@@ -155,7 +215,7 @@ export class CallKaroTrigger implements INodeType {
 				typeOptions: { password: true },
 				required: true,
 				default: '',
-				displayOptions: { show: { verifySecret: [true] } },
+				displayOptions: { show: { authentication: ['parameters'], verifySecret: [true] } },
 				description:
 					'Value of that header. Use a long random string; it is compared in constant time.',
 			},
@@ -178,13 +238,17 @@ export class CallKaroTrigger implements INodeType {
 		],
 	};
 
+	methods = {
+		credentialTest: { callKaroWebhookSecretApiTest: testSecretCredential },
+	};
+
 	// CallKaro has no API to register, look up or remove webhooks: the user pastes the URL into
 	// its dashboard. So there is nothing to check, create or delete on its side; activation only
 	// refuses a shared-secret setting that could never let a delivery in.
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				const secret = secretSetting(this);
+				const secret = await secretSetting(this);
 				if (secret.kind === 'wrong') {
 					throw new NodeOperationError(this.getNode(), secret.message, {
 						description: secret.hint,

@@ -10,6 +10,7 @@ import {
 	splitList,
 } from '../../src/callEnded';
 import { RecentCallIdsByKey } from '../../src/recentCallIds';
+import { secretSetting } from './sharedSecret';
 
 interface Filters {
 	agentIds?: string;
@@ -25,9 +26,6 @@ interface Options {
 interface RememberedCalls {
 	recentCallIds?: unknown;
 }
-
-// An HTTP header name (RFC 9110 token).
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** Answers the request directly (n8n then sends nothing else) and starts no execution. */
 function refuse(
@@ -45,37 +43,6 @@ function refuse(
 /** 200 with a short reason, and no execution. */
 function ignore(message: string): IWebhookResponseData {
 	return { webhookResponse: { status: 'ignored', message } };
-}
-
-interface ParameterReader {
-	getNodeParameter(name: string, fallback: unknown): unknown;
-}
-
-type SecretSetting =
-	| { kind: 'off' }
-	| { kind: 'on'; headerName: string; value: string }
-	| { kind: 'wrong'; message: string; hint: string };
-
-/** The shared-secret setting, or what is wrong with it (checked at activation and per delivery). */
-export function secretSetting(node: ParameterReader): SecretSetting {
-	if (node.getNodeParameter('verifySecret', false) !== true) return { kind: 'off' };
-	const headerName = String(node.getNodeParameter('headerName', '')).trim();
-	const value = String(node.getNodeParameter('secretHeaderValue', ''));
-	if (!HEADER_NAME.test(headerName)) {
-		return {
-			kind: 'wrong',
-			message: `Secret Header Name "${headerName}" is not a valid header name`,
-			hint: 'Use letters, digits and dashes, e.g. X-CallKaro-Secret',
-		};
-	}
-	if (value === '') {
-		return {
-			kind: 'wrong',
-			message: 'Secret Header Value is empty',
-			hint: 'Enter the value set as a custom header of the webhook in the CallKaro dashboard, or turn off "Verify Shared Secret"',
-		};
-	}
-	return { kind: 'on', headerName, value };
 }
 
 /**
@@ -123,8 +90,10 @@ function rememberDelivery(context: IWebhookFunctions, callId: string): boolean {
 }
 
 /** The CallKaro Trigger's webhook: checks, filters and de-duplicates one delivery. */
-export function handleCallEndedWebhook(context: IWebhookFunctions): IWebhookResponseData {
-	const secret = secretSetting(context);
+export async function handleCallEndedWebhook(
+	context: IWebhookFunctions,
+): Promise<IWebhookResponseData> {
+	const secret = await secretSetting(context);
 	if (secret.kind === 'wrong') {
 		return refuse(context, 500, `The CallKaro Trigger is set up wrongly: ${secret.message}`);
 	}

@@ -2,6 +2,7 @@ import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
 import { WEEKDAYS } from '../../src/callingHours';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../src/runOptions';
+import { FAR_AHEAD_DAYS } from '../../src/schedule';
 import { CREDENTIAL_TYPE } from './transport';
 
 /** A link to a page of the package's docs/, for a field description (n8n shows simple HTML links). */
@@ -44,8 +45,7 @@ export const defaultCountryCodeOption: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. 91 or IN',
-	description:
-		"Completes phone numbers given without a country code, e.g. 9876543210 becomes +919876543210 with 91. Digits (text or a number), or an ISO code such as IN, US or GB (so a CRM's country field can be mapped). With 91, a number without + or 0 must be a mobile (starting 6-9), so a US (312) 345-6789 is refused, not dialled in India. Once added, an expression that gives nothing for an item fails that item's numbers without a country code, naming this option.",
+	description: `Completes phone numbers given without a country code by that country's rule: 9876543210 or 09876543210 becomes +919876543210 with 91 (the trunk 0 dropped), and 06 6988 4857 becomes +390669884857 with IT (Italy keeps its 0). Digits (text or a number), or an ISO code such as IN, US or GB (so a CRM's country field can be mapped). National numbers of countries without a known rule (any calling code other than those of the ISO codes known) are refused, not guessed: write them with + and the country code. With 91, a number without + or 0 must be a mobile (starting 6-9), so a US (312) 345-6789 is refused, not dialled in India. Once added, an expression that gives nothing for an item fails that item's numbers without a country code, naming this option. See ${docsLink('phone-numbers', 'the rules per country')}.`,
 };
 
 export const timeZoneOption: INodeProperties = {
@@ -79,8 +79,29 @@ export const longPastScheduleOption: INodeProperties = {
 		'What happens when Schedule Time is more than an hour in the past, which is almost always a wrong mapping (a created date, seconds read as milliseconds). A time less than an hour past always starts now.',
 };
 
+/** What a Schedule Time more than FAR_AHEAD_DAYS ahead does. */
+export const farAheadScheduleOption: INodeProperties = {
+	displayName: 'Schedule Time Far Ahead',
+	name: 'farAheadSchedule',
+	type: 'options',
+	options: [
+		{
+			name: 'Fail the Item',
+			value: 'fail',
+			description: 'Send nothing for the item and give an error naming the time',
+		},
+		{
+			name: 'Send It',
+			value: 'send',
+			description: 'Send the time as it is: the call waits until then',
+		},
+	],
+	default: 'fail',
+	description: `What happens when Schedule Time is more than ${FAR_AHEAD_DAYS} days ahead, which is almost always a wrong mapping (a phone number read as epoch seconds) or a mistyped year. A yearly renewal on the same date next year is within the limit.`,
+};
+
 /** How every Schedule Time reads its value; each node adds what the time is for. */
-export const SCHEDULE_TIME_RULES = `Without an offset it is read in India time (or Options > Time Zone); a time taken from an Odoo item is read in UTC, as Odoo gives it, and readAs says so. A date range (Notion's { start, end }) starts at its start. A date alone (or midnight without an offset, as a date picker gives it) starts when Calling Hours open that day, and is refused without them. Numbers are epoch milliseconds, or epoch seconds below 100000000000; a spreadsheet serial date is refused. It is sent as Indian time (IST). See ${docsLink('scheduling', 'scheduling and time zones')}.`;
+export const SCHEDULE_TIME_RULES = `Without an offset it is read in India time (or Options > Time Zone); a time taken from an Odoo item is read in UTC, as Odoo gives it, and readAs says so. A date range (Notion's { start, end }) starts at its start. More than ${FAR_AHEAD_DAYS} days ahead fails the item (a phone number read as a date, a mistyped year) unless Options > Schedule Time Far Ahead says Send It. A date alone (or midnight without an offset, as a date picker gives it) starts when Calling Hours open that day, and is refused without them. Numbers are epoch milliseconds, or epoch seconds below 100000000000; a spreadsheet serial date is refused. It is sent as Indian time (IST). See ${docsLink('scheduling', 'scheduling and time zones')}.`;
 
 /** Options that pace a whole run of a node (read once per run, see executeForEachItem). */
 export const concurrencyOption: INodeProperties = {

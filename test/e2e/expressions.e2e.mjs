@@ -45,7 +45,8 @@ const workflow = {
 					language: "={{ $json.fromMissingNode ? $('No Such Node').first().json.language : 'hi' }}",
 					scheduleAt: '2030-12-01T09:30',
 				},
-				options: { concurrency: 1 },
+				// a time years ahead, so that it never passes: sent as it is
+				options: { concurrency: 1, farAheadSchedule: 'send' },
 			},
 			{
 				onError: 'continueRegularOutput',

@@ -49,12 +49,12 @@ const PANELS = {
 		labels:
 			'Phone Number | Workflow ID | Attributes to Save | Start Run | Skip Numbers Enrolled Before',
 		fill: { phoneNumber: PHONE, workflowId: '6650f0c2a1b2c3d4e5f60718' },
-		options: `Attribute Keys to Leave Out | Attribute Keys to Send | Attribute Values That Cannot Be Sent | Calling Hours | ${PACING} | On Attribute Problems | ${PREVIEW} | Schedule Time Long Past | Time Zone`,
+		options: `Attribute Keys to Leave Out | Attribute Keys to Send | Attribute Values That Cannot Be Sent | Calling Hours | ${PACING} | On Attribute Problems | ${PREVIEW} | Schedule Time Far Ahead | Schedule Time Long Past | Time Zone`,
 	},
 	outbound: {
 		labels: 'Phone Number | Agent ID | Additional Fields | Skip Numbers Called Before',
 		fill: { agentId: AGENT, phoneNumber: PHONE },
-		options: `Allow Duplicate Calls | Calling Hours | ${PACING} | Metadata Values That Cannot Be Sent | ${PREVIEW} | Schedule Time Long Past | Time Zone`,
+		options: `Allow Duplicate Calls | Calling Hours | ${PACING} | Metadata Values That Cannot Be Sent | ${PREVIEW} | Schedule Time Far Ahead | Schedule Time Long Past | Time Zone`,
 	},
 	del: {
 		labels: 'Phone Number | Agent ID',
@@ -322,21 +322,28 @@ test('node creator: searching "CallKaro" lists all five nodes, with descriptions
 	await byId('node-creator').waitFor({ state: 'hidden' });
 });
 
+/** The trigger's credential, shown above Authentication (n8n puts it before the field it depends on). */
+const SECRET_CREDENTIAL = 'Shared Secret Credential';
+
 describe(NODES.trigger, () => {
 	test('added from the node creator, its panel shows its fields and the webhook help', () =>
 		inPanel('trigger', [
-			{ labels: 'Filters | Verify Shared Secret | Options' },
+			{ labels: `Filters | ${SECRET_CREDENTIAL} | Authentication | Options` },
 			{ see: 'CallKaro has no API to register webhooks', shot: 'trigger-panel' },
 		]));
 
+	// a new node (version 1.2) keeps the secret in a credential; the old fields are gone
 	test('Webhook URLs, filters and the shared secret', () =>
 		inPanel('trigger', [
 			{ click: 'Webhook URLs' },
 			{ offers: ['Add Filter', 'Agent IDs | Call Types | Campaign ID | Outcomes'] },
-			{ shot: 'trigger-filters-and-urls', pick: 'Call Types', toggle: 'verifySecret' },
-			{ fill: { secretHeaderValue: 'a-long-random-shared-secret' } },
-			{ labels: 'Call Types | Verify Shared Secret | Secret Header Name | Secret Header Value' },
-			{ values: { headerName: 'X-CallKaro-Secret' }, shot: 'trigger-secret' },
+			{ shot: 'trigger-filters-and-urls', pick: 'Call Types' },
+			{ values: { authentication: 'Using a Credential (Recommended)' } },
+			{ labels: `Call Types | ${SECRET_CREDENTIAL} | Authentication | Options` },
+			{ hidden: 'verifySecret', shot: 'trigger-secret' },
+			{ select: { authentication: 'None' }, labels: 'Call Types | Authentication | Options' },
+			{ select: { authentication: 'Using a Credential (Recommended)' } },
+			{ labels: `Call Types | ${SECRET_CREDENTIAL} | Authentication | Options` },
 		]));
 
 	test('"When will this node trigger my flow?" shows the setup help', async () => {

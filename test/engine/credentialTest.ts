@@ -1,7 +1,7 @@
 // Runs a credential type's declarative `test` the way n8n's cli CredentialsTester does: the test
 // request becomes the routing of a temporary noOp-like node, n8n-core's RoutingNode sends it (with
 // the credential's own `authenticate` applied), then the `rules` decide.
-import { ExecuteContext, RoutingNode } from 'n8n-core';
+import { CredentialTestContext, ExecuteContext, RoutingNode } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialType,
@@ -173,4 +173,37 @@ export async function testCredential(
 		}
 	}
 	return { status: 'OK', message: 'Connection successful!' };
+}
+
+/**
+ * Tests credential values like n8n's "Test" button for a credential type without a `test`, as
+ * cli CredentialsTester does: the function comes from a node that lists the type with a
+ * `testedBy` name (n8n looks only at the credential's supported nodes), gets the values with the
+ * type's defaults applied, and runs in n8n-core's CredentialTestContext.
+ */
+export async function testCredentialWithNode(
+	values: ICredentialDataDecryptedObject,
+	credentialTypeName: string,
+	nodeTypes: INodeType[],
+	credentialTypes: ICredentialType[] = defaultCredentialTypes(),
+): Promise<CredentialTestResult> {
+	const testFunction = nodeTypes
+		.flatMap((nodeType) =>
+			(nodeType.description.credentials ?? []).map(({ name, testedBy }) =>
+				name === credentialTypeName && typeof testedBy === 'string'
+					? nodeType.methods?.credentialTest?.[testedBy]
+					: undefined,
+			),
+		)
+		.find((candidate) => candidate !== undefined);
+	if (testFunction === undefined) {
+		return { status: 'Error', message: 'No testing function found for this credential.' };
+	}
+	const helper = new TestCredentialsHelper({ [credentialTypeName]: values }, credentialTypes);
+	return await testFunction.call(new CredentialTestContext(), {
+		id: 'cred-test',
+		name: 'Credential under test',
+		type: credentialTypeName,
+		data: helper.applyDefaults(credentialTypeName, values),
+	});
 }

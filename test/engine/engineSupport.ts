@@ -19,13 +19,14 @@ import type {
 import { ICredentialsHelper, NodeHelpers, UnexpectedError, Workflow } from 'n8n-workflow';
 
 import { CallKaroApi } from '../../credentials/CallKaroApi.credentials';
+import { CallKaroWebhookSecretApi } from '../../credentials/CallKaroWebhookSecretApi.credentials';
 
 /** Credential values a test supplies, keyed by credential type name, e.g. `{ callKaroApi: { apiKey, baseUrl } }`. */
 export type TestCredentials = Record<string, ICredentialDataDecryptedObject>;
 
 /** The credential types the harness knows by default (ours). */
 export function defaultCredentialTypes(): ICredentialType[] {
-	return [new CallKaroApi()];
+	return [new CallKaroApi(), new CallKaroWebhookSecretApi()];
 }
 
 const emptyNodeTypes = {

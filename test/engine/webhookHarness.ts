@@ -42,6 +42,7 @@ import {
 } from 'n8n-workflow';
 
 import { TestCredentialsHelper, createAdditionalData } from './engineSupport';
+import type { TestCredentials } from './engineSupport';
 import { TestNodeTypes, chain } from './harness';
 import type { NodeTypeMap } from './harness';
 import { sendJson, sendText, startHttpServer, yieldToOtherRequests } from './webhookHttp.mjs';
@@ -127,6 +128,8 @@ export interface TriggerServerOptions {
 	/** Default: a new ID per server. Reuse one to serve the same workflow again (a restart). */
 	workflowId?: string;
 	settings?: IWorkflowSettings;
+	/** Credential values by type, as n8n's credential store would decrypt them (default: none). */
+	credentials?: TestCredentials;
 }
 
 let servedWorkflows = 0;
@@ -199,7 +202,7 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 
 	const additionalDataFor = (executionId: string): IWorkflowExecuteAdditionalData => {
 		const data = createAdditionalData(
-			new TestCredentialsHelper({}),
+			new TestCredentialsHelper(options.credentials ?? {}),
 			MODE,
 			workflowData,
 			executionId,

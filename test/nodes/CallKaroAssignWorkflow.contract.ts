@@ -4,14 +4,19 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { ASSIGN_WORKFLOW } from '../engine/callKaroNodes';
 import { vocabulary } from '../../nodes/CallKaroAssignWorkflow/assignWorkflow.operation';
 import { OTHER_API_KEY } from '../sandbox/sandbox.mjs';
-import { HINTS, NO_SCHEDULE, WRONG_API_KEY, fromAI } from './fixtures';
+import { FAR_AHEAD_SENT, HINTS, NO_SCHEDULE, WRONG_API_KEY, fromAI } from './fixtures';
 import { PHONE_NUMBER_KEYS } from './shared/contract';
 import type { ActionNodeRow } from './shared/contract';
 import { rateLimitedBeyondWait } from './shared/refusals';
 
 /** Phone number and workflow ID from each item, as a workflow fed by a CRM would map them. */
 export function fromItems(extra: INodeParameters = {}): INodeParameters {
-	return { phoneNumber: '={{ $json.phone }}', workflowId: '={{ $json.workflowId }}', ...extra };
+	return {
+		phoneNumber: '={{ $json.phone }}',
+		workflowId: '={{ $json.workflowId }}',
+		...extra,
+		options: { ...FAR_AHEAD_SENT, ...(extra.options as INodeParameters | undefined) },
+	};
 }
 
 /** The json of an item for `phone` in wf_welcome, starting now and with no run unless `fields` say so. */
@@ -83,7 +88,7 @@ export const assignWorkflow: ActionNodeRow = {
 		parameters: (scheduleAt, timeZone) => ({
 			schedule: 'at',
 			scheduleAt,
-			options: timeZone ? { timeZone } : {},
+			options: { ...FAR_AHEAD_SENT, ...(timeZone ? { timeZone } : {}) },
 		}),
 		held: (sandbox, phone) => sandbox.state.runs.find((run) => `+${run.number}` === phone),
 		startedNowStatus: 'running',

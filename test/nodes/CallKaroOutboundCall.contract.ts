@@ -3,7 +3,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { OUTBOUND_CALL } from '../engine/callKaroNodes';
 import { vocabulary } from '../../nodes/CallKaroOutboundCall/outboundCall.operation';
-import { HINTS, NO_SCHEDULE, createCampaign, fromAI } from './fixtures';
+import { FAR_AHEAD_SENT, HINTS, NO_SCHEDULE, createCampaign, fromAI } from './fixtures';
 import { PHONE_NUMBER_KEYS } from './shared/contract';
 import type { ActionNodeRow, BadInputCase } from './shared/contract';
 import { agentEndpointRefusals, rateLimitedBeyondWait } from './shared/refusals';
@@ -17,6 +17,7 @@ export function fromItems(extra: INodeParameters = {}): INodeParameters {
 		phoneNumber: '={{ $json.phone }}',
 		additionalFields: { batchId: '={{ $json.batchId }}' },
 		...extra,
+		options: { ...FAR_AHEAD_SENT, ...(extra.options as INodeParameters | undefined) },
 	};
 }
 
@@ -153,7 +154,7 @@ export const outboundCall: ActionNodeRow = {
 			agentId: AGENT,
 			phoneNumber: '={{ $json.phone }}',
 			additionalFields: { scheduleAt: '2030-12-01T09:30:00Z', language: 'hi' },
-			options: { defaultCountryCode: '91' },
+			options: { defaultCountryCode: '91', ...FAR_AHEAD_SENT },
 		},
 		// the README's example: 98765 43210 as a national number
 		items: [{ phone: '098765 43210' }],
@@ -173,7 +174,7 @@ export const outboundCall: ActionNodeRow = {
 	schedule: {
 		parameters: (scheduleAt, timeZone) => ({
 			additionalFields: { scheduleAt },
-			options: timeZone ? { timeZone } : {},
+			options: { ...FAR_AHEAD_SENT, ...(timeZone ? { timeZone } : {}) },
 		}),
 		held: (sandbox, phone) => {
 			const call = sandbox.state.calls.find((entry) => entry.toNumber === phone);
@@ -208,7 +209,7 @@ export const outboundCall: ActionNodeRow = {
 			'a phone number of only a country code',
 			{},
 			{ phone: '+49' },
-			'"Phone Number" must have 8 to 15 digits including the country code, but is "+*9". Check the number and its country code. [item 1]',
+			'"Phone Number" cannot be a number in Germany (+49): "+*9". Numbers there have 5 to 15 digits after +49, without the 0. Check the number, or write a number of another country with + and its country code. [item 1]',
 		],
 		[
 			'an empty Agent ID (from an expression)',

@@ -4,8 +4,10 @@
 import crypto from 'node:crypto';
 
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
+import { NodeHelpers, NodeOperationError } from 'n8n-workflow';
 import { request } from 'undici';
 
+import { CallKaroWebhookSecretApi } from '../../credentials/CallKaroWebhookSecretApi.credentials';
 import { CallKaroTrigger } from '../../nodes/CallKaroTrigger/CallKaroTrigger.node';
 import { PASS_THROUGH_TYPE, startTriggerServer } from '../engine/webhookHarness';
 import type { TriggerServer, TriggerServerOptions } from '../engine/webhookHarness';
@@ -18,6 +20,8 @@ const TRIGGER = 'CallKaro Trigger';
 const NEXT = 'Next';
 const WEBHOOK_ID = '9b7c2d1e-4f5a-4b6c-8d7e-0f1a2b3c4d5e';
 const SECRET = 'dummy-long-random-shared-secret-0123456789';
+const SECRET_CREDENTIAL = 'callKaroWebhookSecretApi';
+const CREDENTIAL_REFERENCE = { id: 'cred-secret-1', name: 'CallKaro webhook secret' };
 
 function nodeTypes(Trigger: typeof CallKaroTrigger = CallKaroTrigger) {
 	const trigger = new Trigger();
@@ -26,7 +30,7 @@ function nodeTypes(Trigger: typeof CallKaroTrigger = CallKaroTrigger) {
 	return { [TRIGGER_TYPE]: trigger };
 }
 
-function triggerNode(parameters: INodeParameters): INode {
+function triggerNode(parameters: INodeParameters, node: Partial<INode> = {}): INode {
 	return {
 		id: 'node-trigger',
 		name: TRIGGER,
@@ -35,7 +39,16 @@ function triggerNode(parameters: INodeParameters): INode {
 		position: [0, 0],
 		webhookId: WEBHOOK_ID,
 		parameters,
+		...node,
 	};
+}
+
+/** A trigger as the node creator adds it now (version 1.2), with the secret credential selected. */
+function withCredential(parameters: INodeParameters = {}, typeVersion = 1.2): INode {
+	return triggerNode(parameters, {
+		typeVersion,
+		credentials: { [SECRET_CREDENTIAL]: CREDENTIAL_REFERENCE },
+	});
 }
 
 const nextNode: INode = {
@@ -82,6 +95,13 @@ describe('CallKaro Trigger', () => {
 		servers.push(server);
 		return server;
 	}
+	/** Serves a workflow with this trigger node, and the credential values n8n's store holds. */
+	async function serveNode(
+		node: INode,
+		credentials: TriggerServerOptions['credentials'] = {},
+	): Promise<TriggerServer> {
+		return await serve({}, undefined, { nodes: [node, nextNode], credentials });
+	}
 	/** The same workflow served by a new n8n process: the node's modules are loaded afresh. */
 	async function serveInNewProcess(options: Partial<TriggerServerOptions>): Promise<TriggerServer> {
 		let fresh: typeof CallKaroTrigger = CallKaroTrigger;
@@ -120,14 +140,15 @@ describe('CallKaro Trigger', () => {
 	describe('description', () => {
 		const { description } = new CallKaroTrigger();
 
-		it('is a webhook trigger that answers on receipt, with no inputs, credentials or tool mode', () => {
+		it('is a webhook trigger that answers on receipt, with no inputs or tool mode', () => {
 			expect(description).toMatchObject({
 				name: 'callKaroTrigger',
 				displayName: 'CallKaro Trigger',
 				group: ['trigger'],
-				// 1.1 only spares n8n 2.x an expression per delivery; 1 stays for saved workflows
-				version: [1, 1.1],
-				defaultVersion: 1.1,
+				// 1.1 only spares n8n 2.x an expression per delivery; 1.2 keeps the secret in a
+				// credential only; 1 and 1.1 stay for saved workflows
+				version: [1, 1.1, 1.2],
+				defaultVersion: 1.2,
 				inputs: [],
 				outputs: ['main'],
 				webhooks: [
@@ -141,8 +162,80 @@ describe('CallKaro Trigger', () => {
 				],
 			});
 			expect(description.usableAsTool).toBeUndefined();
-			expect(description.credentials).toBeUndefined();
 		});
+
+		it('lists the secret credential, optional, shown for Authentication "Using a Credential", tested by its own function', () => {
+			expect(description.credentials).toEqual([
+				{
+					name: new CallKaroWebhookSecretApi().name,
+					displayName: 'Shared Secret Credential',
+					testedBy: 'callKaroWebhookSecretApiTest',
+					displayOptions: { show: { authentication: ['credential'] } },
+				},
+			]);
+			expect(new CallKaroTrigger().methods.credentialTest.callKaroWebhookSecretApiTest).toEqual(
+				expect.any(Function),
+			);
+		});
+
+		// n8n's editor moves an `authentication` field that the credentials depend on into the
+		// credential dialog unless one of its options is "none"; this one must stay in the panel.
+		it('offers None in every version, so that the editor keeps Authentication in the panel', () => {
+			const declarations = description.properties.filter(({ name }) => name === 'authentication');
+			expect(declarations).toHaveLength(2);
+			for (const { options } of declarations) {
+				expect(options).toEqual(
+					expect.arrayContaining([expect.objectContaining({ value: 'none' })]),
+				);
+			}
+		});
+
+		/** The parameters n8n keeps for a node of this version (defaults added, hidden ones dropped). */
+		const kept = (typeVersion: number, parameters: INodeParameters) =>
+			NodeHelpers.getNodeParameters(
+				description.properties,
+				parameters,
+				true,
+				false,
+				triggerNode(parameters, { typeVersion }),
+				description,
+			);
+		const ALWAYS = { setupNotice: '', filters: {}, options: {} };
+
+		it('a new node (1.2) uses the credential by default, offers no old fields, and drops them if given', () => {
+			const authentication = description.properties.find(
+				({ name, default: value }) => name === 'authentication' && value === 'credential',
+			);
+			expect(authentication?.options?.map((option) => option.name)).toEqual([
+				'None',
+				'Using a Credential (Recommended)',
+			]);
+			expect(kept(1.2, {})).toEqual({ ...ALWAYS, authentication: 'credential' });
+			const oldFields = { verifySecret: true, headerName: 'X-Old', secretHeaderValue: SECRET };
+			expect(JSON.stringify(kept(1.2, oldFields))).not.toContain(SECRET);
+		});
+
+		it.each([[1], [1.1]])(
+			'a version %s node keeps its old fields: without Authentication it reads them as before',
+			(typeVersion) => {
+				expect(kept(typeVersion, {})).toEqual({
+					...ALWAYS,
+					authentication: 'parameters',
+					verifySecret: false,
+				});
+				const oldFields = { verifySecret: true, headerName: 'X-Old', secretHeaderValue: SECRET };
+				expect(kept(typeVersion, oldFields)).toEqual({
+					...ALWAYS,
+					authentication: 'parameters',
+					...oldFields,
+				});
+				// switched to the credential, the old fields (and the secret) leave the workflow
+				expect(kept(typeVersion, { ...oldFields, authentication: 'credential' })).toEqual({
+					...ALWAYS,
+					authentication: 'credential',
+				});
+			},
+		);
 
 		it('tells where to paste the Production URL', () => {
 			const notice = description.properties.find((property) => property.type === 'notice');
@@ -464,6 +557,188 @@ describe('CallKaro Trigger', () => {
 			const server = await serve({ headerName: 'X-CallKaro-Secret', secretHeaderValue: SECRET });
 			expect((await deliver(server, callEndedEvent())).status).toBe(200);
 			expect(server.executions).toHaveLength(1);
+		});
+
+		it('works as before on a version 1.1 node, as examples/call-ended-trigger.json saves it', async () => {
+			const server = await serveNode(triggerNode(secured, { typeVersion: 1.1 }));
+			expect((await server.activate()).exists).toBe(true);
+			const headers = { 'X-CallKaro-Secret': SECRET };
+			expect((await deliver(server, callEndedEvent(), headers)).status).toBe(200);
+			const wrong = { 'X-CallKaro-Secret': 'wrong' };
+			expect((await deliver(server, callEndedEvent({ callSid: 's2' }), wrong)).status).toBe(401);
+			expect(server.executions).toHaveLength(1);
+		});
+	});
+
+	describe('shared secret in a credential', () => {
+		const stored = {
+			[SECRET_CREDENTIAL]: { headerName: 'X-CallKaro-Secret', secretHeaderValue: SECRET },
+		};
+		const REFUSED = {
+			status: 401,
+			body: { status: 'error', message: 'The shared secret header is missing or wrong' },
+		};
+
+		it('a new node with the credential activates, and the right header starts the workflow', async () => {
+			const server = await serveNode(withCredential(), stored);
+			expect((await server.activate()).exists).toBe(true);
+			const answer = await deliver(server, callEndedEvent(), { 'x-callkaro-secret': SECRET });
+			expect(answer).toEqual({ status: 200, body: { message: 'Workflow was started' } });
+			expect(server.executions.map((execution) => execution.status)).toEqual(['success']);
+		});
+
+		test.each([
+			['missing', {}],
+			['wrong', { 'X-CallKaro-Secret': `${SECRET.slice(0, -1)}X` }],
+			['empty', { 'X-CallKaro-Secret': '' }],
+			['in another header', { 'X-Other-Secret': SECRET }],
+		])('401 and no execution when the header is %s', async (_case, headers) => {
+			const server = await serveNode(withCredential(), stored);
+			expect(await deliver(server, callEndedEvent(), headers)).toEqual(REFUSED);
+			expect(await deliver(server, { event: 'call_started' }, headers)).toEqual(REFUSED);
+			expect(server.executions).toHaveLength(0);
+			expect(server.storedStaticData()).toEqual({});
+		});
+
+		it("uses the credential's header name; left out, the default X-CallKaro-Secret", async () => {
+			const named = await serveNode(withCredential(), {
+				[SECRET_CREDENTIAL]: { headerName: 'X-Webhook-Token', secretHeaderValue: SECRET },
+			});
+			expect((await deliver(named, callEndedEvent(), { 'X-Webhook-Token': SECRET })).status).toBe(
+				200,
+			);
+			expect(
+				(await deliver(named, callEndedEvent({ callSid: 's2' }), { 'X-CallKaro-Secret': SECRET }))
+					.status,
+			).toBe(401);
+			const unnamed = await serveNode(withCredential(), {
+				[SECRET_CREDENTIAL]: { secretHeaderValue: SECRET },
+			});
+			expect(
+				(await deliver(unnamed, callEndedEvent(), { 'X-CallKaro-Secret': SECRET })).status,
+			).toBe(200);
+		});
+
+		it('wins over old fields left in a version 1.1 node set to Using a Credential', async () => {
+			const OLD_SECRET = 'old-secret-from-the-workflow-json';
+			const node = withCredential(
+				{
+					authentication: 'credential',
+					verifySecret: true,
+					headerName: 'X-Old-Secret',
+					secretHeaderValue: OLD_SECRET,
+				},
+				1.1,
+			);
+			const server = await serveNode(node, stored);
+			expect((await deliver(server, callEndedEvent(), { 'X-Old-Secret': OLD_SECRET })).status).toBe(
+				401,
+			);
+			expect(
+				(await deliver(server, callEndedEvent(), { 'X-CallKaro-Secret': SECRET })).status,
+			).toBe(200);
+			expect(server.executions).toHaveLength(1);
+		});
+
+		it('is not asked for with Authentication None', async () => {
+			const server = await serveNode(triggerNode({ authentication: 'none' }, { typeVersion: 1.2 }));
+			expect((await server.activate()).exists).toBe(true);
+			expect((await deliver(server, callEndedEvent())).status).toBe(200);
+		});
+
+		const WRONG_SETUPS: Array<
+			[string, INode, TriggerServerOptions['credentials'], string, string]
+		> = [
+			[
+				'no credential selected',
+				triggerNode({}, { typeVersion: 1.2 }),
+				stored,
+				'No CallKaro Webhook Secret API credential is selected',
+				'Select or create one in Shared Secret Credential, or set Authentication to None',
+			],
+			[
+				'a credential n8n cannot read (deleted, say)',
+				withCredential(),
+				{},
+				'The CallKaro Webhook Secret API credential could not be read',
+				'The test gave no credentials of type "callKaroWebhookSecretApi". Select the credential again, or create a new one.',
+			],
+			[
+				'an invalid Secret Header Name in the credential',
+				withCredential(),
+				{ [SECRET_CREDENTIAL]: { headerName: 'X Secret', secretHeaderValue: SECRET } },
+				'Secret Header Name "X Secret" of the CallKaro Webhook Secret API credential is not a valid header name',
+				'Use letters, digits and dashes, e.g. X-CallKaro-Secret',
+			],
+			[
+				'an empty Secret Header Value in the credential',
+				withCredential(),
+				{ [SECRET_CREDENTIAL]: { headerName: 'X-CallKaro-Secret', secretHeaderValue: '' } },
+				'Secret Header Value of the CallKaro Webhook Secret API credential is empty',
+				'Enter the value set as a custom header of the webhook in the CallKaro dashboard',
+			],
+			[
+				'an Authentication value that is not a choice',
+				withCredential({ authentication: 'basicAuth' }),
+				stored,
+				'Authentication "basicAuth" is not a known choice',
+				'Choose Using a Credential or None',
+			],
+		];
+
+		test.each(WRONG_SETUPS)(
+			'%s: activation is refused with the reason, and each delivery gets 500 and starts nothing',
+			async (_case, node, credentials, message, hint) => {
+				const server = await serveNode(node, credentials);
+				const refusal = await server.activate().catch((error: unknown) => error);
+				expect(refusal).toBeInstanceOf(NodeOperationError);
+				expect(refusal).toMatchObject({ message, description: hint });
+				const answer = await deliver(server, callEndedEvent(), { 'X-CallKaro-Secret': SECRET });
+				expect(answer).toEqual({
+					status: 500,
+					body: { status: 'error', message: `The CallKaro Trigger is set up wrongly: ${message}` },
+				});
+				expect(server.executions).toHaveLength(0);
+			},
+		);
+
+		it('never shows the secret: not in an output item, an answer, an activation error or its hint', async () => {
+			const seen: unknown[] = [];
+			const credentialSetups: Array<[INode, TriggerServerOptions['credentials']]> = [
+				[withCredential(), stored],
+				[
+					triggerNode({
+						verifySecret: true,
+						headerName: 'X-CallKaro-Secret',
+						secretHeaderValue: SECRET,
+					}),
+					{},
+				],
+				...WRONG_SETUPS.map(
+					([, node, credentials]) =>
+						[node, credentials] as [INode, TriggerServerOptions['credentials']],
+				),
+			];
+			let started = 0;
+			for (const [node, credentials] of credentialSetups) {
+				const server = await serveNode(node, credentials);
+				const refusal = await server.activate().catch((error: NodeOperationError) => error);
+				if (refusal instanceof Error)
+					seen.push(refusal.message, refusal.description, refusal.stack);
+				for (const headers of [{ 'X-CallKaro-Secret': SECRET }, { 'X-CallKaro-Secret': 'wrong' }]) {
+					seen.push(
+						await deliver(server, callEndedEvent({ callSid: `sid-${seen.length}` }), headers),
+					);
+				}
+				started += server.executions.length;
+				seen.push(
+					server.executions.map((execution) => [execution.runData, execution.error?.message]),
+				);
+			}
+			// the two good setups ran (output items searched), the five wrong ones were refused
+			expect(started).toBe(2);
+			expect(seen.filter((entry) => entry instanceof Object && 'status' in entry)).toHaveLength(14);
+			expect(JSON.stringify(seen)).not.toContain(SECRET);
 		});
 	});
 

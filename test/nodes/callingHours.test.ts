@@ -5,6 +5,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { ASSIGN_WORKFLOW, OUTBOUND_CALL } from '../engine/callKaroNodes';
 import {
+	FAR_AHEAD_SENT,
 	NODE_NAME,
 	apiRequests,
 	failedItemJson,
@@ -28,8 +29,10 @@ interface Window {
 /** A node's parameters: a start at `when` (or now when undefined), with calling hours when given. */
 type NodeParameters = (phone: string, when: string | undefined, window?: Window) => INodeParameters;
 
-const callingHours = (window?: Window) =>
-	window ? { callingHours: { window: { days: EVERY_DAY, ...window } } } : {};
+const callingHours = (window?: Window) => ({
+	...FAR_AHEAD_SENT,
+	...(window ? { callingHours: { window: { days: EVERY_DAY, ...window } } } : {}),
+});
 
 const NODES: Array<[string, string, NodeParameters]> = [
 	[

@@ -45,6 +45,7 @@ const DEFAULTS_THAT_ARE_CHOICES = [
 	'options.callingHours.window.end = 21:00',
 	'options.callingHours.window.zone = Asia/Kolkata',
 	'options.callingHours.window.onOutside = move',
+	'options.farAheadSchedule = fail',
 	'options.longPastSchedule = fail',
 	'options.onAttributeProblems = report',
 	'options.unsendableValues = leaveOut',
@@ -54,6 +55,8 @@ const DEFAULTS_THAT_ARE_CHOICES = [
 	'additionalFields.metadataJson = {}',
 	'campaignType = v1',
 	'headerName = X-CallKaro-Secret',
+	'authentication = credential',
+	'authentication = parameters',
 ];
 
 function defaultsOf(node: INodeType): string[] {

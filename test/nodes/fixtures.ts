@@ -23,6 +23,13 @@ export type SandboxOptions = NonNullable<Parameters<typeof startSandbox>[0]>;
 export type FaultInput = Parameters<Sandbox['setFaults']>[0];
 export type LoggedRequest = Sandbox['state']['requests'][number];
 
+/**
+ * Options → Schedule Time Far Ahead = Send It, for tests whose fixed dates lie years ahead (2030,
+ * 2099) so that they never pass: they test how a time is read, not the far-ahead limit, which has
+ * tests of its own.
+ */
+export const FAR_AHEAD_SENT: INodeParameters = { farAheadSchedule: 'send' };
+
 /** The name the node under test has in every workflow. */
 export const NODE_NAME = 'CallKaro';
 

@@ -279,7 +279,7 @@ const RUNS: PayloadRun[] = [
 		// read as seconds: the payment's own time, days before the run, not January 1970
 		outcome: {
 			refused:
-				'"Schedule Time" is 2026-11-20T10:20:11 in India time (given as 1795150211), more than an hour in the past. Such a time is usually the wrong field (a created date, say): map the time the call should start, or set Options → Schedule Time Long Past to Start Now. [item 0]',
+				'"Schedule Time" is 2026-11-20T10:20:11 in India time (a number of 10 digits read as epoch seconds), more than an hour in the past. Such a time is usually the wrong field (a created date, say): map the time the call should start, or set Options → Schedule Time Long Past to Start Now. [item 0]',
 		},
 	},
 	{

@@ -1,6 +1,7 @@
 // Phone numbers through n8n's real engine (issue 24, point 3): a per-item country from the CRM as
 // Default Country Code, a trunk (0) after the country code, and a number of the wrong country
-// refused before anything is sent.
+// refused before anything is sent. A national number is completed by its country's rule (Italy
+// keeps its leading 0), and one of a calling code without a rule is refused.
 import type { IDataObject } from 'n8n-workflow';
 
 import { OUTBOUND_CALL } from '../engine/callKaroNodes';
@@ -61,6 +62,32 @@ describe('Phone numbers on Outbound Call', () => {
 		expect(shortIndian).toEqual(
 			refusedItemJson(
 				'"Phone Number" cannot be a number in India (+91): "+91*****4321". Numbers there have 10 digits after +91, without the 0. Check the number, or write a number of another country with + and its country code. [item 2]',
+			),
+		);
+	});
+
+	it("keeps Italy's leading 0, and refuses a national number of a calling code without a rule", async () => {
+		const result = await runNode(sandbox(), {
+			type: OUTBOUND_CALL,
+			parameters: {
+				agentId: 'agent_sales_01',
+				phoneNumber: '={{ $json.phone }}',
+				options: { defaultCountryCode: '={{ $json.country }}' },
+			},
+			items: [
+				{ phone: '06 6988 4857', country: 'IT' },
+				{ phone: '067 123 4567', country: '380' },
+				{ phone: '+380 67 123 4567', country: '380' },
+			],
+			settings: { continueOnFail: true },
+		});
+
+		const sent = apiRequests(sandbox()).map((request) => (request.body as IDataObject).to_number);
+		expect(sent).toEqual(['+390669884857', '+380671234567']);
+		const [, ukrainian] = result.outputOf(NODE_NAME)[0].map((item) => item.json);
+		expect(ukrainian).toEqual(
+			refusedItemJson(
+				'"Phone Number" has no country code: "06****4567", and this node does not know how national numbers are written in the country of Default Country Code 380. Write it with + and the country code, as it is dialled from another country. [item 1]',
 			),
 		);
 	});

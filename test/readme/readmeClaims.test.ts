@@ -19,6 +19,7 @@ import {
 	OUTBOUND_CALL,
 } from '../engine/callKaroNodes';
 import {
+	FAR_AHEAD_SENT,
 	NODE_NAME,
 	WRONG_API_KEY,
 	apiRequests,
@@ -28,7 +29,7 @@ import {
 	useSandbox,
 } from '../nodes/fixtures';
 import type { RunNodeOptions } from '../nodes/fixtures';
-import { testCredential } from '../engine/credentialTest';
+import { testCredential, testCredentialWithNode } from '../engine/credentialTest';
 import { startEchoServer } from '../engine/echoServer.mjs';
 import type { EchoResponse } from '../engine/echoServer.mjs';
 import { startTriggerServer } from '../engine/webhookHarness';
@@ -139,10 +140,16 @@ describe('README examples, produced by the nodes', () => {
 		return (result.runData[NODE_NAME][0].data?.main[0] ?? []).map((item) => item.json);
 	}
 
+	// The examples' dates lie years ahead (2030, 2099): Schedule Time Far Ahead sends them.
 	const outbound = (parameters: INodeParameters, items?: IDataObject[], baseUrl?: string) =>
 		outputs({
 			type: OUTBOUND_CALL,
-			parameters: { agentId: 'agent_sales_01', phoneNumber: '={{ $json.phone }}', ...parameters },
+			parameters: {
+				agentId: 'agent_sales_01',
+				phoneNumber: '={{ $json.phone }}',
+				...parameters,
+				options: { ...FAR_AHEAD_SENT, ...(parameters.options as INodeParameters | undefined) },
+			},
 			items: items ?? [{ phone: freshNumber() }],
 			baseUrl,
 		});
@@ -155,7 +162,7 @@ describe('README examples, produced by the nodes', () => {
 				workflowId: 'wf_welcome',
 				schedule: 'at',
 				scheduleAt,
-				options,
+				options: { ...FAR_AHEAD_SENT, ...options },
 			},
 		});
 
@@ -167,6 +174,14 @@ describe('README examples, produced by the nodes', () => {
 	it('a US number with Default Country Code 91', async () => {
 		const [item] = await outbound({ options: { defaultCountryCode: '91' } }, [
 			{ phone: '(312) 345-6789' },
+		]);
+		expect(apiRequests(sandbox())).toEqual([]);
+		expectQuoted(withoutItem(String(item.error)));
+	});
+
+	it('a national number with a Default Country Code that has no national rule', async () => {
+		const [item] = await outbound({ options: { defaultCountryCode: '380' } }, [
+			{ phone: '067 123 4567' },
 		]);
 		expect(apiRequests(sandbox())).toEqual([]);
 		expectQuoted(withoutItem(String(item.error)));
@@ -242,6 +257,7 @@ describe('README examples, produced by the nodes', () => {
 				agentId: 'agent_sales_01',
 				phoneNumber: '={{ $json.mobile }}',
 				additionalFields: { scheduleAt: '={{ $json.x_callback_time }}' },
+				options: FAR_AHEAD_SENT,
 			},
 			items: [{ mobile: freshNumber(), x_callback_time: '2099-12-05 05:00:00' }],
 			upstream: [{ name: 'Odoo', type: 'n8n-nodes-base.odoo' }],
@@ -288,6 +304,20 @@ describe('README examples, produced by the nodes', () => {
 		const [item] = await outbound({ phoneNumber: "={{ $('CRM Lookup').item.json.phone }}" });
 		expect(apiRequests(sandbox())).toEqual([]);
 		expectQuoted(String((item.details as IDataObject).description));
+	});
+
+	it('a mobile number mapped into Schedule Time: far ahead', async () => {
+		const [item] = await outputs({
+			type: OUTBOUND_CALL,
+			parameters: {
+				agentId: 'agent_sales_01',
+				phoneNumber: freshNumber(),
+				additionalFields: { scheduleAt: '={{ $json.mobile }}' },
+			},
+			items: [{ mobile: 9876543210 }],
+		});
+		expect(apiRequests(sandbox())).toEqual([]);
+		expectQuoted(withoutItem(String(item.error)));
 	});
 
 	it('a required field whose expression gave nothing', async () => {
@@ -389,7 +419,7 @@ describe('README examples, produced by the nodes', () => {
 				workflowId: 'wf_welcome',
 				schedule: 'at',
 				scheduleAt: '2030-12-01T09:30',
-				options: { timeZone: 'Europe/London' },
+				options: { ...FAR_AHEAD_SENT, timeZone: 'Europe/London' },
 			},
 		});
 		const [json] = result.json(NODE_NAME);
@@ -609,6 +639,52 @@ describe('README examples of the CallKaro Trigger', () => {
 		const reason = message.slice(message.indexOf(':') + 1);
 		expect(reason.trim()).not.toBe('');
 		expectQuoted(inlineJson({ ...answer.body, message: message.replace(reason, ' …') }));
+	});
+
+	it.each([
+		['a new trigger without its secret credential', undefined, {}],
+		[
+			'a secret credential without a value',
+			{ id: 'cred-secret', name: 'Webhook secret' },
+			{ callKaroWebhookSecretApi: { headerName: 'X-CallKaro-Secret', secretHeaderValue: '' } },
+		],
+	])('publishing %s', async (_case, reference, credentials) => {
+		const trigger = new CallKaroTrigger();
+		trigger.description.name = TRIGGER_TYPE;
+		const node: INode = {
+			id: 'node-trigger',
+			name: 'CallKaro Trigger',
+			type: TRIGGER_TYPE,
+			typeVersion: 1.2,
+			position: [0, 0],
+			webhookId: '9b7c2d1e-4f5a-4b6c-8d7e-0f1a2b3c4d5e',
+			parameters: {},
+			credentials: reference && { callKaroWebhookSecretApi: reference },
+		};
+		server = await startTriggerServer({
+			nodes: [node],
+			nodeTypes: { [TRIGGER_TYPE]: trigger },
+			credentials,
+		});
+		const refused = await server.activate().then(
+			() => 'activated',
+			(error: Error) => error.message,
+		);
+		expectQuoted(refused);
+	});
+
+	it.each([
+		['valid fields', { headerName: 'X-Webhook-Token', secretHeaderValue: 'a-long-random-value' }],
+		[
+			'a header name with a space',
+			{ headerName: 'X Secret', secretHeaderValue: 'a-long-random-value' },
+		],
+		['no value', { headerName: 'X-CallKaro-Secret', secretHeaderValue: '' }],
+	])("the secret credential's test: %s", async (_case, values) => {
+		const result = await testCredentialWithNode(values, 'callKaroWebhookSecretApi', [
+			new CallKaroTrigger(),
+		]);
+		expectQuoted(`| "${result.message}" |`);
 	});
 });
 

@@ -172,7 +172,7 @@ describe('applyCallingHours', () => {
 	const NOW = at('2026-11-23T17:00:00Z'); // Monday 22:30 in India
 	const lateEvening = toIstSchedule('2026-11-23T22:30:00', {
 		zone: 'Asia/Kolkata',
-		now: new Date(0),
+		now: new Date(NOW),
 	});
 
 	test('without calling hours nothing changes', () => {

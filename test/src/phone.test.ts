@@ -34,7 +34,7 @@ describe('normalizePhoneNumber', () => {
 		['ISO code in lower case', '98765 43210', ' in ', '+919876543210'],
 		['ISO code US', '(312) 345-6789', 'US', '+13123456789'],
 		['ISO code GB, trunk 0', '020 7946 0958', 'GB', '+442079460958'],
-		['ISO code DE, no national rule', '030 1234567', 'DE', '+49301234567'],
+		['ISO code DE, trunk 0', '030 1234567', 'DE', '+49301234567'],
 		['NANP trunk 1 dropped, default 1', '1 (312) 345-6789', '1', '+13123456789'],
 		['Indian landline with its 0 STD code, default 91', '022 2345 6789', '91', '+912223456789'],
 		['Indian landline written with +91', '+91 22 2345 6789', undefined, '+912223456789'],
@@ -43,10 +43,24 @@ describe('normalizePhoneNumber', () => {
 		['Australian mobile, trunk 0', '0412 345 678', 'AU', '+61412345678'],
 		[
 			'a country without a national rule keeps E.164 only',
-			'+49 30 1234567',
+			'+380 67 123 4567',
 			undefined,
-			'+49301234567',
+			'+380671234567',
 		],
+		[
+			'a number with + ignores a default without a rule',
+			'+39 06 6988 4857',
+			'380',
+			'+390669884857',
+		],
+		['Italian landline keeps its leading 0, ISO code IT', '06 6988 4857', 'IT', '+390669884857'],
+		['Italian landline keeps its leading 0, default 39', '06 6988 4857', '39', '+390669884857'],
+		['Italian landline written with +39', '+39 06 6988 4857', undefined, '+390669884857'],
+		['Italian mobile, default +39', '312 345 6789', '+39', '+393123456789'],
+		['Spain, no trunk prefix', '612 34 56 78', 'ES', '+34612345678'],
+		['Hong Kong, no trunk prefix', '5123 4567', 'HK', '+85251234567'],
+		['Japan, trunk 0', '090-1234-5678', 'JP', '+819012345678'],
+		['Qatar, no trunk prefix', '3312 3456', '974', '+97433123456'],
 	])('%s: %p (default %p) -> %s', (_case, raw, defaultCountryCode, e164) => {
 		expect(normalizePhoneNumber(raw, { defaultCountryCode })).toEqual({
 			e164,
@@ -113,6 +127,21 @@ describe('normalizePhoneNumber', () => {
 			'cannot be a number in Australia (+61)',
 		],
 		['UAE with 7 digits', '+971 4 123 456', undefined, 'cannot be a number in the UAE (+971)'],
+		['a trunk 0 where Spain has none', '0612 34 56 78', 'ES', 'cannot be a number in Spain (+34)'],
+		[
+			'Italy with 13 digits',
+			'+39 06 6988 4857 123',
+			undefined,
+			'cannot be a number in Italy (+39)',
+		],
+		['Italy with 5 digits', '+39 06 698', '39', 'cannot be a number in Italy (+39)'],
+		['Japan with the 0 kept', '+81 090 1234 5678', undefined, 'cannot be a number in Japan (+81)'],
+		[
+			'a national number of a calling code without a rule',
+			'067 123 4567',
+			'380',
+			'does not know how national numbers are written in the country of Default Country Code 380',
+		],
 		['too short', '+49 91234', undefined, 'must have 8 to 15 digits'],
 		['too long', '+49 91234 56789 00000', undefined, 'must have 8 to 15 digits'],
 		['country code 0', '+0 91234 56789', undefined, 'must have 8 to 15 digits'],
@@ -149,6 +178,23 @@ describe('normalizePhoneNumber', () => {
 		const error = inputErrorOf(() => normalizePhoneNumber('+91 (0) 98765 4321'));
 		expect(error.message).toBe(
 			'"Phone Number" cannot be a number in India (+91): "+91*****4321". Numbers there have 10 digits after +91, without the 0. Check the number, or write a number of another country with + and its country code.',
+		);
+	});
+
+	test('a national number of a calling code without a rule is refused, not guessed', () => {
+		const error = inputErrorOf(() =>
+			normalizePhoneNumber('067 123 4567', { defaultCountryCode: '+380' }),
+		);
+		expect(error.field).toBe('Phone Number');
+		expect(error.message).toBe(
+			'"Phone Number" has no country code: "06****4567", and this node does not know how national numbers are written in the country of Default Country Code 380. Write it with + and the country code, as it is dialled from another country.',
+		);
+	});
+
+	test('a number of the wrong length in Italy is refused, naming its rule', () => {
+		const error = inputErrorOf(() => normalizePhoneNumber('+39 06 6988 4857 123'));
+		expect(error.message).toBe(
+			'"Phone Number" cannot be a number in Italy (+39): "+39*********7123". Numbers there have 6 to 12 digits after +39, a leading 0 included, and start with 0, 1, 3, 4, 5, 7 or 8. Check the number, or write a number of another country with + and its country code.',
 		);
 	});
 
@@ -278,6 +324,19 @@ describe('maskPhoneNumbersInText', () => {
 		],
 		['1+919876543210', '1+91******3210'],
 		['no digits', 'no digits'],
+		// however the digits are separated
+		['is "+91 98765 43210"', 'is "+91********3210"'],
+		['call (022) 6600-1234 now', 'call (02********1234 now'],
+		['98765.43210 or 98765-43210', '98*****3210 or 98*****3210'],
+		['0091 98765 43210', '00**********3210'],
+		// dates and times are no phone numbers
+		[
+			'2026-11-22 09:30 and 2026-11-22T09:30:45+05:30',
+			'2026-11-22 09:30 and 2026-11-22T09:30:45+05:30',
+		],
+		['Calling Hours 09:00-21:00', 'Calling Hours 09:00-21:00'],
+		['digits in groups, not a date', 'digits in groups, not a date'],
+		['a phone 2026 12 05 10 30', 'a phone 20*********10*30'],
 	])('%p -> %p', (text, masked) => {
 		expect(maskPhoneNumbersInText(text)).toBe(masked);
 	});

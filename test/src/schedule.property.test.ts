@@ -17,11 +17,12 @@ const NOWS = [Date.UTC(2026, 0, 15, 12), Date.UTC(2026, 6, 15, 12)];
 /** What toIstSchedule gives, in the shape of the oracle's answer. */
 function actual({ value, zone }: PropertyCase, now: number): unknown {
 	try {
-		// Times from 1990 to 2060, so many are long past; a date alone starts at DAY_START.
+		// Times from 1990 to 2060, so many are long past or far ahead; a date alone starts at DAY_START.
 		return toIstSchedule(value, {
 			zone,
 			now: new Date(now),
 			longPast: 'startNow',
+			farAhead: 'send',
 			dayStart: { zone, time: DAY_START },
 		});
 	} catch (error) {

@@ -161,7 +161,7 @@ describe('toIstSchedule', () => {
 			'9999-12-31T18:29:59.000Z',
 		],
 	])('%s: %p in %s', (_case, value, zone, scheduleAt, utc) => {
-		expect(toIstSchedule(value, { zone, now: NOW })).toEqual({
+		expect(toIstSchedule(value, { zone, now: NOW, farAhead: 'send' })).toEqual({
 			scheduleAt,
 			utc,
 			isPast: false,
@@ -229,12 +229,12 @@ describe('toIstSchedule', () => {
 		[
 			'the last epoch millisecond',
 			8.64e15,
-			'is outside the years 0001 to 9999 in India time: 8640000000000000',
+			'is outside the years 0001 to 9999 in India time: a number of 16 digits',
 		],
 		[
 			'the first epoch millisecond',
 			-8.64e15,
-			'is -8640000000000000, a number that is neither epoch seconds (from 100000000) nor epoch milliseconds (from 100000000000) nor a spreadsheet serial date (below 100000)',
+			'is a negative number of 16 digits, which is neither epoch seconds (9 to 11 digits) nor epoch milliseconds (12 digits or more) nor a spreadsheet serial date (below 100000)',
 		],
 	])('rejects %s, before anything is sent', (_case, value, problem) => {
 		const error = inputErrorOf(() => toIstSchedule(value, { zone: 'UTC', now: NOW }));

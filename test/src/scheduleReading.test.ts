@@ -26,7 +26,7 @@ describe('numbers and numeric text are read by their size', () => {
 	test("Razorpay's created_at in epoch seconds is December 2024, not January 1970: refused as long past", () => {
 		const error = inputErrorOf(() => toIstSchedule(1733395800, IN_INDIA));
 		expect(error.message).toBe(
-			'"Schedule Time" is 2024-12-05T16:20:00 in India time (given as 1733395800), more than an hour in the past. Such a time is usually the wrong field (a created date, say): map the time the call should start, or set Options → Schedule Time Long Past to Start Now.',
+			'"Schedule Time" is 2024-12-05T16:20:00 in India time (a number of 10 digits read as epoch seconds), more than an hour in the past. Such a time is usually the wrong field (a created date, say): map the time the call should start, or set Options → Schedule Time Long Past to Start Now.',
 		);
 	});
 
@@ -44,17 +44,17 @@ describe('numbers and numeric text are read by their size', () => {
 		[
 			'a number of neither size',
 			5000000,
-			'"Schedule Time" is 5000000, a number that is neither epoch seconds (from 100000000) nor epoch milliseconds (from 100000000000) nor a spreadsheet serial date (below 100000). Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30.',
+			'"Schedule Time" is 5000000, which is neither epoch seconds (9 to 11 digits) nor epoch milliseconds (12 digits or more) nor a spreadsheet serial date (below 100000). Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30.',
 		],
 		[
 			'zero',
 			0,
-			'"Schedule Time" is 0, a number that is neither epoch seconds (from 100000000) nor epoch milliseconds (from 100000000000) nor a spreadsheet serial date (below 100000). Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30.',
+			'"Schedule Time" is 0, which is neither epoch seconds (9 to 11 digits) nor epoch milliseconds (12 digits or more) nor a spreadsheet serial date (below 100000). Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30.',
 		],
 		[
 			'a negative number',
 			-1795413600000,
-			'"Schedule Time" is -1795413600000, a number that is neither epoch seconds (from 100000000) nor epoch milliseconds (from 100000000000) nor a spreadsheet serial date (below 100000). Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30.',
+			'"Schedule Time" is a negative number of 13 digits, which is neither epoch seconds (9 to 11 digits) nor epoch milliseconds (12 digits or more) nor a spreadsheet serial date (below 100000). Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30.',
 		],
 	])('refuses %s, saying what it looks like', (_case, value, message) => {
 		const error = inputErrorOf(() => toIstSchedule(value, IN_INDIA));
@@ -62,9 +62,56 @@ describe('numbers and numeric text are read by their size', () => {
 		expect(error.message).toBe(message);
 	});
 
-	test('a date given as digits is shown as it is, never masked like a phone number', () => {
+	test('a date given as digits is shown as the date it stands for, never as its digits', () => {
 		const error = inputErrorOf(() => toIstSchedule('1671820531742', IN_INDIA));
-		expect(error.message).toContain('(given as "1671820531742")');
+		expect(error.message).toBe(
+			'"Schedule Time" is 2022-12-24T00:05:31 in India time (a number of 13 digits read as epoch milliseconds), more than an hour in the past. Such a time is usually the wrong field (a created date, say): map the time the call should start, or set Options → Schedule Time Long Past to Start Now.',
+		);
+	});
+
+	test.each([
+		[
+			'a mobile number read as epoch seconds',
+			9876543210,
+			'2282-12-23T01:43:30',
+			'a number of 10 digits read as epoch seconds; it looks like a phone number',
+		],
+		[
+			'a US number as text',
+			'4155552671',
+			'2101-09-07T21:41:11',
+			'a number of 10 digits read as epoch seconds; it looks like a phone number',
+		],
+		['a mistyped year', '2206-12-01T10:00', '2206-12-01T10:00:00', 'given as "2206-12-01T10:00"'],
+	])('%s is refused as far ahead', (_case, value, scheduleAt, givenAs) => {
+		const error = inputErrorOf(() => toIstSchedule(value, IN_INDIA));
+		expect(error.message).toBe(
+			`"Schedule Time" is ${scheduleAt} in India time (${givenAs}), more than 366 days ahead. Such a time is usually the wrong field or a mistyped year: map the time the call should start, or set Options → Schedule Time Far Ahead to Send It.`,
+		);
+		expect(error.message).not.toMatch(/9876543210|4155552671/);
+	});
+
+	test('a mobile number with 91 read as epoch milliseconds (1999) says it looks like a phone number', () => {
+		const error = inputErrorOf(() => toIstSchedule(919876543210, IN_INDIA));
+		expect(error.message).toContain(
+			'(a number of 12 digits read as epoch milliseconds; it looks like a phone number)',
+		);
+		expect(error.message).not.toContain('9876543210');
+	});
+
+	test('366 days ahead is sent; a day more is refused, and sent with Send It', () => {
+		const now = new Date('2026-11-22T04:00:00Z');
+		const inAYear = new Date(now.getTime() + 366 * 86_400_000);
+		expect(toIstSchedule(inAYear.toISOString(), { ...IN_INDIA, now }).scheduleAt).toBe(
+			'2027-11-23T09:30:00',
+		);
+		const further = new Date(inAYear.getTime() + 1000).toISOString();
+		expect(inputErrorOf(() => toIstSchedule(further, { ...IN_INDIA, now })).message).toContain(
+			'more than 366 days ahead',
+		);
+		expect(toIstSchedule(further, { ...IN_INDIA, now, farAhead: 'send' }).scheduleAt).toBe(
+			'2027-11-23T09:30:01',
+		);
 	});
 
 	test('text that is no date may be a phone number, and is masked', () => {

@@ -3,7 +3,14 @@
 // the sandbox over real HTTP. Cancelling a run: runItems.test.ts.
 import { OUTBOUND_CALL } from '../../engine/callKaroNodes';
 import { useJumpingClock } from '../../engine/jumpingClock';
-import { apiRequests, NODE_NAME, pairedItems, runNode, useSandbox } from '../fixtures';
+import {
+	FAR_AHEAD_SENT,
+	apiRequests,
+	NODE_NAME,
+	pairedItems,
+	runNode,
+	useSandbox,
+} from '../fixtures';
 import type { LoggedRequest } from '../fixtures';
 
 const AGENT = 'agent_sales_01';
@@ -109,7 +116,7 @@ describe('bulk runs of a CallKaro node', () => {
 		test('by default only the first call to a number, agent and time is placed', async () => {
 			const result = await runNode(sandbox(), {
 				type: OUTBOUND_CALL,
-				parameters: { ...parameters, options: { concurrency: 5 } },
+				parameters: { ...parameters, options: { ...FAR_AHEAD_SENT, concurrency: 5 } },
 				items,
 			});
 
@@ -128,7 +135,7 @@ describe('bulk runs of a CallKaro node', () => {
 		test('Allow Duplicate Calls places every call', async () => {
 			const result = await runNode(sandbox(), {
 				type: OUTBOUND_CALL,
-				parameters: { ...parameters, options: { allowDuplicateCalls: true } },
+				parameters: { ...parameters, options: { ...FAR_AHEAD_SENT, allowDuplicateCalls: true } },
 				items,
 			});
 

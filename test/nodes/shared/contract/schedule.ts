@@ -16,6 +16,7 @@ function withOptions(parameters: INodeParameters, options: INodeParameters): INo
 }
 
 const START_NOW = { longPastSchedule: 'startNow' };
+const FAR_AHEAD_AS_FOUND = { farAheadSchedule: 'fail' };
 const EMPTY_MESSAGE =
 	'"Schedule Time" is empty. Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30. An empty Schedule Time never means now: to start now, set none. [item 0]';
 
@@ -116,6 +117,16 @@ const REFUSED: Array<[string, string, string]> = [
 		'"Schedule Time" has a date but no time: "2030-12-05". Add the time, such as 2030-12-05T10:00:00+05:30, or add Options → Calling Hours to start when they open that day. [item 0]',
 	],
 	['an empty value', '', EMPTY_MESSAGE],
+	[
+		'a mobile number mapped by mistake, read as epoch seconds',
+		'9876543210',
+		'"Schedule Time" is 2282-12-23T01:43:30 in India time (a number of 10 digits read as epoch seconds; it looks like a phone number), more than 366 days ahead. Such a time is usually the wrong field or a mistyped year: map the time the call should start, or set Options → Schedule Time Far Ahead to Send It. [item 0]',
+	],
+	[
+		'a mistyped year',
+		'2206-12-01T10:00',
+		'"Schedule Time" is 2206-12-01T10:00:00 in India time (given as "2206-12-01T10:00"), more than 366 days ahead. Such a time is usually the wrong field or a mistyped year: map the time the call should start, or set Options → Schedule Time Far Ahead to Send It. [item 0]',
+	],
 ];
 
 export function schedule(row: ActionNodeRow, sandbox: SandboxOf) {
@@ -389,7 +400,9 @@ export function schedule(row: ActionNodeRow, sandbox: SandboxOf) {
 
 		it.each(REFUSED)('refuses %s before sending', async (_, when, message) => {
 			const [key] = await arranged(row, sandbox(), 1);
-			const result = await run(sandbox(), row.parameters(parameters('={{ $json.when }}')), {
+			// Schedule Time Far Ahead as a builder finds it: Fail the Item.
+			const asFound = withOptions(parameters('={{ $json.when }}'), FAR_AHEAD_AS_FOUND);
+			const result = await run(sandbox(), row.parameters(asFound), {
 				items: [{ ...row.item(key), when }],
 				settings: { continueOnFail: true },
 			});
