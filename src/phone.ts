@@ -1,7 +1,7 @@
 import { CALLING_CODES, NATIONAL_NUMBER_RULES, nationalRuleOf } from './countries';
 import type { NationalNumberRule } from './countries';
 import { invalidInput } from './errors';
-import { requireText, wrongTypeError } from './input';
+import { describeValue, requireText, wrongTypeError } from './input';
 import { unwrapValue } from './recordShapes';
 import { maskPhoneNumber } from './mask';
 
@@ -211,8 +211,8 @@ export function normalizePhoneNumber(
 	if (!/^\+?\d+$/.test(compact)) {
 		throw invalidInput(
 			field,
-			`may contain only digits, spaces, dashes, dots, brackets and a leading +, but is "${maskPhoneNumber(text)}"`,
-			'Remove the other characters',
+			`must be a phone number: digits, spaces, dashes, dots, brackets and a leading +, but is ${describeValue(text)}`,
+			'Give the number with + and its country code, such as +919876543210',
 		);
 	}
 	const digits = internationalDigits(compact, countryCodeDigits(options.defaultCountryCode), field);

@@ -25,7 +25,7 @@ export class CallKaroAssignWorkflow implements INodeType {
 		defaults: { name: 'CallKaro Assign Workflow' },
 		inputs: [NodeConnectionTypes.Main],
 		...assignWorkflow.outputs,
-		usableAsTool: true,
+		usableAsTool: { replacements: { description: assignWorkflow.toolDescription } },
 		credentials: callKaroCredentials,
 		properties: [...assignWorkflow.description],
 	};

@@ -39,6 +39,11 @@ import {
 import type { CallingHoursOptionValue } from '../shared/schedule';
 import type { ItemResult, PreparedItem } from '../shared/runItems';
 import { readAsOutput, sourceNodeOf, sourceZoneOf } from '../shared/sourceNode';
+import {
+	allowedNumbersProperty,
+	checkAllowedNumber,
+	maxCallsPerExecutionProperty,
+} from '../shared/agentLimits';
 
 export const guard: DuplicateGuardWording = {
 	displayName: 'Skip Numbers Enrolled Before',
@@ -53,6 +58,10 @@ export const vocabulary: RunVocabulary = {
 	rerun: `running this node again starts them again once they have finished, unless ${guard.displayName} is on`,
 	rerunWhenGuarded: `running this node again skips them (${guard.displayName} is on)`,
 };
+
+/** What the model is told of the tool (the node's own description is for builders). */
+export const toolDescription =
+	'Enrols one phone number in a CallKaro calling workflow, which then calls it, now or at a set time. The phone number must be written with + and its country code, e.g. +919876543210; a time, when asked for, as ISO 8601 with its offset, e.g. 2026-12-01T10:30:00+05:30. The result has status started, or a status saying why not: alreadyRunning, duplicate (already enrolled in this conversation) or limitReached. A result with error says which argument to fix and how; an error about Allowed Numbers means that number may not be enrolled at all: do not try another.';
 
 export const description: INodeProperties[] = [
 	phoneNumberProperty,
@@ -165,6 +174,8 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { schedule: ['at'] } },
 		description: `When the run starts, e.g. {{ $now.plus({ hours: 2 }) }}. A time less than an hour past starts the run now; further back fails the item, unless Options > Schedule Time Long Past says Start Now. ${SCHEDULE_TIME_RULES}`,
 	},
+	allowedNumbersProperty,
+	maxCallsPerExecutionProperty,
 	...duplicateGuardProperties(guard),
 	{
 		displayName: 'Options',
@@ -310,6 +321,7 @@ export function prepare(
 		defaultCountryCode: defaultCountryCodeOf(options),
 		sourceNode: sourceNodeOf(context)?.rules,
 	});
+	checkAllowedNumber(context, itemIndex, prepared.phone, defaultCountryCodeOf(options));
 	if (!sourceZone) hintScheduleZone(context, prepared.schedule);
 	const readAs = readAsOutput(context, [
 		...prepared.assumed,

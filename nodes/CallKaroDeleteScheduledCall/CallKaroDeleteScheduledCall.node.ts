@@ -25,7 +25,7 @@ export class CallKaroDeleteScheduledCall implements INodeType {
 		defaults: { name: 'CallKaro Delete Scheduled Call' },
 		inputs: [NodeConnectionTypes.Main],
 		...deleteScheduledCall.outputs,
-		usableAsTool: true,
+		usableAsTool: { replacements: { description: deleteScheduledCall.toolDescription } },
 		credentials: callKaroCredentials,
 		properties: [...deleteScheduledCall.description],
 	};

@@ -17,6 +17,7 @@ import {
 import type { ActionOperation } from '../shared/executeForEachItem';
 import type { PreparedItem } from '../shared/runItems';
 import { sourceNodeOf } from '../shared/sourceNode';
+import { allowedNumbersProperty, checkAllowedNumber } from '../shared/agentLimits';
 
 export const vocabulary: RunVocabulary = {
 	noun: 'scheduled calls',
@@ -24,12 +25,17 @@ export const vocabulary: RunVocabulary = {
 	rerun: 'running this node again does no harm',
 };
 
+/** What the model is told of the tool (the node's own description is for builders). */
+export const toolDescription =
+	'Cancels the scheduled call of a CallKaro voice agent to one phone number. The phone number must be written with + and its country code, e.g. +919876543210. The result says deleted: true, or deleted: false with status notScheduled when that number had no scheduled call. A result with error says which argument to fix and how; an error about Allowed Numbers means that number may not be used at all.';
+
 export const description: INodeProperties[] = [
 	{
 		...phoneNumberProperty,
 		description: `The number the call was scheduled to. ${phoneNumberProperty.description}`,
 	},
 	agentIdProperty,
+	allowedNumbersProperty,
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -117,6 +123,7 @@ export function prepare(
 		defaultCountryCode: defaultCountryCodeOf(options),
 		sourceNode: sourceNodeOf(context)?.rules,
 	});
+	checkAllowedNumber(context, itemIndex, prepared.phone, defaultCountryCodeOf(options));
 
 	return {
 		send: async () => {

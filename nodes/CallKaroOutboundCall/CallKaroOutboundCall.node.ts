@@ -24,7 +24,7 @@ export class CallKaroOutboundCall implements INodeType {
 		defaults: { name: 'CallKaro Outbound Call' },
 		inputs: [NodeConnectionTypes.Main],
 		...outboundCall.outputs,
-		usableAsTool: true,
+		usableAsTool: { replacements: { description: outboundCall.toolDescription } },
 		credentials: callKaroCredentials,
 		properties: [...outboundCall.description],
 	};

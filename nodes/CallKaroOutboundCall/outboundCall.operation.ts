@@ -36,6 +36,11 @@ import {
 import type { CallingHoursOptionValue } from '../shared/schedule';
 import type { FirstItem, ItemResult, PreparedItem } from '../shared/runItems';
 import { readAsOutput, sourceNodeOf, sourceZoneOf } from '../shared/sourceNode';
+import {
+	allowedNumbersProperty,
+	checkAllowedNumber,
+	maxCallsPerExecutionProperty,
+} from '../shared/agentLimits';
 
 export const guard: DuplicateGuardWording = {
 	displayName: 'Skip Numbers Called Before',
@@ -65,6 +70,10 @@ const LANGUAGES = [
 	{ name: 'Tamil', value: 'ta' },
 	{ name: 'Telugu', value: 'te' },
 ];
+
+/** What the model is told of the tool (the node's own description is for builders). */
+export const toolDescription =
+	'Places one phone call with a CallKaro voice agent, now or at a set time. The phone number must be written with + and its country code, e.g. +919876543210; a time, when asked for, as ISO 8601 with its offset, e.g. 2026-12-01T10:30:00+05:30. The result says placed: true with a callId, or placed: false with a status: duplicate (this number was already called in this conversation) or limitReached (no more calls may be placed). A result with error says which argument to fix and how; an error about Allowed Numbers means that number may not be called at all: do not try another.';
 
 export const description: INodeProperties[] = [
 	{
@@ -190,6 +199,8 @@ export const description: INodeProperties[] = [
 			},
 		],
 	},
+	allowedNumbersProperty,
+	maxCallsPerExecutionProperty,
 	...duplicateGuardProperties(guard),
 	{
 		displayName: 'Options',
@@ -294,6 +305,7 @@ export function prepare(
 					: undefined,
 		},
 	});
+	checkAllowedNumber(context, itemIndex, prepared.phone, defaultCountryCodeOf(options));
 	if (!sourceZone) hintScheduleZone(context, prepared.schedule);
 	const readAs = readAsOutput(context, [
 		...prepared.assumed,

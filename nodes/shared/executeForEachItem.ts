@@ -1,6 +1,7 @@
 import type {
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeProperties,
 	NodeConnectionType,
 	NodeExecutionHint,
 } from 'n8n-workflow';
@@ -12,15 +13,19 @@ import { createPacedTransport } from '../../src/pacing';
 import { previewTransport } from '../../src/preview';
 import type { RunVocabulary } from '../../src/runReport';
 import { checkRunOptions } from '../../src/runOptions';
+import { agentBudgetOf, agentLimitHints, allowedNumbersProperty } from './agentLimits';
 import type { DuplicateGuardWording } from './descriptions';
 import { createItemGuard, guardApplies, readGuardSettings } from './guard';
 import type { ItemGuard } from './guard';
 import { runItems } from './runItems';
 import type { PreparedItem } from './runItems';
+import { runsAsTool } from './toolMode';
 import { createCallKaroTransport } from './transport';
 
 /** What each `<op>.operation.ts` exports: its outputs, its words, and how it reads and sends one item. */
 export interface ActionOperation {
+	/** The node's fields. */
+	description: INodeProperties[];
 	outputs: { outputs: NodeConnectionType[]; outputNames?: string[] };
 	/** How the node's errors and run summary name what it does. */
 	vocabulary: RunVocabulary;
@@ -106,6 +111,9 @@ function runHints(
 	if (operation.retryOnFailWarning && context.getNode().retryOnFail) {
 		hints.push({ type: 'warning', location: 'outputPane', message: operation.retryOnFailWarning });
 	}
+	if (operation.description.includes(allowedNumbersProperty)) {
+		hints.push(...agentLimitHints(context, runsAsTool(context)));
+	}
 	if (setup.guardOffInEditorRun && operation.guard) {
 		hints.push({
 			type: 'info',
@@ -141,6 +149,7 @@ export async function executeForEachItem(
 			guard: setup instanceof Error ? undefined : setup.guard,
 			guardOffInEditorRun: !(setup instanceof Error) && setup.guardOffInEditorRun,
 			hints: setup instanceof Error ? [] : runHints(context, operation, setup),
+			agentBudget: agentBudgetOf(context, operation.guard, runsAsTool(context)),
 		},
 	);
 }

@@ -7,7 +7,7 @@ import type {
 	NodeExecutionHint,
 	NodeOperationError,
 } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError as OperationError } from 'n8n-workflow';
+import { NodeOperationError as OperationError } from 'n8n-workflow';
 
 import { certainlyNotPlaced } from '../../src/guard';
 import type { GuardSubject } from '../../src/guard';
@@ -15,7 +15,10 @@ import { RequestNotSent, describeRequest } from '../../src/preview';
 import { itemList, partialRunText, runSummaryText } from '../../src/runReport';
 import type { RunVocabulary } from '../../src/runReport';
 import { bareErrorItemJson, errorItemJson, toNodeError } from './errors';
+import { claimAgentBudget, releaseAgentBudget } from './agentLimits';
+import type { AgentBudget } from './agentLimits';
 import type { ItemGuard } from './guard';
+import { runsAsTool } from './toolMode';
 
 export interface ItemResult {
 	/** Index of the node output the item goes to. */
@@ -67,6 +70,8 @@ export interface RunItemsOptions {
 	guardOffInEditorRun?: boolean;
 	/** Hints to show with the output besides the run's summary. */
 	hints?: NodeExecutionHint[];
+	/** What the node, as an AI agent's tool, may still reach in this execution. */
+	agentBudget?: AgentBudget;
 }
 
 /** The run as its phases leave it; each phase reads what the ones before it wrote. */
@@ -101,10 +106,13 @@ export function prepareItems(
 	itemCount: number,
 	prepare: ItemPreparer,
 	preview: boolean,
+	asTool = false,
 ): RunState {
 	const state: RunState = {
 		node: context.getNode(),
-		continueOnFail: context.continueOnFail(),
+		// A tool's refusal goes back to the agent, which can fix its input: on n8n 1.x a thrown
+		// error would stop the whole workflow instead.
+		continueOnFail: context.continueOnFail() || asTool,
 		preview,
 		prepared: [],
 		repeatOf: new Map(),
@@ -381,15 +389,6 @@ export function routeOutputs(
 	return outputs;
 }
 
-/** Older agents run tools in a supply-data context; AI Agent v3 rewires an ordinary node's output. */
-function runsAsTool(context: IExecuteFunctions): boolean {
-	// n8n 1.x has no isToolExecution().
-	return (
-		(typeof context.isToolExecution === 'function' && context.isToolExecution()) ||
-		context.getNode().rewireOutputLogTo === NodeConnectionTypes.AiTool
-	);
-}
-
 /**
  * Whether n8n moves only `{ error }` or `{ error, message }` items to this node's error output, as
  * n8n 1.x does (an item with `details` would stay on the first output, e.g. Started). n8n 1.x is
@@ -419,15 +418,24 @@ export async function runItems(
 ): Promise<INodeExecutionData[][]> {
 	const { guard } = options;
 	const cancelSignal = context.getExecutionCancelSignal();
-	const state = prepareItems(context, context.getInputData().length, prepare, options.preview);
+	const asTool = runsAsTool(context);
+	const state = prepareItems(
+		context,
+		context.getInputData().length,
+		prepare,
+		options.preview,
+		asTool,
+	);
 	findRepeats(state, guard);
 	if (guard) await claimKeys(state, guard);
+	const budgetClaims = options.agentBudget && claimAgentBudget(state, options.agentBudget);
 	await sendItems(state, {
 		concurrency: options.concurrency,
 		cancelSignal,
 		guardOffInEditorRun: options.guardOffInEditorRun,
 	});
 	answerRepeats(state);
+	if (budgetClaims) releaseAgentBudget(state, budgetClaims);
 	if (guard) await releaseKeys(state, guard);
 	const stopped = stopError(
 		state,
@@ -438,7 +446,7 @@ export async function runItems(
 	const guardHints = (await guard?.hints()) ?? [];
 	addHints(context, [...summaryHint(state), ...(options.hints ?? []), ...guardHints]);
 	return routeOutputs(state, options.outputCount, {
-		asTool: runsAsTool(context),
+		asTool,
 		errorJson: takesOnlyBareErrorItems(context) ? bareErrorItemJson : errorItemJson,
 	});
 }

@@ -50,6 +50,9 @@ const TOOL_AGENT_TYPE = 'test.toolAgent';
 
 export type NodeTypeMap = Record<string, INodeType | IVersionedNodeType>;
 
+/** Runs started so far: each gets an execution id of its own. */
+let executionCount = 0;
+
 // ---------------------------------------------------------------- building workflows
 
 export interface NodeOptions {
@@ -144,7 +147,7 @@ function toolVariant(base: INodeType): INodeType {
 				displayName: 'Description',
 				name: 'toolDescription',
 				type: 'string',
-				default: base.description.description,
+				default: description.description,
 				required: true,
 			},
 			...description.properties,
@@ -298,18 +301,25 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 	});
 
 	const mode = options.mode ?? 'manual';
-	const additionalData = createAdditionalData(helper, mode, {
-		id: 'test-workflow',
-		name: 'Engine test',
-		active: false,
-		activeVersionId: null,
-		isArchived: false,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-		nodes,
-		connections,
-		settings,
-	});
+	// Each run is its own execution, as in n8n: what a node keeps per execution starts anew.
+	executionCount += 1;
+	const additionalData = createAdditionalData(
+		helper,
+		mode,
+		{
+			id: 'test-workflow',
+			name: 'Engine test',
+			active: false,
+			activeVersionId: null,
+			isArchived: false,
+			createdAt: new Date(),
+			updatedAt: new Date(),
+			nodes,
+			connections,
+			settings,
+		},
+		`test-execution-${executionCount}`,
+	);
 
 	let run: IRun;
 	try {
@@ -344,6 +354,12 @@ export interface ToolRunOptions {
 	/** The arguments the model sends. */
 	toolArgs?: IDataObject;
 	/**
+	 * Further calls of the same tool in the same execution (supplyData path), as an agent makes them
+	 * across turns, or in one turn with `parallel`.
+	 */
+	moreToolArgs?: IDataObject[];
+	parallel?: boolean;
+	/**
 	 * 'supplyData' (default): the path of `getInputConnectionData` + `makeHandleToolInvocation`, where the
 	 * node's execute() gets a SupplyDataContext and `isToolExecution()` is true.
 	 * 'engineRequest': the AI Agent v3 path: the agent returns an EngineRequest, the engine runs the tool
@@ -369,6 +385,8 @@ export interface ToolRunResult {
 	response?: unknown;
 	/** The invocation threw (supplyData path; the engine path turns errors into `[{ error }]`). */
 	error?: { name: string; message: string };
+	/** What every call (the first, then `moreToolArgs`) gave the agent, parsed; a throw as `{ thrown }`. */
+	responses: unknown[];
 	run: RunResult;
 }
 
@@ -384,7 +402,12 @@ function observation(task: ITaskData | undefined): string {
 	return JSON.stringify('');
 }
 
-function toolAgentType(toolArgs: IDataObject, via: 'supplyData' | 'engineRequest'): INodeType {
+function toolAgentType(
+	calls: IDataObject[],
+	via: 'supplyData' | 'engineRequest',
+	parallel: boolean,
+): INodeType {
+	const [toolArgs] = calls;
 	const describe = (tool: ToolLike) => ({
 		toolName: tool.name,
 		toolDescription: tool.description,
@@ -436,6 +459,18 @@ function toolAgentType(toolArgs: IDataObject, via: 'supplyData' | 'engineRequest
 				const result = observation(response.actionResponses[0].data);
 				return [[{ json: { ...describe(tool), result }, pairedItem: { item: 0 } }]];
 			}
+			if (calls.length > 1) {
+				const invoke = async (args: IDataObject) =>
+					await tool
+						.invoke(args)
+						.catch((thrown: Error) => JSON.stringify({ thrown: thrown.message }));
+				const results: unknown[] = [];
+				if (parallel) results.push(...(await Promise.all(calls.map(invoke))));
+				else for (const args of calls) results.push(await invoke(args));
+				return [
+					[{ json: { ...describe(tool), results: results as string[] }, pairedItem: { item: 0 } }],
+				];
+			}
 			try {
 				const result = await tool.invoke(toolArgs);
 				return [
@@ -477,13 +512,18 @@ export async function runAsTool(options: ToolRunOptions): Promise<ToolRunResult>
 		credentialTypes: options.credentialTypes,
 		nodeTypes: {
 			...options.nodeTypes,
-			[TOOL_AGENT_TYPE]: toolAgentType(options.toolArgs ?? {}, via),
+			[TOOL_AGENT_TYPE]: toolAgentType(
+				[options.toolArgs ?? {}, ...(options.moreToolArgs ?? [])],
+				via,
+				options.parallel ?? false,
+			),
 		},
 	});
 	const agentOutput = run.runData.Agent?.[0]?.data ? run.json('Agent')[0] : undefined;
 	if (!agentOutput)
 		throw run.error ?? new UnexpectedError(`The tool run failed with status ${run.status}`);
 	const result = agentOutput.result as string | undefined;
+	const results = (agentOutput.results as string[] | undefined) ?? (result ? [result] : []);
 	return {
 		toolName: agentOutput.toolName as string,
 		toolDescription: agentOutput.toolDescription as string,
@@ -491,6 +531,7 @@ export async function runAsTool(options: ToolRunOptions): Promise<ToolRunResult>
 		result,
 		response: result === undefined ? undefined : (JSON.parse(result) as unknown),
 		error: agentOutput.error as ToolRunResult['error'],
+		responses: results.map((text) => JSON.parse(text) as unknown),
 		run,
 	};
 }

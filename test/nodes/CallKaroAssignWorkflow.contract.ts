@@ -114,7 +114,7 @@ export const assignWorkflow: ActionNodeRow = {
 			'a phone number with letters',
 			{},
 			{ phone: '+91 98765 4321O' },
-			'"Phone Number" may contain only digits, spaces, dashes, dots, brackets and a leading +, but is "+91*******4321*". Remove the other characters. [item 1]',
+			'"Phone Number" must be a phone number: digits, spaces, dashes, dots, brackets and a leading +, but is "+91*******4321O". Give the number with + and its country code, such as +919876543210. [item 1]',
 		],
 		[
 			'a phone number without country code',

@@ -91,7 +91,7 @@ export const deleteScheduledCall: ActionNodeRow = {
 			'a phone number with letters',
 			{},
 			{ phone: 'call me' },
-			'"Phone Number" may contain only digits, spaces, dashes, dots, brackets and a leading +, but is "*******". Remove the other characters. [item 1]',
+			'"Phone Number" must be a phone number: digits, spaces, dashes, dots, brackets and a leading +, but is "call me". Give the number with + and its country code, such as +919876543210. [item 1]',
 		],
 		[
 			'a phone number with country code 0',

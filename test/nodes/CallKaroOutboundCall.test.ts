@@ -296,14 +296,21 @@ describe('CallKaro Outbound Call', () => {
 		});
 	});
 
-	it('as an AI agent tool: a 500 reaches the agent as an error saying the call may have been placed', async () => {
+	it('as an AI agent tool: a 500 reaches the agent as a result saying the call may have been placed', async () => {
 		sandbox().setFaults({ endpoint: 'outbound', sequence: ['500'] });
 		const tool = await runRowAsTool(outboundCall, sandbox(), {
 			toolArgs: { phoneNumber: freshNumber(), topic: 'x' },
 		});
-		expect(tool.error?.message).toBe(
-			`CallKaro failed (HTTP 500) and the call may or may not have been placed; it was not retried, to avoid calling twice: Internal server error\n\nDetails: ${UNKNOWN_OUTCOME_HINT}`,
-		);
+		expect(tool.response).toEqual([
+			{
+				error:
+					'CallKaro failed (HTTP 500) and the call may or may not have been placed; it was not retried, to avoid calling twice: Internal server error',
+				details: expect.objectContaining({
+					outcomeUnknown: true,
+					description: UNKNOWN_OUTCOME_HINT,
+				}),
+			},
+		]);
 		expect(outboundRequests(sandbox())).toHaveLength(1);
 	});
 });

@@ -73,8 +73,8 @@ describe('normalizePhoneNumber', () => {
 		['blank', '   ', undefined, 'is empty'],
 		['missing', undefined, undefined, 'is empty'],
 		['an object', { number: '+919123456789' }, undefined, 'must be text, but is an object'],
-		['letters', '91234abc56789', '91', 'may contain only digits'],
-		['a + in the middle', '91+9123456789', '91', 'may contain only digits'],
+		['letters', '91234abc56789', '91', 'must be a phone number: digits'],
+		['a + in the middle', '91+9123456789', '91', 'must be a phone number: digits'],
 		['no country code', '9123456789', undefined, 'has no country code'],
 		['9-digit Indian number', '91234 4321', '91', 'cannot be a number in India (+91)'],
 		['11-digit Indian number', '91234 567891', '91', 'cannot be a number in India (+91)'],
@@ -145,7 +145,7 @@ describe('normalizePhoneNumber', () => {
 		['too short', '+49 91234', undefined, 'must have 8 to 15 digits'],
 		['too long', '+49 91234 56789 00000', undefined, 'must have 8 to 15 digits'],
 		['country code 0', '+0 91234 56789', undefined, 'must have 8 to 15 digits'],
-		['only +', '+', undefined, 'may contain only digits'],
+		['only +', '+', undefined, 'must be a phone number: digits'],
 	])('rejects %s', (_case, raw, defaultCountryCode, problem) => {
 		const error = inputErrorOf(() => normalizePhoneNumber(raw, { defaultCountryCode }));
 		expect(error.field).toBe('Phone Number');

@@ -93,27 +93,37 @@ export function aiTool(row: ActionNodeRow, sandbox: SandboxOf) {
 			},
 		);
 
-		it('supplyData path: a refusal reaches the agent as the tool error, with the hint', async () => {
+		// A tool's failure is a result the agent reads, never a thrown error: n8n 1.x would stop the
+		// whole workflow on a throw, and the model could not fix its input.
+		it('supplyData path: a refusal reaches the agent as a result, with the hint', async () => {
 			const refusal = row.apiErrors.find((errorCase) => errorCase.apiKey === WRONG_API_KEY);
 			const tool = await useTool({
 				credentials: credentialsFor(sandbox(), WRONG_API_KEY),
 				toolArgs: row.tool.args(row.freshKeys(1)[0]),
 			});
-			// n8n wraps what the tool throws and appends the description for the model
-			expect(tool.error).toEqual({
-				name: 'NodeOperationError',
-				message: `${refusal?.message}\n\nDetails: ${refusal?.description}`,
-			});
+
+			expect(tool.error).toBeUndefined();
+			expect(tool.response).toEqual([
+				{
+					error: refusal?.message,
+					details: expect.objectContaining({ description: refusal?.description }),
+				},
+			]);
 		});
 
-		it('engineRequest path: bad input from the model reaches it as [{ error }]', async () => {
-			const [args, message] = row.tool.badInput;
-			const tool = await useTool({ via: 'engineRequest', toolArgs: args });
+		it.each(['supplyData', 'engineRequest'] as const)(
+			'%s path: bad input from the model reaches it as [{ error, details }], nothing sent',
+			async (via) => {
+				const [args, message] = row.tool.badInput;
+				const tool = await useTool({ via, toolArgs: args });
 
-			expect(tool.run.status).toBe('success');
-			expect(tool.response).toEqual([{ error: message }]);
-			expect(apiRequests(sandbox())).toEqual([]);
-		});
+				expect(tool.run.status).toBe('success');
+				expect(tool.response).toEqual([
+					{ error: message, details: expect.objectContaining({ kind: 'invalid-input' }) },
+				]);
+				expect(apiRequests(sandbox())).toEqual([]);
+			},
+		);
 	});
 }
 

@@ -1,0 +1,61 @@
+/**
+ * What one tool of an AI agent may still do in one execution: each tool call is its own run of
+ * the node, so the numbers it reached and how many are kept per execution, not per run. Claims
+ * are synchronous, so parallel tool calls of one execution (which interleave only at awaits)
+ * never both take the last slot.
+ */
+
+/** Why a claim was refused: the number was reached before, or the tool's calls are used up. */
+export type BudgetRefusal = 'duplicate' | 'limitReached';
+
+export interface BudgetClaim {
+	/** Gives the slot and the key back: for a request that certainly reached no one. */
+	release(): void;
+}
+
+interface ExecutionSpend {
+	keys: Set<string>;
+}
+
+/** Executions remembered at once; an execution whose tools run longer than this many others is forgotten. */
+const REMEMBERED_EXECUTIONS = 1000;
+
+/**
+ * The spend of every (execution, tool) pair seen lately, oldest first. A process runs each
+ * execution whole (in queue mode, on one worker), so a process-wide map is the execution's.
+ */
+export class AgentBudgets {
+	private readonly spends = new Map<string, ExecutionSpend>();
+
+	constructor(private readonly remembered = REMEMBERED_EXECUTIONS) {}
+
+	/**
+	 * Takes a slot for `key` (the number with the agent or workflow) in the execution's budget of
+	 * `maxCalls` (0: no limit), or says why not.
+	 */
+	claim(scope: string, key: string, maxCalls: number): BudgetClaim | BudgetRefusal {
+		const spend = this.spendOf(scope);
+		if (spend.keys.has(key)) return 'duplicate';
+		if (maxCalls > 0 && spend.keys.size >= maxCalls) return 'limitReached';
+		spend.keys.add(key);
+		return { release: () => spend.keys.delete(key) };
+	}
+
+	/** How many numbers the tool has reached in the execution. */
+	spent(scope: string): number {
+		return this.spends.get(scope)?.keys.size ?? 0;
+	}
+
+	private spendOf(scope: string): ExecutionSpend {
+		let spend = this.spends.get(scope);
+		if (spend === undefined) {
+			spend = { keys: new Set() };
+			this.spends.set(scope, spend);
+			if (this.spends.size > this.remembered) {
+				const [oldest] = this.spends.keys();
+				this.spends.delete(oldest);
+			}
+		}
+		return spend;
+	}
+}

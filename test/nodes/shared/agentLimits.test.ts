@@ -1,0 +1,213 @@
+// Limits an AI agent cannot change, in n8n's engine: Allowed Numbers, Max Calls per Execution and a
+// number reached once per execution, across the agent's tool calls (each its own run of the node).
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { toolDescription as outboundToolDescription } from '../../../nodes/CallKaroOutboundCall/outboundCall.operation';
+import {
+	ASSIGN_WORKFLOW,
+	DELETE_SCHEDULED_CALL,
+	OUTBOUND_CALL,
+	callKaroNodeTypes,
+} from '../../engine/callKaroNodes';
+import { runAsTool } from '../../engine/harness';
+import type { ToolRunOptions } from '../../engine/harness';
+import { apiRequests, credentialsFor, fromAI, useSandbox } from '../fixtures';
+import type { Sandbox } from '../fixtures';
+
+const LEAD = '+919820061001';
+const STRANGER = '+919820061002';
+const OTHER = '+919820061003';
+
+const CALL: INodeParameters = {
+	agentId: 'agent_sales_01',
+	phoneNumber: fromAI('phone', 'The number to call, with + and country code'),
+};
+
+function callAsTool(
+	sandbox: Sandbox,
+	parameters: INodeParameters,
+	calls: string[],
+	more: Partial<ToolRunOptions> = {},
+) {
+	const [first, ...rest] = calls.map((phone) => ({ phone }));
+	return runAsTool({
+		nodeType: OUTBOUND_CALL,
+		nodeTypes: callKaroNodeTypes(),
+		parameters: { ...CALL, ...parameters },
+		credentials: credentialsFor(sandbox),
+		toolArgs: first,
+		moreToolArgs: rest,
+		...more,
+	});
+}
+
+/** The first item each tool call gave the agent. */
+function firstItems(responses: unknown[]): IDataObject[] {
+	return responses.map((response) => (response as IDataObject[])[0]);
+}
+
+const sentNumbers = (sandbox: Sandbox) =>
+	apiRequests(sandbox).map((request) => (request.body as IDataObject).to_number);
+
+describe('limits an AI agent cannot change', () => {
+	const sandbox = useSandbox({ runDurationMs: 0 });
+
+	describe('Allowed Numbers', () => {
+		it('refuses any other number, telling the model not to try another; the allowed one is called', async () => {
+			const tool = await callAsTool(sandbox(), { allowedNumbers: LEAD }, [STRANGER, LEAD]);
+
+			const [refused, placed] = firstItems(tool.responses);
+			expect(refused).toEqual({
+				error:
+					'"Phone Number" is not one of this tool\'s Allowed Numbers: "+91******1002". This number may not be called. Use only the number you were given, or tell the person that you cannot call it; nothing was sent. [item 0]',
+				details: expect.objectContaining({ kind: 'invalid-input', attempts: 0 }),
+			});
+			expect(placed).toMatchObject({ placed: true, toNumber: LEAD });
+			expect(sentNumbers(sandbox())).toEqual([LEAD]);
+		});
+
+		it('reads the list from an expression, in any format, as the trigger gives it', async () => {
+			const tool = await callAsTool(sandbox(), { allowedNumbers: '={{ $json.leads }}' }, [OTHER], {
+				agentInput: { leads: '+91 98200 61001, +91-98200-61003' },
+			});
+			expect(firstItems(tool.responses)[0]).toMatchObject({ placed: true, toNumber: OTHER });
+		});
+
+		it('a national number in the list needs Default Country Code, as Phone Number does', async () => {
+			const tool = await callAsTool(
+				sandbox(),
+				{ allowedNumbers: '098200-61003', options: { defaultCountryCode: 'IN' } },
+				['98200 61003'],
+			);
+			expect(firstItems(tool.responses)[0]).toMatchObject({ placed: true, toNumber: OTHER });
+		});
+
+		it('set, but empty for this execution (the trigger had no number): nothing may be called', async () => {
+			const tool = await callAsTool(sandbox(), { allowedNumbers: '={{ $json.lead }}' }, [LEAD]);
+			expect(firstItems(tool.responses)[0].error).toContain(
+				"is not one of this tool's Allowed Numbers",
+			);
+			expect(sentNumbers(sandbox())).toEqual([]);
+		});
+
+		it('applies to Delete Scheduled Call too', async () => {
+			const tool = await runAsTool({
+				nodeType: DELETE_SCHEDULED_CALL,
+				nodeTypes: callKaroNodeTypes(),
+				parameters: { ...CALL, allowedNumbers: LEAD },
+				credentials: credentialsFor(sandbox()),
+				toolArgs: { phone: STRANGER },
+			});
+			expect(firstItems(tool.responses)[0].error).toContain(
+				"is not one of this tool's Allowed Numbers",
+			);
+			expect(apiRequests(sandbox())).toEqual([]);
+		});
+
+		it('without it, the builder is warned under the tool: the agent may call any number', async () => {
+			const tool = await callAsTool(sandbox(), {}, [LEAD], { via: 'engineRequest' });
+			expect(tool.run.task('Tool').hints).toContainEqual(
+				expect.objectContaining({
+					type: 'warning',
+					message:
+						'This node runs as an AI agent tool without Allowed Numbers: the agent may call any number it reads or invents. Set Allowed Numbers to the numbers this conversation may reach, such as the lead from the trigger.',
+				}),
+			);
+		});
+	});
+
+	describe('a number is reached once per execution, across tool calls', () => {
+		it.each([
+			['in two turns', false],
+			['in parallel, in one turn', true],
+		])(
+			'the same number %s: one call, the other told it is a duplicate',
+			async (_case, parallel) => {
+				const tool = await callAsTool(sandbox(), {}, [LEAD, LEAD], { parallel });
+
+				const statuses = firstItems(tool.responses).map((item) => [item.placed, item.status]);
+				expect(statuses).toContainEqual([true, 'success']);
+				expect(statuses).toContainEqual([false, 'duplicate']);
+				const duplicate = firstItems(tool.responses).find((item) => item.status === 'duplicate');
+				expect(duplicate?.message).toBe(
+					'Not called: this tool has already called +91******1001 with this agent in this execution, and reaches a number once',
+				);
+				expect(sentNumbers(sandbox())).toEqual([LEAD]);
+			},
+		);
+
+		it('a new execution starts anew', async () => {
+			await callAsTool(sandbox(), {}, [LEAD]);
+			await callAsTool(sandbox(), {}, [LEAD]);
+			expect(sentNumbers(sandbox())).toEqual([LEAD, LEAD]);
+		});
+
+		it('Assign Workflow enrols a number once per execution as well', async () => {
+			const tool = await runAsTool({
+				nodeType: ASSIGN_WORKFLOW,
+				nodeTypes: callKaroNodeTypes(),
+				parameters: { workflowId: 'wf_welcome', phoneNumber: CALL.phoneNumber },
+				credentials: credentialsFor(sandbox()),
+				toolArgs: { phone: LEAD },
+				moreToolArgs: [{ phone: LEAD }],
+			});
+			expect(firstItems(tool.responses).map((item) => item.status)).toEqual([
+				'started',
+				'duplicate',
+			]);
+		});
+	});
+
+	describe('Max Calls per Execution', () => {
+		it('places at most that many calls in one execution (default 3), and says so', async () => {
+			const numbers = ['+919820061011', '+919820061012', '+919820061013', '+919820061014'];
+			const tool = await callAsTool(sandbox(), {}, numbers);
+
+			const items = firstItems(tool.responses);
+			expect(items.map((item) => item.placed)).toEqual([true, true, true, false]);
+			expect(items[3]).toMatchObject({
+				status: 'limitReached',
+				message:
+					'Not called: this tool has called 3 numbers in this execution, its Max Calls per Execution; no more are called in this conversation',
+			});
+			expect(sentNumbers(sandbox())).toEqual(numbers.slice(0, 3));
+		});
+
+		it('a call that was refused or certainly not placed spends nothing', async () => {
+			const tool = await runAsTool({
+				nodeType: OUTBOUND_CALL,
+				nodeTypes: callKaroNodeTypes(),
+				parameters: {
+					...CALL,
+					agentId: fromAI('agent', 'The ID of the agent'),
+					maxCallsPerExecution: 1,
+				},
+				credentials: credentialsFor(sandbox()),
+				toolArgs: { phone: '12345', agent: 'agent_sales_01' },
+				moreToolArgs: [
+					{ phone: LEAD, agent: 'agent_nobody' }, // 404: certainly not placed
+					{ phone: OTHER, agent: 'agent_sales_01' },
+					{ phone: STRANGER, agent: 'agent_sales_01' },
+				],
+			});
+
+			const items = firstItems(tool.responses);
+			expect(items[0].error).toContain('"Phone Number"');
+			expect(items[1]).toMatchObject({ details: expect.objectContaining({ httpStatus: 404 }) });
+			expect(items[2]).toMatchObject({ placed: true, toNumber: OTHER });
+			expect(items[3]).toMatchObject({ placed: false, status: 'limitReached' });
+		});
+
+		it('0 places any number of calls', async () => {
+			const numbers = ['+919820061021', '+919820061022', '+919820061023', '+919820061024'];
+			const tool = await callAsTool(sandbox(), { maxCallsPerExecution: 0 }, numbers);
+			expect(firstItems(tool.responses).every((item) => item.placed === true)).toBe(true);
+		});
+	});
+
+	it('the model is told the formats and what each refusal means', async () => {
+		const tool = await callAsTool(sandbox(), {}, [LEAD]);
+		expect(tool.toolDescription).toBe(outboundToolDescription);
+		expect(tool.toolDescription).toContain('+ and its country code, e.g. +919876543210');
+	});
+});
