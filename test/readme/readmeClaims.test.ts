@@ -108,6 +108,12 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
 		'test/nodes/errorItems.test.ts (the key list, a schema rather than one output)',
 	'{ "placed": false, "status": "calledBefore", "message": "Not placed: this node has already called +91******3210 with this agent (\\"Skip Numbers Called Before\\" is on)", …, "guard": "skipped" }':
 		'test/nodes/CallKaroOutboundCall.contract.ts, its guard row run by test/nodes/shared/contract/guard.ts (needs the processed-items store)',
+	'"Phone Number" is not one of this tool\'s Allowed Numbers: "+91******1002". This number may not be called. Use only the number you were given, or tell the person that you cannot call it; nothing was sent.':
+		'test/nodes/shared/agentLimits.test.ts (a tool run: several calls in one execution)',
+	'Not called: this tool has already called +91******1001 with this agent in this execution, and reaches a number once':
+		'test/nodes/shared/agentLimits.test.ts (a tool run: several calls in one execution)',
+	'Not called: this tool has called 3 numbers in this execution, its Max Calls per Execution; no more are called in this conversation':
+		'test/nodes/shared/agentLimits.test.ts (a tool run: several calls in one execution)',
 	"Referenced node doesn't exist":
 		"n8n's own message, test/e2e/expressions.e2e.mjs (2.41.1 and 1.123.81)",
 };
