@@ -3,7 +3,9 @@
 // Builds and packs the package, installs n8n once (scripts/n8n/install.mjs), installs the tarball
 // as n8n's Community Nodes installer would, starts the sandbox (demo data), imports the
 // "CallKaro Sandbox" credential and the examples/, starts n8n with its owner set up and prints
-// where to click. Ctrl-C stops everything. n8n's data lives in ~/.cache/callkaro-n8n/start/.
+// where to click. Beside the sandbox, a scripted OpenAI-compatible model (test/support/
+// scriptedModel.mjs, no key) drives the AI Agent example through the "Scripted Local Model"
+// credential. Ctrl-C stops everything. n8n's data lives in ~/.cache/callkaro-n8n/start/.
 // --queue: n8n's scaling mode instead (PostgreSQL 5442, Redis 6389, main, --workers N, a webhook
 // processor on 5680). --exit-when-ready: start, print, stop (a smoke test).
 import { createHash } from 'node:crypto';
@@ -16,9 +18,11 @@ import { cacheRoot, ensureN8n, n8nPaths } from './n8n/install.mjs';
 import { startPostgres, startRedis } from './n8n/postgres.mjs';
 import {
 	CREDENTIAL_NAME,
+	MODEL_CREDENTIAL_NAME,
 	PROJECT_ROOT,
 	buildPackage,
 	ensureOwner,
+	modelCredential,
 	ownerEnv,
 	packPackage,
 	portInUse,
@@ -29,11 +33,18 @@ import {
 	triggerExample,
 } from './n8n/host.mjs';
 import { DEMO_API_KEY, startSandbox } from '../test/sandbox/sandbox.mjs';
+import {
+	AGENT_EXAMPLE_PATH,
+	AGENT_EXAMPLE_REQUEST,
+	exampleResponder,
+	startScriptedModel,
+} from '../test/support/scriptedModel.mjs';
 
 const { values: opts } = parseArgs({
 	options: {
 		port: { type: 'string', default: '5678' },
 		'sandbox-port': { type: 'string', default: '4010' },
+		'model-port': { type: 'string', default: '4020' },
 		'skip-build': { type: 'boolean' },
 		n8n: { type: 'string' }, // 1.123.81: the n8n 1.x target, on this machine's Node 20
 		'reset-examples': { type: 'boolean' }, // re-import them over your edits
@@ -44,7 +55,11 @@ const { values: opts } = parseArgs({
 });
 if (opts.n8n) process.env.CALLKARO_N8N_VERSION = opts.n8n;
 const QUEUE = !!opts.queue;
-const PORTS = { n8n: Number(opts.port), sandbox: Number(opts['sandbox-port']) };
+const PORTS = {
+	n8n: Number(opts.port),
+	sandbox: Number(opts['sandbox-port']),
+	model: Number(opts['model-port']),
+};
 if (QUEUE) Object.assign(PORTS, { webhook: 5680, postgres: 5442, redis: 6389 });
 const OWNER = {
 	email: process.env.CALLKARO_N8N_EMAIL || 'owner@example.com',
@@ -64,6 +79,7 @@ const t0 = Date.now();
 const log = (m) => console.log(`[start ${secondsSince(t0).padStart(6)}] ${m}`);
 
 let sandbox;
+let model;
 let cluster;
 const services = [];
 let stopping = false;
@@ -75,6 +91,7 @@ async function shutdown(code) {
 	await cluster?.stop().catch(() => {});
 	for (const service of services.reverse()) await service.stop().catch(() => {});
 	await sandbox?.close().catch(() => {});
+	await model?.close().catch(() => {});
 	await stopAll(3000);
 	process.exit(code);
 }
@@ -111,6 +128,13 @@ async function main() {
 			),
 	});
 	log(`sandbox listening on ${sandbox.url} (demo data); call_ended -> ${hookUrl}`);
+	// the AI Agent example's model: scripted, no key, no internet
+	model = await startScriptedModel({
+		port: PORTS.model,
+		responder: exampleResponder,
+		log: (line) => console.log(line),
+	});
+	log(`scripted model listening on ${model.baseUrl} (credential "${MODEL_CREDENTIAL_NAME}")`);
 
 	// queue mode: the credential and examples go into PostgreSQL, started first along with Redis
 	let env = ownerEnv(OWNER);
@@ -146,6 +170,7 @@ async function main() {
 		sandboxUrl: sandbox.url,
 		files: files.map((file) => path.join(EXAMPLES_DIR, file)),
 		publish: publish.map((wf) => wf.id),
+		credentials: [modelCredential({ url: model.baseUrl })],
 		log,
 	});
 	log(`credential "${CREDENTIAL_NAME}" -> ${sandbox.url}`);
@@ -182,6 +207,10 @@ const endCallCurl = (
 	url,
 ) => `curl -s -X POST ${url}/__sandbox/calls/end -H 'content-type: application/json' \\
         -d '{"number":"+919820044442","hangupReason":"USER_UNAVAILABLE"}'`;
+const agentCurl = (
+	url,
+) => `curl -s -X POST ${url}/webhook/${AGENT_EXAMPLE_PATH} -H 'content-type: application/json' \\
+        -d '${JSON.stringify(AGENT_EXAMPLE_REQUEST)}'`;
 const crmCurl = (
 	url,
 ) => `curl -s -X POST ${url}/webhook/callkaro-crm-lead -H 'content-type: application/json' \\
@@ -196,6 +225,8 @@ function banner(trigger) {
   CallKaro sandbox  ${sandbox.url}  (API key ${DEMO_API_KEY}, demo data)
                     what it has seen: ${sandbox.url}/__sandbox/state
   credential        "${CREDENTIAL_NAME}" (Overview > Credentials) already points at the sandbox
+  scripted model    ${model.baseUrl}  (credential "${MODEL_CREDENTIAL_NAME}", an OpenAI-compatible
+                    stand-in for the AI Agent example: no key, no internet)
 
   Try first:
    1. ${n8n}/workflow/${id('sheet-rows-outbound-call.json')}
@@ -210,6 +241,11 @@ function banner(trigger) {
       "Campaign with Outbound Calls": click "Execute workflow": a campaign and three calls in it.
    5. End a call in the sandbox: it posts call_ended to "${trigger.workflowName}" (published), which runs:
       ${endCallCurl(sandbox.url)}   (after step 4; CLIENT_INITIATED = connected)
+   6. "${example('ai-agent-outbound-call.json').name}" (published): an AI Agent with the CallKaro tools,
+      allowed to call only the number in the request:
+      ${agentCurl(n8n)}
+      The agent calls both numbers it reads; the caller's is placed, the friend's is refused
+      (Allowed Numbers). Lines [model] show what the scripted model answered.
 
   n8n's log: ${cluster.main.logFile}. Press Ctrl-C to stop n8n and the sandbox.
 `;
@@ -237,6 +273,7 @@ ${rows.map(([role, where, file]) => `  ${role.padEnd(width)}  ${String(where).pa
       ${crmCurl(webhook.url)}
       Once: "Started". Again: "Already Running". Executions (main's editor) show which worker ran it.
   Ending a call in the sandbox posts call_ended to "${trigger.workflowName}" through the webhook processor.
+  The AI Agent example's model: ${model.baseUrl} (scripted, credential "${MODEL_CREDENTIAL_NAME}").
   Examples: ${EXAMPLES.join(', ')}.
   Press Ctrl-C to stop everything.
 `;

@@ -19,7 +19,7 @@ export class CallKaroAssignWorkflow implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["schedule"] === "at" ? "Start at a set time" : "Start now"}}',
 		description:
-			'Put a phone number into a CallKaro calling workflow, save CRM attributes on the contact, and start now or at a set time',
+			'Put a phone number into a CallKaro calling workflow, save CRM attributes on the contact, and start now or at a set time. The number is written with + and its country code (e.g. +919876543210)',
 		documentationUrl:
 			'https://github.com/callkaro/n8n-nodes-callkaro/blob/main/docs/assign-workflow.md',
 		defaults: { name: 'CallKaro Assign Workflow' },

@@ -18,7 +18,9 @@ export class CallKaroOutboundCall implements INodeType {
 		group: ['output'],
 		version: 1,
 		subtitle: '={{$parameter["additionalFields"].scheduleAt ? "Call at a set time" : "Call now"}}',
-		description: 'Place one phone call with a CallKaro voice agent, now or at a set time',
+		// An agent's tool saved without its own Tool Description tells the model this text.
+		description:
+			'Place one phone call with a CallKaro voice agent, now or at a set time. The number is written with + and its country code (e.g. +919876543210), a time as ISO 8601 with its offset',
 		documentationUrl:
 			'https://github.com/callkaro/n8n-nodes-callkaro/blob/main/docs/outbound-call.md',
 		defaults: { name: 'CallKaro Outbound Call' },

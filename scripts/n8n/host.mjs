@@ -254,15 +254,31 @@ export const credentialFile = ({ baseUrl, apiKey }) => [
 	{ id: CREDENTIAL_ID, name: CREDENTIAL_NAME, type: CREDENTIAL_TYPE, data: { apiKey, baseUrl } },
 ];
 
+/** Fixed id and name of the "Scripted Local Model" credential (`openAiApi`, AI Agent examples). */
+export const MODEL_CREDENTIAL_ID = 'CkScriptedLlm001';
+export const MODEL_CREDENTIAL_NAME = 'Scripted Local Model';
+
+/**
+ * An `openAiApi` credential whose Base URL is a local OpenAI-compatible server (the scripted model
+ * of test/support/scriptedModel.mjs needs no key; n8n requires one, so a placeholder goes in).
+ */
+export const modelCredential = ({ url, apiKey = 'no-key-needed-scripted-model' }) => ({
+	id: MODEL_CREDENTIAL_ID,
+	name: MODEL_CREDENTIAL_NAME,
+	type: 'openAiApi',
+	data: { apiKey, url, organizationId: '', header: false },
+});
+
 /**
  * Makes userFolder an n8n with this package, ready to start: community-installs the tarball,
- * imports the "CallKaro Sandbox" credential pointing at sandboxUrl, then the workflow files (byte
- * for byte) and objects in one `import:workflow` (each n8n CLI start costs seconds), and publishes
- * those in `publish`. cli(args) runs `n8n <args>` against the user folder's database.
+ * imports the "CallKaro Sandbox" credential pointing at sandboxUrl (and `credentials`, more
+ * credential objects, in the same import), then the workflow files (byte for byte) and objects in
+ * one `import:workflow` (each n8n CLI start costs seconds), and publishes those in `publish`.
+ * cli(args) runs `n8n <args>` against the user folder's database.
  */
 export async function prepareN8n(opts) {
 	const { cli, tarball, userFolder, nodesRealDir, sandboxUrl, log } = opts;
-	const { files = [], workflows = [], publish = [] } = opts;
+	const { files = [], workflows = [], publish = [], credentials = [] } = opts;
 	const installed = await installCommunityPackage({ tarball, userFolder, nodesRealDir, log });
 	const mustCli = async (args, expected = /(?:)/) => {
 		const r = await cli(args);
@@ -271,9 +287,10 @@ export async function prepareN8n(opts) {
 	const dir = tempDir('callkaro-import-');
 	try {
 		const credential = path.join(dir, 'credential.json');
-		const data = credentialFile({ baseUrl: sandboxUrl, apiKey: DEMO_API_KEY });
+		const data = [...credentialFile({ baseUrl: sandboxUrl, apiKey: DEMO_API_KEY }), ...credentials];
 		fs.writeFileSync(credential, JSON.stringify(data));
-		await mustCli(['import:credentials', `--input=${credential}`], /imported 1 credential/);
+		const importedCredentials = new RegExp(`imported ${data.length} credential`);
+		await mustCli(['import:credentials', `--input=${credential}`], importedCredentials);
 		const wfDir = path.join(dir, 'workflows');
 		fs.mkdirSync(wfDir);
 		for (const file of files) fs.copyFileSync(file, path.join(wfDir, path.basename(file)));

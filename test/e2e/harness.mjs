@@ -84,7 +84,9 @@ async function fetchJson(url, init, retry = !init?.method) {
 
 /**
  * Starts the sandbox (demo data) and prepares one n8n user folder with the examples (unless
- * `examples: false`) plus `workflows`, `publish` (ids) published. Returns:
+ * `examples: false`) plus `workflows`, `publish` (ids) published, and `credentials` (objects for
+ * `n8n import:credentials`, data in clear) beside the "CallKaro Sandbox" one; `env` is added to
+ * n8n's environment (CLI and server). Returns:
  *   cli(args, opts)      `n8n <args>` -> { code, stdout, stderr, ms }; only before server()
  *   execute(id, opts)    `n8n execute --id --rawOutput` -> the last output items of each node
  *   server()             starts `n8n start` (once) and logs the owner in ->
@@ -92,12 +94,23 @@ async function fetchJson(url, init, retry = !init?.method) {
  *   state(), admin(route, body)   the sandbox's state and admin API
  *   close()              stops n8n and the sandbox (afterAll)
  */
-export async function startE2e({ examples = true, workflows = [], publish = [] } = {}) {
+export async function startE2e({
+	examples = true,
+	workflows = [],
+	publish = [],
+	credentials = [],
+	env: extraEnv = {},
+} = {}) {
 	const { work: root, tarball, n8nDir } = packed();
 	const work = fs.mkdtempSync(path.join(root, 'instance-'));
 	const userFolder = path.join(work, 'n8n-user');
 	const sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
-	const env = n8nEnv({ userFolder, port: await freePort(), brokerPort: await freePort() });
+	const env = n8nEnv({
+		userFolder,
+		port: await freePort(),
+		brokerPort: await freePort(),
+		extra: extraEnv,
+	});
 	let running = null;
 
 	const cli = async (args, opts = {}) => {
@@ -116,6 +129,7 @@ export async function startE2e({ examples = true, workflows = [], publish = [] }
 		files,
 		workflows,
 		publish,
+		credentials,
 	});
 
 	const server = once(async () => {
@@ -124,7 +138,7 @@ export async function startE2e({ examples = true, workflows = [], publish = [] }
 			role: 'main',
 			name: 'main',
 			userFolder,
-			env: ownerEnv(OWNER),
+			env: { ...ownerEnv(OWNER), ...extraEnv },
 			logFile,
 		});
 		const { url } = running;
