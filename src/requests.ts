@@ -238,12 +238,12 @@ function scheduleValue(
 	schedule: ScheduleInput,
 	sourceNode: SourceNodeRules | undefined,
 ): { value: unknown; zone: string } {
+	// unwrapValue takes a typed Notion date out of its property, and a date alone out of its range
 	const { value } = unwrapValue(falseAsEmpty(schedule.value, sourceNode));
-	const range = isPlainObject(value) && value.type === 'date' ? value.date : value;
-	if (!isPlainObject(range) || !isDateRange(range)) return { value, zone: schedule.zone };
+	if (!isPlainObject(value) || !isDateRange(value)) return { value, zone: schedule.zone };
 	const zone =
-		typeof range.time_zone === 'string' && range.time_zone ? range.time_zone : schedule.zone;
-	return { value: range.start, zone };
+		typeof value.time_zone === 'string' && value.time_zone ? value.time_zone : schedule.zone;
+	return { value: value.start, zone };
 }
 
 /** The schedule to send (the start time after the calling hours), and what the hours did. */
@@ -255,13 +255,12 @@ function istSchedule(
 ): { schedule?: IstSchedule; callingHours?: CallingHoursReport } {
 	const read = schedule && scheduleValue(schedule, sourceNode);
 	const given =
-		schedule &&
 		read &&
 		toIstSchedule(read.value, {
 			zone: read.zone,
 			now,
-			longPast: schedule.longPast,
-			farAhead: schedule.farAhead,
+			longPast: schedule?.longPast,
+			farAhead: schedule?.farAhead,
 			// A date alone starts when the calling hours open that day.
 			dayStart: callingHours && { zone: callingHours.zone, time: callingHours.start },
 		});

@@ -414,10 +414,19 @@ export function knownZone(zone: string, field = 'Time Zone'): Zone {
 	return known.type === 'iana' ? IANAZone.create(canonicalZoneName(known.name)) : known;
 }
 
+// Zones are read for every item, and an Intl.DateTimeFormat is costly to build: each name once.
+const canonicalNames = new Map<string, string>();
+
 /** 'europe/london' -> 'Europe/London': the zone's own name, as the output reports it. */
 function canonicalZoneName(name: string): string {
-	const resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
-	return INDIA_ZONE_NAMES.has(resolved.toLowerCase()) ? IST_ZONE : resolved;
+	let canonical = canonicalNames.get(name);
+	if (canonical === undefined) {
+		const resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions()
+			.timeZone;
+		canonical = INDIA_ZONE_NAMES.has(resolved.toLowerCase()) ? IST_ZONE : resolved;
+		canonicalNames.set(name, canonical);
+	}
+	return canonical;
 }
 
 /** The digits of a number given as a number or as text, e.g. '9876543210' for 9876543210. */

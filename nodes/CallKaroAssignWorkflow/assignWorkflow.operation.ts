@@ -32,13 +32,12 @@ import type { ActionOperation } from '../shared/executeForEachItem';
 import {
 	callingHoursFrom,
 	callingHoursOutput,
-	hintScheduleZone,
 	scheduleOutput,
 	scheduleZone,
 } from '../shared/schedule';
 import type { CallingHoursOptionValue } from '../shared/schedule';
 import type { ItemResult, PreparedItem } from '../shared/runItems';
-import { readAsOutput, sourceNodeOf, sourceZoneOf } from '../shared/sourceNode';
+import { readingOutput, sourceNodeOf, sourceZoneOf } from '../shared/sourceNode';
 import {
 	allowedNumbersProperty,
 	checkAllowedNumber,
@@ -300,10 +299,8 @@ export function prepare(
 	const options = context.getNodeParameter('options', itemIndex, {}) as AssignOptions;
 	const startsLater = context.getNodeParameter('schedule', itemIndex) === 'at';
 	const scheduleAt = startsLater ? context.getNodeParameter('scheduleAt', itemIndex) : undefined;
-	// Options → Time Zone, when set, wins over the zone of the node the item came from.
-	const sourceZone = options.timeZone?.trim()
-		? undefined
-		: sourceZoneOf(context, itemIndex, scheduleAt);
+	const sourceZone = sourceZoneOf(context, itemIndex, scheduleAt, options.timeZone);
+	const defaultCountryCode = defaultCountryCodeOf(options);
 	const prepared = prepareAssign({
 		phoneNumber: context.getNodeParameter('phoneNumber', itemIndex),
 		workflowId: context.getNodeParameter('workflowId', itemIndex),
@@ -318,15 +315,11 @@ export function prepare(
 				}
 			: undefined,
 		callingHours: callingHoursFrom(options.callingHours),
-		defaultCountryCode: defaultCountryCodeOf(options),
+		defaultCountryCode,
 		sourceNode: sourceNodeOf(context)?.rules,
 	});
-	checkAllowedNumber(context, itemIndex, prepared.phone, defaultCountryCodeOf(options));
-	if (!sourceZone) hintScheduleZone(context, prepared.schedule);
-	const readAs = readAsOutput(context, [
-		...prepared.assumed,
-		...(sourceZone && prepared.schedule?.wallClockZone ? [sourceZone.assumed] : []),
-	]);
+	checkAllowedNumber(context, itemIndex, prepared.phone, defaultCountryCode);
+	const readAs = readingOutput(context, prepared, sourceZone);
 
 	const schedule = {
 		...scheduleOutput(prepared.schedule),

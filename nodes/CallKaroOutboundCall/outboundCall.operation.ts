@@ -29,13 +29,12 @@ import type { ActionOperation } from '../shared/executeForEachItem';
 import {
 	callingHoursFrom,
 	callingHoursOutput,
-	hintScheduleZone,
 	scheduleOutput,
 	scheduleZone,
 } from '../shared/schedule';
 import type { CallingHoursOptionValue } from '../shared/schedule';
 import type { FirstItem, ItemResult, PreparedItem } from '../shared/runItems';
-import { readAsOutput, sourceNodeOf, sourceZoneOf } from '../shared/sourceNode';
+import { readingOutput, sourceNodeOf, sourceZoneOf } from '../shared/sourceNode';
 import {
 	allowedNumbersProperty,
 	checkAllowedNumber,
@@ -278,13 +277,17 @@ export function prepare(
 		longPastSchedule?: LongPast;
 		timeZone?: string;
 	};
-	const timeZoneOption = options.timeZone?.trim() || oldPlaceTimeZone?.trim();
-	// Options → Time Zone, when set, wins over the zone of the node the item came from.
-	const sourceZone = timeZoneOption ? undefined : sourceZoneOf(context, itemIndex, scheduleAt);
+	const sourceZone = sourceZoneOf(
+		context,
+		itemIndex,
+		scheduleAt,
+		options.timeZone?.trim() || oldPlaceTimeZone,
+	);
+	const defaultCountryCode = defaultCountryCodeOf(options);
 	const prepared = prepareOutbound({
 		agentId: context.getNodeParameter('agentId', itemIndex),
 		phoneNumber: context.getNodeParameter('phoneNumber', itemIndex),
-		defaultCountryCode: defaultCountryCodeOf(options),
+		defaultCountryCode,
 		sourceNode: sourceNodeOf(context)?.rules,
 		callingHours: callingHoursFrom(options.callingHours),
 		options: {
@@ -305,12 +308,8 @@ export function prepare(
 					: undefined,
 		},
 	});
-	checkAllowedNumber(context, itemIndex, prepared.phone, defaultCountryCodeOf(options));
-	if (!sourceZone) hintScheduleZone(context, prepared.schedule);
-	const readAs = readAsOutput(context, [
-		...prepared.assumed,
-		...(sourceZone && prepared.schedule?.wallClockZone ? [sourceZone.assumed] : []),
-	]);
+	checkAllowedNumber(context, itemIndex, prepared.phone, defaultCountryCode);
+	const readAs = readingOutput(context, prepared, sourceZone);
 
 	const scheduleAtSent = prepared.schedule?.scheduleAt ?? 'now';
 	const call = {

@@ -1,7 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import type { IstSchedule } from '../../src/schedule';
 import { passesItemsThrough, sourceNodeRules } from '../../src/sourceNodes';
 import type { SourceNodeRules } from '../../src/sourceNodes';
+import { hintScheduleZone } from './schedule';
 
 /** The node whose items this node reads, and what the package knows of how it shapes them. */
 export interface SourceNode {
@@ -79,7 +81,10 @@ export function sourceZoneOf(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	scheduleTime: unknown,
+	timeZoneOption: string | undefined,
 ): SourceZone | undefined {
+	// Options → Time Zone, when set, wins over the zone of the node the item came from.
+	if (timeZoneOption?.trim()) return undefined;
 	const rules = sourceNodeOf(context)?.rules;
 	const zone = rules?.timesWithoutOffsetIn;
 	if (zone === undefined || typeof scheduleTime !== 'string') return undefined;
@@ -97,7 +102,7 @@ const hintedRuns = new WeakSet<IExecuteFunctions>();
  * `readAs` in the output when something was assumed from the source node, and a hint under the
  * output, once per run, saying what.
  */
-export function readAsOutput(context: IExecuteFunctions, assumed: string[]): IDataObject {
+function readAsOutput(context: IExecuteFunctions, assumed: string[]): IDataObject {
 	const source = sourceNodeOf(context);
 	if (source === undefined || assumed.length === 0) return {};
 	if (!hintedRuns.has(context)) {
@@ -109,4 +114,19 @@ export function readAsOutput(context: IExecuteFunctions, assumed: string[]): IDa
 		});
 	}
 	return { readAs: { node: source.name, nodeType: source.rules.displayName, assumed } };
+}
+
+/**
+ * What the item was read as, for its output: `readAs` with what was assumed from the source node
+ * (its record, its zone), and the hints of the run. A zone taken from the source node is said in
+ * readAs, not in the "not India time" hint, which names Options → Time Zone.
+ */
+export function readingOutput(
+	context: IExecuteFunctions,
+	prepared: { assumed: string[]; schedule?: IstSchedule },
+	sourceZone: SourceZone | undefined,
+): IDataObject {
+	if (!sourceZone) hintScheduleZone(context, prepared.schedule);
+	const zoneAssumed = sourceZone && prepared.schedule?.wallClockZone ? [sourceZone.assumed] : [];
+	return readAsOutput(context, [...prepared.assumed, ...zoneAssumed]);
 }
