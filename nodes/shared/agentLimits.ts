@@ -7,7 +7,7 @@ import { maskPhoneNumber, normalizePhoneNumber } from '../../src/phone';
 import type { DefaultCountryCode, PhoneNumber } from '../../src/phone';
 import { keyList } from '../../src/recordValues';
 import type { DuplicateGuardWording } from './descriptions';
-import type { ItemResult, RunState } from './runItems';
+import type { ItemResult, PreparedItem, RunState } from './runItems';
 import { runsAsTool } from './toolMode';
 
 /**
@@ -119,16 +119,19 @@ function refusedResult(skipped: ItemResult, status: string, message: string): It
 }
 
 /**
- * Takes a slot in the execution's budget for each item about to be sent; a number reached earlier
+ * Takes a slot in the execution's budget for each item ready to send; a number reached earlier
  * in the execution, or one past Max Calls per Execution, is answered as not sent.
  */
-export function claimAgentBudget(state: RunState, budget: AgentBudget): Map<number, BudgetClaim> {
+export function claimAgentBudget(
+	state: RunState,
+	ready: Array<[number, PreparedItem]>,
+	budget: AgentBudget,
+): Map<number, BudgetClaim> {
 	const claims = new Map<number, BudgetClaim>();
 	const { wording } = budget;
-	state.prepared.forEach((entry, itemIndex) => {
-		if (!('item' in entry) || !entry.item.guarded || state.outcomes.has(itemIndex)) return;
-		if (state.repeatOf.has(itemIndex)) return;
-		const { subject, skipped } = entry.item.guarded;
+	for (const [itemIndex, item] of ready) {
+		if (!item.guarded || state.repeatOf.has(itemIndex)) continue;
+		const { subject, skipped } = item.guarded;
 		const claim = budgets.claim(
 			budget.scope,
 			`${subject.target}|${subject.toNumber}`,
@@ -136,7 +139,7 @@ export function claimAgentBudget(state: RunState, budget: AgentBudget): Map<numb
 		);
 		if (typeof claim !== 'string') {
 			claims.set(itemIndex, claim);
-			return;
+			continue;
 		}
 		const masked = maskPhoneNumber(subject.toNumber);
 		const message =
@@ -144,7 +147,7 @@ export function claimAgentBudget(state: RunState, budget: AgentBudget): Map<numb
 				? `Not ${wording.verb}: this tool has already ${wording.verb} ${masked} with ${wording.pairedWith} in this execution, and reaches a number once`
 				: `Not ${wording.verb}: this tool has ${wording.verb} ${budget.maxCalls} numbers in this execution, its ${MAX_CALLS}; no more are ${wording.verb} in this conversation`;
 		state.outcomes.set(itemIndex, { result: refusedResult(skipped, claim, message) });
-	});
+	}
 	return claims;
 }
 

@@ -428,7 +428,8 @@ export async function runItems(
 	);
 	findRepeats(state, guard);
 	if (guard) await claimKeys(state, guard);
-	const budgetClaims = options.agentBudget && claimAgentBudget(state, options.agentBudget);
+	const budgetClaims =
+		options.agentBudget && claimAgentBudget(state, readyItems(state), options.agentBudget);
 	await sendItems(state, {
 		concurrency: options.concurrency,
 		cancelSignal,
