@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 
 import { CallKaroApiError, CallKaroInputError, invalidInput } from './errors';
+import type { LockTiming } from './guardLock';
 
 /**
  * The duplicate-call guard's decisions, apart from any store: which key stands for "this person
@@ -9,45 +10,17 @@ import { CallKaroApiError, CallKaroInputError, invalidInput } from './errors';
 
 export const DEFAULT_HISTORY_SIZE = 10_000;
 
-/** How the guard waits for the workflow's lock, and what it does after taking one from a dead worker. */
-export interface GuardTiming {
-	/** Mean wait between two looks at a lock another n8n process holds (each is drawn at random around it). */
-	pollMs: number;
-	/** A lock held this long by the same holder is taken for a dead worker's, and broken. */
-	staleAfterMs: number;
-	/** After a broken lock: how long the claim is left before it is checked again, and how many times. */
-	settleMs: number;
-	checks: number;
-}
-
 /**
- * A holder keeps the lock for a few store calls (tens of ms); 10 s is far beyond that, and is how
- * long a worker killed while holding it delays the workflow's guarded executions. Tests pass shorter ones.
+ * A holder keeps the lock for a few store calls (tens of ms); 10 s is far beyond that. A lock left
+ * by a killed worker delays the workflow's guarded executions by staleAfterMs + 2 × settleMs (30 s).
+ * The timing assumption (docs/running-at-scale.md): a lock call ends within 5 s, a claim under the
+ * lock within 15 s, however stalled. Tests pass shorter ones.
  */
-export const DEFAULT_GUARD_TIMING: GuardTiming = {
+export const DEFAULT_GUARD_TIMING: LockTiming = {
 	pollMs: 20,
 	staleAfterMs: 10_000,
-	settleMs: 1000,
-	checks: 3,
+	settleMs: 10_000,
 };
-
-/**
- * The workflow's lock is n8n's workflow-wide processed-data row in mode 'latestIncrementalKey': it
- * holds one number, which a call compares with and raises, never lowers. A holder creates it with
- * LOCK_BASE minus the time it looked; so every lock value lies below LOCK_BASE, an older holder's
- * value is higher, and LOCK_FLOOR lies below them all: reported "processed" exactly when a row
- * exists, "new" when this call created it.
- */
-export const LOCK_FLOOR = Number.MIN_SAFE_INTEGER;
-const LOCK_BASE = -(2 ** 52);
-
-/** The lock value for a look at `time` (ms). */
-export function lockValue(time: number): number {
-	return LOCK_BASE - time;
-}
-
-/** Above every lock value: a row that holds it is another node's workflow-wide history, not a lock. */
-export const NOT_A_LOCK = LOCK_BASE + 1;
 
 /** Share of the history in use from which the node warns that old numbers are about to be forgotten. */
 export const HISTORY_NEARLY_FULL = 0.9;

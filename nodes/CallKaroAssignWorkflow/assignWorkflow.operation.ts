@@ -36,7 +36,8 @@ import {
 	scheduleZone,
 } from '../shared/schedule';
 import type { CallingHoursOptionValue } from '../shared/schedule';
-import type { ItemResult, PreparedItem } from '../shared/runItems';
+import { firstItemText } from '../shared/runItems';
+import type { FirstItem, FirstItemWording, ItemResult, PreparedItem } from '../shared/runItems';
 import { readingOutput, sourceNodeOf, sourceZoneOf } from '../shared/sourceNode';
 import {
 	allowedNumbersProperty,
@@ -49,6 +50,12 @@ export const guard: DuplicateGuardWording = {
 	verb: 'enrolled',
 	pairedWith: 'this workflow',
 	skippedStatus: 'enrolledBefore',
+};
+
+const FIRST_ENROLMENT: FirstItemWording = {
+	tookEffect: 'started the run',
+	mayHaveTakenEffect: 'may have started the run',
+	notTaken: 'was not sent',
 };
 
 export const vocabulary: RunVocabulary = {
@@ -341,6 +348,17 @@ export function prepare(
 		outcome: 'skipped as enrolled before',
 		tookEffect: false,
 	};
+	// With the guard on, a number is sent once per run; its repeats go with Already Running.
+	const answerRepeat = (first: FirstItem): ItemResult => ({
+		...skipped,
+		json: {
+			...skipped.json,
+			status: 'duplicate',
+			message: `Not enrolled: a repeat of item ${first.itemIndex} (${prepared.phone.masked}, same workflow); ${firstItemText(first, FIRST_ENROLMENT)}`,
+			duplicateOf: first.itemIndex,
+		},
+		outcome: 'skipped as duplicate',
+	});
 	const scheduledFor =
 		prepared.schedule && !prepared.schedule.isPast ? new Date(prepared.schedule.utc) : undefined;
 
@@ -382,6 +400,7 @@ export function prepare(
 				scheduledFor,
 			},
 			skipped,
+			answerRepeat,
 		},
 		send,
 	};

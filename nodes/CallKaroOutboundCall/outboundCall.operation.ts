@@ -33,7 +33,8 @@ import {
 	scheduleZone,
 } from '../shared/schedule';
 import type { CallingHoursOptionValue } from '../shared/schedule';
-import type { FirstItem, ItemResult, PreparedItem } from '../shared/runItems';
+import { firstItemText } from '../shared/runItems';
+import type { FirstItem, FirstItemWording, ItemResult, PreparedItem } from '../shared/runItems';
 import { readingOutput, sourceNodeOf, sourceZoneOf } from '../shared/sourceNode';
 import {
 	allowedNumbersProperty,
@@ -240,15 +241,11 @@ type AdditionalFields = Omit<OutboundOptions, 'metadata' | 'metadataRows' | 'sch
 	timeZone?: string;
 };
 
-/** What became of the first item of a repeated call, as its repeat says it. */
-function firstCallText({ itemIndex, outcome }: FirstItem): string {
-	if ('failed' in outcome) {
-		const fate = outcome.mayHaveTakenEffect ? 'may have placed the call' : 'was not placed';
-		return `item ${itemIndex} ${fate} (${outcome.failed.message})`;
-	}
-	if (outcome.result.tookEffect) return `item ${itemIndex} placed the call`;
-	return `item ${itemIndex} was ${outcome.result.outcome}`;
-}
+const FIRST_CALL: FirstItemWording = {
+	tookEffect: 'placed the call',
+	mayHaveTakenEffect: 'may have placed the call',
+	notTaken: 'was not placed',
+};
 
 /** Reads and checks one item now; the returned function sends it. */
 export function prepare(
@@ -324,24 +321,22 @@ export function prepare(
 
 	// A run that repeats a row would call the person twice, and no idempotency key exists: only
 	// the first item of a repeated call is placed (the runner finds repeats in input order).
+	const answerRepeat = (first: FirstItem): ItemResult => ({
+		output: 0,
+		json: {
+			placed: false,
+			status: 'duplicate',
+			// Not placed even if that item failed: its failure may still have placed the call.
+			message: `Not placed: a repeat of item ${first.itemIndex} (${prepared.phone.masked}, same agent and time); ${firstItemText(first, FIRST_CALL)}`,
+			duplicateOf: first.itemIndex,
+			...call,
+		},
+		outcome: 'skipped as duplicate',
+		tookEffect: false,
+	});
 	const repeat = options.allowDuplicateCalls
 		? undefined
-		: {
-				key: `${call.agentId}|${call.toNumber}|${scheduleAtSent}`,
-				answer: (first: FirstItem): ItemResult => ({
-					output: 0,
-					json: {
-						placed: false,
-						status: 'duplicate',
-						// Not placed even if that item failed: its failure may still have placed the call.
-						message: `Not placed: a repeat of item ${first.itemIndex} (${prepared.phone.masked}, same agent and time); ${firstCallText(first)}`,
-						duplicateOf: first.itemIndex,
-						...call,
-					},
-					outcome: 'skipped as duplicate',
-					tookEffect: false,
-				}),
-			};
+		: { key: `${call.agentId}|${call.toNumber}|${scheduleAtSent}`, answer: answerRepeat };
 
 	const skipped: ItemResult = {
 		output: 0,
@@ -361,6 +356,7 @@ export function prepare(
 		guarded: {
 			subject: { target: call.agentId, toNumber: call.toNumber, scheduledFor },
 			skipped,
+			answerRepeat,
 		},
 		repeat,
 		send: async () => {

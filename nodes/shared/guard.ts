@@ -7,14 +7,13 @@ import {
 	DEFAULT_GUARD_TIMING,
 	DEFAULT_HISTORY_SIZE,
 	HISTORY_NEARLY_FULL,
-	LOCK_FLOOR,
-	NOT_A_LOCK,
 	createSerializer,
 	dayWindow,
 	guardKey,
-	lockValue,
 } from '../../src/guard';
-import type { GuardSubject, GuardTiming, GuardWindow } from '../../src/guard';
+import type { GuardSubject, GuardWindow } from '../../src/guard';
+import { SharedLockRowError, createWorkflowLock } from '../../src/guardLock';
+import type { LockTiming } from '../../src/guardLock';
 import { count, itemList } from '../../src/runReport';
 import { IST_ZONE } from '../../src/schedule';
 import type { DuplicateGuardWording } from './descriptions';
@@ -58,10 +57,6 @@ const SCOPE = 'node';
 // The one other row a node can reach; only a lock lives there, for a few store calls at a time.
 const LOCK_SCOPE = 'workflow';
 const LOCK_OPTIONS: ICheckProcessedOptions = { mode: 'latestIncrementalKey' };
-/** n8n's words when a row was saved in another mode: here, another node's workflow-wide history. */
-const OTHER_MODE = /incompatible setting/;
-/** The database's words when another process created the row first (PostgreSQL, SQLite, MySQL). */
-const LOST_INSERT = /duplicate key|unique constraint|duplicate entry/i;
 
 /** The guard's settings from the node's parameters (read once, from the first item), or undefined when off. */
 export function readGuardSettings(context: IExecuteFunctions): GuardSettings | undefined {
@@ -90,18 +85,18 @@ export function createItemGuard(
 	context: IExecuteFunctions,
 	settings: GuardSettings,
 	naming: Pick<DuplicateGuardWording, 'displayName' | 'verb'>,
-	timing: GuardTiming = DEFAULT_GUARD_TIMING,
+	timing: LockTiming = DEFAULT_GUARD_TIMING,
 	clock: Clock = DEFAULT_CLOCK,
+	random: () => number = Math.random,
 ): ItemGuard {
 	const { helpers } = context;
 	const node = context.getNode();
-	const storeError = (reason: string) =>
+	const needsStore = `The option needs n8n's store of processed items (n8n 1.64 or later). Update n8n, or turn "${naming.displayName}" off to send without it.`;
+	const storeError = (reason: string, description = needsStore) =>
 		new NodeOperationError(
 			node,
 			`"${naming.displayName}" cannot work: ${reason}. Nothing was sent`,
-			{
-				description: `The option needs n8n's store of processed items (n8n 1.64 or later). Update n8n, or turn "${naming.displayName}" off to send without it.`,
-			},
+			{ description },
 		);
 	if (
 		typeof helpers.checkProcessedAndRecord !== 'function' ||
@@ -126,105 +121,38 @@ export function createItemGuard(
 	const failures: string[] = [];
 	const warn = (what: string, error: Error, consequence?: string) => {
 		const because = `because n8n's store of processed items failed (${error.message})`;
-		failures.push(
-			`"${naming.displayName}" ${what}, ${because}${consequence ? `: ${consequence}` : ''}.`,
-		);
+		const failure = `"${naming.displayName}" ${what}, ${because}${consequence ? `: ${consequence}` : ''}.`;
+		if (!failures.includes(failure)) failures.push(failure);
 	};
-	const lookAgain = async () => await clock.sleep(timing.pollMs * (0.5 + Math.random()));
-	const lockRow = async (items: number[]) =>
-		await helpers.checkProcessedAndRecord(items, LOCK_SCOPE, LOCK_OPTIONS);
+	const lock = createWorkflowLock(
+		{
+			record: async (values) => {
+				const seen = await helpers.checkProcessedAndRecord(values, LOCK_SCOPE, LOCK_OPTIONS);
+				return { new: seen.new.map(Number), processed: seen.processed.map(Number) };
+			},
+			remove: async () => await helpers.clearAllProcessedItems(LOCK_SCOPE, LOCK_OPTIONS),
+		},
+		timing,
+		clock,
+		random,
+	);
 
-	/**
-	 * Takes the workflow's lock across n8n processes: n8n creates a row only where none exists (the
-	 * loser of two creations gets a duplicate-key error), and nothing else in its store is atomic.
-	 * Each look also asks whether the holder took the lock before the previous look: a holder seen
-	 * for `staleAfterMs` is a dead worker's, and its row is deleted. Returns the value it stored, and
-	 * whether it broke a lock (whose holder might then still write).
-	 */
-	async function acquire(): Promise<{ since: number; broke: boolean }> {
-		let previousLook = clock.now();
-		let sameHolderSince: number | undefined;
-		let failedLooks = 0;
-		let notALock = 0;
-		let broke = false;
-		for (;;) {
-			const look = clock.now();
-			const seen = await lockRow([LOCK_FLOOR, lockValue(previousLook)]).catch((error: Error) => {
-				if (OTHER_MODE.test(error.message)) throw sharedRowError();
-				// another process created the row first: the lock is busy, however often that happens
-				if (LOST_INSERT.test(error.message)) return undefined;
-				// a failing store
-				if (++failedLooks >= 3) throw error;
-				return undefined;
-			});
-			if (seen) failedLooks = 0;
-			if (seen && !seen.processed.includes(LOCK_FLOOR)) return { since: previousLook, broke };
-			if (seen?.processed.includes(lockValue(previousLook))) sameHolderSince ??= previousLook;
-			else sameHolderSince = undefined;
-			previousLook = look;
-			if (sameHolderSince !== undefined && look - sameHolderSince >= timing.staleAfterMs) {
-				sameHolderSince = undefined;
-				const held = await lockRow([NOT_A_LOCK]);
-				if (held.processed.length === 0) {
-					await helpers.clearAllProcessedItems(LOCK_SCOPE, LOCK_OPTIONS);
-					broke = true;
-					previousLook = clock.now();
-					continue;
-				}
-				// a number above every lock: another node's history (or a lock just being broken)
-				if (++notALock >= 2) throw sharedRowError();
-			}
-			await lookAgain();
-		}
-	}
-
-	/**
-	 * Runs a history call under the workflow's lock. `exclusive` is false when the lock was broken
-	 * on the way in, or held so long that another process may have broken it: its keys are checked
-	 * again then.
-	 */
-	async function locked<T>(task: () => Promise<T>): Promise<{ value: T; exclusive: boolean }> {
-		return await queue(async () => {
-			const { since, broke } = await acquire();
-			const took = clock.now();
-			try {
-				const value = await task();
-				return { value, exclusive: !broke && clock.now() - took < timing.staleAfterMs };
-			} finally {
-				await unlock(since, took).catch((error: Error) =>
-					warn(
-						'could not give back its lock',
-						error,
-						`this workflow's next guarded executions wait up to ${timing.staleAfterMs / 1000} s for it`,
-					),
-				);
-			}
-		});
-	}
-
-	/** Deletes the lock row, unless held so long that another process may have broken it and holds it now. */
-	async function unlock(since: number, took: number): Promise<void> {
-		const mine =
-			clock.now() - took < timing.staleAfterMs ||
-			(await lockRow([lockValue(since)])).new.length === 0;
-		if (mine) await helpers.clearAllProcessedItems(LOCK_SCOPE, LOCK_OPTIONS);
-	}
-
-	/**
-	 * After a lock was broken, a holder taken for dead may still write its older copy of the history
-	 * and erase these keys: they are checked once such a write has had time to land, and recorded
-	 * again if it erased them.
-	 */
-	async function keepClaimed(claimedKeys: string[]): Promise<void> {
-		let unconfirmed = claimedKeys;
-		for (let check = 0; check < timing.checks && unconfirmed.length > 0; check++) {
-			await clock.sleep(timing.settleMs);
-			const again = await locked(
-				async () => await helpers.checkProcessedAndRecord(unconfirmed, SCOPE, options),
+	/** Runs one history call under the workflow's lock, one at a time in this process. */
+	async function locked<T>(task: () => Promise<T>): Promise<T> {
+		const { value, releaseError } = await queue(async () => await lock.hold(task)).catch(
+			(error: unknown) => {
+				if (error instanceof SharedLockRowError) throw sharedRowError();
+				throw error;
+			},
+		);
+		if (releaseError) {
+			warn(
+				'could not give back its lock',
+				releaseError,
+				`this workflow's next guarded executions wait up to ${lock.recoveryMs / 1000} s for it`,
 			);
-			// reported new: they had been erased, and this call recorded them again
-			unconfirmed = again.value.new.map(String);
 		}
+		return value;
 	}
 
 	async function historyNearlyFull(): Promise<NodeExecutionHint[]> {
@@ -250,22 +178,16 @@ export function createItemGuard(
 				async () => await helpers.checkProcessedAndRecord([...claims.values()], SCOPE, options),
 			).catch((error: Error) => {
 				if (error instanceof NodeOperationError) throw error;
-				throw storeError(`n8n's store of processed items failed (${error.message})`);
+				throw storeError(
+					`n8n's store of processed items failed (${error.message})`,
+					`Nothing was sent or recorded for these items, so running the execution again is safe (n8n's Retry On Fail does). If it fails every time: ${needsStore}`,
+				);
 			});
-			const seenBefore = new Set(checked.value.processed.map(String));
+			const seenBefore = new Set(checked.processed.map(String));
 			for (const [itemIndex, key] of claims) {
 				if (seenBefore.has(key)) skipped.add(itemIndex);
 				else keys.set(itemIndex, key);
 			}
-			if (checked.exclusive) return skipped;
-			// The claim stands without the re-check; only a holder taken for dead could erase it.
-			await keepClaimed([...keys.values()]).catch((error: Error) =>
-				warn(
-					'could not check its records again',
-					error,
-					`a number another n8n worker erased from them may be ${naming.verb} again by a later execution`,
-				),
-			);
 			return skipped;
 		},
 

@@ -43,11 +43,38 @@ export interface FirstItem {
 	outcome: ItemOutcome;
 }
 
+/** What a first item's outcome did, in a node's words: "placed the call", "was not placed"... */
+export interface FirstItemWording {
+	tookEffect: string;
+	mayHaveTakenEffect: string;
+	notTaken: string;
+}
+
+/** What became of the first item of a repeated key, as its repeat says it. */
+export function firstItemText(
+	{ itemIndex, outcome }: FirstItem,
+	wording: FirstItemWording,
+): string {
+	if ('failed' in outcome) {
+		const fate = outcome.mayHaveTakenEffect ? wording.mayHaveTakenEffect : wording.notTaken;
+		return `item ${itemIndex} ${fate} (${outcome.failed.message})`;
+	}
+	if (outcome.result.tookEffect) return `item ${itemIndex} ${wording.tookEffect}`;
+	return `item ${itemIndex} was ${outcome.result.outcome}`;
+}
+
 /** One item read and checked, not yet sent. */
 export interface PreparedItem {
 	send: () => Promise<ItemResult>;
-	/** Whom the request reaches, when the duplicate guard covers it, and the item's output if it is skipped. */
-	guarded?: { subject: GuardSubject; skipped: ItemResult };
+	/**
+	 * Whom the request reaches, when the duplicate guard covers it; the item's output if an earlier
+	 * execution reached that number, and if an earlier item of this run has the same key.
+	 */
+	guarded?: {
+		subject: GuardSubject;
+		skipped: ItemResult;
+		answerRepeat: (first: FirstItem) => ItemResult;
+	};
 	/**
 	 * What makes two items of a run the same request when the guard is off, and the output of a
 	 * later one, given once the first is answered. With the guard on, its key decides.
@@ -158,8 +185,8 @@ function skippedByGuard(skipped: ItemResult): ItemOutcome {
 
 /**
  * Phase 3: the guard records the keys of the whole batch before anything is sent. Items seen in an
- * earlier execution, and repeats within this one, are answered as skipped. A store that fails
- * fails every guarded item: nothing is sent unguarded.
+ * earlier execution are answered as skipped; repeats within this one, once their first item is
+ * (phase 5). A store that fails fails every guarded item: nothing is sent unguarded.
  */
 export async function claimKeys(state: RunState, guard: ItemGuard): Promise<void> {
 	if (state.stoppedBy) return;
@@ -178,9 +205,8 @@ export async function claimKeys(state: RunState, guard: ItemGuard): Promise<void
 		return;
 	}
 	for (const { itemIndex, covered } of guarded) {
-		if (seenBefore.has(itemIndex) || state.repeatOf.has(itemIndex)) {
-			state.outcomes.set(itemIndex, skippedByGuard(covered.skipped));
-		} else state.claimed.add(itemIndex);
+		if (seenBefore.has(itemIndex)) state.outcomes.set(itemIndex, skippedByGuard(covered.skipped));
+		else if (!state.repeatOf.has(itemIndex)) state.claimed.add(itemIndex);
 	}
 }
 
@@ -246,15 +272,18 @@ export async function sendItems(
 	await Promise.all(Array.from({ length: workerCount }, worker));
 }
 
-/** Phase 5: each repeat says what became of its first item, which is answered by now. */
-export function answerRepeats(state: RunState): void {
+/**
+ * Phase 5: each repeat says what became of its first item, which is answered by now: with the
+ * guard on as with it off.
+ */
+export function answerRepeats(state: RunState, guarded: boolean): void {
 	for (const [itemIndex, first] of state.repeatOf) {
 		const entry = state.prepared[itemIndex];
 		const outcome = state.outcomes.get(first);
-		if (state.outcomes.has(itemIndex) || !outcome || !('item' in entry) || !entry.item.repeat) {
-			continue;
-		}
-		const result = entry.item.repeat.answer({ itemIndex: first, outcome });
+		if (state.outcomes.has(itemIndex) || !outcome || !('item' in entry)) continue;
+		const answer = guarded ? entry.item.guarded?.answerRepeat : entry.item.repeat?.answer;
+		if (!answer) continue;
+		const result = answer({ itemIndex: first, outcome });
 		state.outcomes.set(itemIndex, { result: markedAsPreview(state, result) });
 	}
 }
@@ -435,7 +464,7 @@ export async function runItems(
 		cancelSignal,
 		guardOffInEditorRun: options.guardOffInEditorRun,
 	});
-	answerRepeats(state);
+	answerRepeats(state, guard !== undefined);
 	if (budgetClaims) releaseAgentBudget(state, budgetClaims);
 	if (guard) await releaseKeys(state, guard);
 	const stopped = stopError(

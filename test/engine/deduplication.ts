@@ -23,6 +23,7 @@ import type {
 import { UnexpectedError, UserError, sleep } from 'n8n-workflow';
 
 import { DEFAULT_GUARD_TIMING } from '../../src/guard';
+import { timeValue } from '../../src/guardLock';
 
 interface ProcessedRow {
 	mode: DeduplicationMode;
@@ -92,7 +93,12 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		else throw new UnexpectedError(`The database is unreachable (${call})`);
 	}
 
-	private staleWrite?: { rowsReadEarlier: Map<string, ProcessedRow>; items: string[] };
+	private staleWrite?: {
+		rowsReadEarlier: Map<string, ProcessedRow>;
+		items: string[];
+		/** 'next write': right after the next write of a row read; 'takeover': right after the lock row is raised. */
+		after: 'next write' | 'takeover';
+	};
 
 	/** Another process's lock: its row's key, and how many more looks at it see it before it is given back. */
 	private heldElsewhere?: { key: string; looks: number };
@@ -117,13 +123,19 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 	/** An UPDATE of the whole row: nothing where the row is gone. */
 	private async update(key: string, row: ProcessedRow): Promise<void> {
 		await roundTrip();
-		if (!this.rows.has(key)) return;
+		const before = this.rows.get(key);
+		if (!before) return;
 		this.rows.set(key, row);
 		const stale = this.staleWrite;
-		const readEarlier = stale?.rowsReadEarlier.get(key);
-		if (stale && readEarlier && Array.isArray(readEarlier.data)) {
+		if (!stale) return;
+		const raisedLock = !Array.isArray(row.data) && Number(row.data) > Number(before.data);
+		if (stale.after === 'takeover' && !raisedLock) return;
+		for (const [readKey, readEarlier] of stale.rowsReadEarlier) {
+			if (!Array.isArray(readEarlier.data)) continue;
+			if (stale.after === 'next write' && readKey !== key) continue;
 			this.staleWrite = undefined;
-			this.rows.set(key, { mode: readEarlier.mode, data: [...readEarlier.data, ...stale.items] });
+			const data = [...readEarlier.data, ...stale.items];
+			this.rows.set(readKey, { mode: readEarlier.mode, data });
 		}
 	}
 
@@ -134,7 +146,16 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 	 */
 	writeStaleAfterNextWrite(items: DeduplicationItemTypes[]): void {
 		const rowsReadEarlier = new Map([...this.rows].map(([key, row]) => [key, copyOf(row)]));
-		this.staleWrite = { rowsReadEarlier, items: items.map(hashOf) };
+		this.staleWrite = { rowsReadEarlier, items: items.map(hashOf), after: 'next write' };
+	}
+
+	/**
+	 * The holder of the lock is stalled, not dead: its history write (the lists as they are now,
+	 * plus `items`) lands right after another process takes its lock over.
+	 */
+	writeStaleAfterTakeover(items: DeduplicationItemTypes[]): void {
+		const rowsReadEarlier = new Map([...this.rows].map(([key, row]) => [key, copyOf(row)]));
+		this.staleWrite = { rowsReadEarlier, items: items.map(hashOf), after: 'takeover' };
 	}
 
 	/**
@@ -144,7 +165,7 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 	 */
 	holdLockElsewhere(workflowId: string, since: number, looks?: number): void {
 		const key = `${workflowId}|`;
-		this.rows.set(key, { mode: 'latestIncrementalKey', data: -(2 ** 52) - since });
+		this.rows.set(key, { mode: 'latestIncrementalKey', data: timeValue(since) });
 		this.heldElsewhere = looks === undefined ? undefined : { key, looks };
 	}
 

@@ -1,17 +1,8 @@
-// The item runner's phases one by one, without n8n's engine (nodes/shared/runItems.ts), and the
-// guard's timing (nodes/shared/guard.ts) over a scripted store. The engine runs them together in
-// runItems.test.ts and the contract.
-import type {
-	DeduplicationItemTypes,
-	DeduplicationScope,
-	ICheckProcessedOptions,
-	IExecuteFunctions,
-	INode,
-} from 'n8n-workflow';
-import { UnexpectedError } from 'n8n-workflow';
+// The item runner's phases one by one, without n8n's engine (nodes/shared/runItems.ts). The
+// engine runs them together in runItems.test.ts and the contract.
+import type { INode } from 'n8n-workflow';
 
 import { bareErrorItemJson, errorItemJson } from '../../../nodes/shared/errors';
-import { createItemGuard } from '../../../nodes/shared/guard';
 import type { ItemGuard } from '../../../nodes/shared/guard';
 import {
 	answerRepeats,
@@ -23,11 +14,9 @@ import {
 	sendItems,
 	stopError,
 } from '../../../nodes/shared/runItems';
-import type { ItemResult, PreparedItem, RunState } from '../../../nodes/shared/runItems';
+import type { FirstItem, ItemResult, PreparedItem, RunState } from '../../../nodes/shared/runItems';
 import { CallKaroApiError, invalidInput } from '../../../src/errors';
-import type { Clock } from '../../../src/clock';
-import type { GuardSubject, GuardTiming } from '../../../src/guard';
-import { InMemoryDeduplicator } from '../../engine/deduplication';
+import type { GuardSubject } from '../../../src/guard';
 import type { RunVocabulary } from '../../../src/runReport';
 
 const node = { name: 'CallKaro', type: 'test', parameters: {} } as unknown as INode;
@@ -62,6 +51,12 @@ function run(keys: string[], continueOnFail = false) {
 	const prepare = (itemIndex: number): PreparedItem => {
 		const key = keys[itemIndex];
 		if (key === 'bad') throw invalidInput('Phone Number', 'is not a phone number', 'Check it');
+		const answerRepeat = (first: FirstItem): ItemResult => ({
+			output: 0,
+			json: { key, duplicateOf: first.itemIndex, firstFailed: 'failed' in first.outcome },
+			outcome: 'skipped as duplicate',
+			tookEffect: false,
+		});
 		return {
 			send: async () => {
 				sent.push(key);
@@ -77,16 +72,9 @@ function run(keys: string[], continueOnFail = false) {
 					outcome: 'skipped',
 					tookEffect: false,
 				},
+				answerRepeat,
 			},
-			repeat: {
-				key,
-				answer: (first) => ({
-					output: 0,
-					json: { key, duplicateOf: first.itemIndex, firstFailed: 'failed' in first.outcome },
-					outcome: 'skipped as duplicate',
-					tookEffect: false,
-				}),
-			},
+			repeat: { key, answer: answerRepeat },
 		};
 	};
 	const state = prepareItems(
@@ -167,7 +155,7 @@ describe('repeats within a run', () => {
 		const { state, sent } = run(['a', 'refused-b', 'a', 'refused-b'], true);
 		findRepeats(state);
 		await send(state);
-		answerRepeats(state);
+		answerRepeats(state, false);
 
 		expect(sent).toEqual(['a', 'refused-b']);
 		expect(routeOutputs(state, 1, PLAIN)[0].map((item) => item.json)).toEqual([
@@ -178,17 +166,41 @@ describe('repeats within a run', () => {
 		]);
 	});
 
-	it("take the guard's key when the guard is on, and are skipped by it", async () => {
-		const { state, sent } = run(['a', 'a']);
-		const { guard } = scriptedGuard();
+	it("take the guard's key when the guard is on, and say what became of their first item", async () => {
+		const { state, sent } = run(['refused-a', 'b', 'c'], true);
+		const { guard, released } = scriptedGuard();
 		findRepeats(state, { keyOf: () => 'one key for all' });
 		await claimKeys(state, guard);
 		await send(state);
+		answerRepeats(state, true);
+		await releaseKeys(state, guard);
 
-		expect(state.repeatOf).toEqual(new Map([[1, 0]]));
-		expect(sent).toEqual(['a']);
+		expect(state.repeatOf).toEqual(
+			new Map([
+				[1, 0],
+				[2, 0],
+			]),
+		);
+		expect(sent).toEqual(['refused-a']);
+		// the first was refused: its repeats say so, and its key is given back
+		expect(routeOutputs(state, 1, PLAIN)[0].map((item) => item.json)).toEqual([
+			expect.objectContaining({ error: 'Not found (HTTP 404)' }),
+			{ key: 'b', duplicateOf: 0, firstFailed: true },
+			{ key: 'c', duplicateOf: 0, firstFailed: true },
+		]);
+		expect(released).toEqual([[0]]);
+	});
+
+	it('of an item an earlier execution reached say it was skipped', async () => {
+		const { state } = run(['a', 'a'], true);
+		const { guard } = scriptedGuard(['a']);
+		findRepeats(state, guard);
+		await claimKeys(state, guard);
+		await send(state);
+		answerRepeats(state, true);
+
 		expect(state.outcomes.get(1)).toEqual({
-			result: expect.objectContaining({ json: { key: 'a', status: 'skipped', guard: 'skipped' } }),
+			result: expect.objectContaining({ json: { key: 'a', duplicateOf: 0, firstFailed: false } }),
 		});
 	});
 });
@@ -252,93 +264,5 @@ describe('route', () => {
 		const outputs = routeOutputs(state, 2, { asTool: true, errorJson: errorItemJson });
 		expect(outputs).toHaveLength(1);
 		expect(outputs[0].map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-	});
-});
-
-describe("the guard's timing", () => {
-	/** The guard over the in-memory store, with a clock that jumps by each wait. */
-	function guardOver(timing: GuardTiming, { lostInserts = 0 } = {}) {
-		const store = new InMemoryDeduplicator();
-		let insertsToLose = lostInserts;
-		const contextData = { node: { ...node, id: 'node-1' }, workflow: { id: 'wf', active: true } };
-		const context = {
-			getNode: () => node,
-			getWorkflow: () => ({ id: 'wf' }),
-			helpers: {
-				checkProcessedAndRecord: async (...[items, scope, options]: CallArgs) => {
-					// another process creating the lock row first, as PostgreSQL says it
-					if (scope === 'workflow' && insertsToLose-- > 0) {
-						throw new UnexpectedError('duplicate key value violates unique constraint "PK_x"');
-					}
-					return await store.checkProcessedAndRecord(items, scope, contextData, options);
-				},
-				removeProcessed: async (...[items, scope, options]: CallArgs) =>
-					await store.removeProcessed(items, scope, contextData, options),
-				clearAllProcessedItems: async (scope: DeduplicationScope) =>
-					await store.clearAllProcessedItems(scope, contextData),
-				getProcessedDataCount: async () => 0,
-			},
-		} as unknown as IExecuteFunctions;
-		let time = 0;
-		const waits: number[] = [];
-		const clock: Clock = {
-			now: () => time,
-			sleep: async (ms) => {
-				waits.push(ms);
-				time += ms;
-			},
-		};
-		const settings = {
-			window: { kind: 'ever' as const },
-			historySize: 10,
-			historyName: '',
-			inEditorRuns: false,
-		};
-		const naming = { displayName: 'Skip Numbers Called Before', verb: 'called' };
-		return { store, waits, guard: createItemGuard(context, settings, naming, timing, clock) };
-	}
-	type CallArgs = [DeduplicationItemTypes[], DeduplicationScope, ICheckProcessedOptions];
-	const timing = { pollMs: 100, staleAfterMs: 1000, settleMs: 50, checks: 3 };
-
-	it('claims at once, waiting for nothing, when no other process holds the lock', async () => {
-		const { guard, waits, store } = guardOver(timing);
-
-		expect(await guard.claim(new Map([[0, 'k']]))).toEqual(new Set());
-		expect(waits).toEqual([]);
-		expect(store.rows.has('wf|')).toBe(false);
-	});
-
-	it('a lost race to create the lock row is a busy lock, not a failing store, however often it comes', async () => {
-		const { guard, waits } = guardOver(timing, { lostInserts: 5 });
-
-		expect(await guard.claim(new Map([[0, 'k']]))).toEqual(new Set());
-		expect(waits).toHaveLength(5);
-	});
-
-	it('looks again at a busy lock after half to 1.5 times pollMs', async () => {
-		const { guard, waits, store } = guardOver(timing);
-		store.holdLockElsewhere('wf', 0, 3);
-
-		await guard.claim(new Map([[0, 'k']]));
-
-		expect(waits).toHaveLength(3);
-		for (const ms of waits) expect(ms >= 50 && ms < 150).toBe(true);
-	});
-
-	it('breaks a lock held by one holder for staleAfterMs, then checks the claim again settleMs later, at most `checks` times', async () => {
-		const { guard, waits, store } = guardOver(timing);
-		await guard.claim(new Map([[0, 'earlier']]));
-		store.holdLockElsewhere('wf', 0);
-		// the holder taken for dead writes its older history over the claim, once
-		store.writeStaleAfterNextWrite(['theirs']);
-
-		await guard.claim(new Map([[1, 'k']]));
-
-		const looks = waits.slice(0, -2);
-		const lookedFor = looks.reduce((a, b) => a + b, 0);
-		expect(lookedFor >= 1000 && lookedFor < 1150).toBe(true);
-		// the first check found the claim erased and recorded it again; the second found it kept
-		expect(waits.slice(-2)).toEqual([50, 50]);
-		expect((await guard.claim(new Map([[2, 'k']]))).has(2)).toBe(true);
 	});
 });
