@@ -47,7 +47,7 @@ export function timeValue(time: number): number {
 	return TIME_BASE - Math.floor(time);
 }
 
-/** A taker's value: above every time value, and above takeovers made earlier (by a clock within staleAfterMs). */
+/** A taker's value: above every time value, and above takeovers as of an earlier `time` (by a clock within settleMs / 2). */
 export function takeoverValue(time: number, random: () => number): number {
 	return TAKEOVER_BASE + Math.floor(time) * 256 + Math.floor(random() * 256);
 }
@@ -66,9 +66,13 @@ interface Look {
 	holds: (value: number) => boolean;
 }
 
-/** A lock held: the value in the row, and whether only its own value proves it is still this holder's. */
+/**
+ * A lock held: the values its holder put in the row, `first` to `last`. A taker raises its own
+ * value by one at each check; a look that read an earlier one may write that back.
+ */
 interface Hold {
-	value: number;
+	first: number;
+	last: number;
 }
 
 export interface WorkflowLock {
@@ -98,44 +102,81 @@ export function createWorkflowLock(
 		}
 	}
 
-	/** Whether the row still holds exactly `value` (then raised to value + 1), or was created with value + 1. */
-	async function stillMine(value: number): Promise<'mine' | 'created' | 'lost'> {
-		const seen = await look([LOCK_FLOOR, value, value + 1]).catch(() => 'busy' as const);
+	/**
+	 * Whether the row still holds one of this holder's values; raised to last + 1 if so. 'again'
+	 * when it held less: a look wrote back an older value, or the row was deleted and created
+	 * again; raised to last + 1 now, it is this holder's again, but must be waited for anew.
+	 */
+	async function check(hold: Hold): Promise<'mine' | 'again' | 'created' | 'lost' | 'failed'> {
+		const next = hold.last + 1;
+		let seen: Look | 'busy';
+		try {
+			seen = await look([LOCK_FLOOR, hold.first, next]);
+		} catch {
+			return 'failed';
+		}
 		if (seen === 'busy') return 'lost';
 		if (seen.created) return 'created';
-		return seen.holds(value) && !seen.holds(value + 1) ? 'mine' : 'lost';
+		if (seen.holds(next)) return 'lost';
+		return seen.holds(hold.first) ? 'mine' : 'again';
+	}
+
+	/** Longer than a takeover lasts (2 × settleMs), with room for clocks settleMs / 2 apart. */
+	const takeoverSpan = 2.5 * timing.settleMs;
+
+	/**
+	 * Takes over a lock judged stale. Its first value is as of a takeover span ago: above a plain
+	 * lock, and above a taker that died, but below a takeover still under way, which it leaves alone.
+	 * Once it has raised the row, it stamps a value a span ahead, so that nobody takes it over while
+	 * it waits. It then waits settleMs (so that whatever a holder began before lands first) and checks
+	 * the row still holds its value, twice: the second wait covers a holder that began on a row its
+	 * value was copied onto. The row stays in place throughout, so nobody can create it meanwhile.
+	 */
+	async function takeOver(): Promise<Hold | 'lost' | 'not ours'> {
+		const attempt = takeoverValue(clock.now() - takeoverSpan, random);
+		const raised = await look([LOCK_FLOOR, attempt]).catch(() => 'busy' as const);
+		if (raised === 'busy') return 'lost';
+		if (raised.created) return { first: attempt, last: attempt };
+		// the row holds more: a takeover under way, or not a lock at all
+		if (raised.holds(attempt)) return 'not ours';
+		const stamp = takeoverValue(clock.now() + takeoverSpan, random);
+		// a stamp that failed may have landed or not: the checks tell
+		const stamped = await look([LOCK_FLOOR, stamp]).catch(() => undefined);
+		if (stamped === 'busy' || stamped?.holds(stamp)) return 'lost';
+		const hold = { first: stamp, last: stamp };
+		if (stamped?.created) return hold;
+		// two checks in a row that find the row as this taker left it, settleMs apart
+		for (let clean = 0; clean < 2; ) {
+			await clock.sleep(timing.settleMs);
+			const state = await check(hold);
+			if (state === 'lost') return 'lost';
+			// a check that failed may have raised the row too
+			hold.last += 1;
+			// the row was gone, so nobody held it: this call created it
+			if (state === 'created') return { first: hold.last, last: hold.last };
+			clean = state === 'mine' ? clean + 1 : 0;
+		}
+		return hold;
 	}
 
 	/**
-	 * Takes over a lock judged stale: raises the row to a takeover value, then waits settleMs (so
-	 * that whatever a holder began before lands first) and checks the row is still its value, twice:
-	 * the second wait covers a holder that began on a row this value was copied onto. The row stays
-	 * in place throughout, so nobody can create it meanwhile.
+	 * Whether the row holds more than any takeover stamped by now: another node's number. Asked
+	 * only after takeovers found the row above them twice; were it a takeover's row after all, this
+	 * raises it to a stamp of now, which the taker then finds not its own, and which is taken over
+	 * like a taker's that died.
 	 */
-	async function takeOver(): Promise<Hold | 'lost' | 'not ours'> {
-		const value = takeoverValue(clock.now(), random);
-		const raised = await look([LOCK_FLOOR, value]).catch(() => 'busy' as const);
-		if (raised === 'busy') return 'lost';
-		if (raised.created) return { value };
-		// the row holds more: a later takeover, or not a lock at all
-		if (raised.holds(value)) return 'not ours';
-		let mine = value;
-		for (let check = 0; check < 2; check++) {
-			await clock.sleep(timing.settleMs);
-			const state = await stillMine(mine);
-			if (state === 'lost') return 'lost';
-			mine += 1;
-			// the row was gone, so nobody held it: this call created it
-			if (state === 'created') return { value: mine };
-		}
-		return { value: mine };
+	async function aboveEveryTakeover(): Promise<boolean> {
+		// a stamp of now, by a clock up to settleMs ahead
+		const highest = takeoverValue(clock.now() + takeoverSpan + timing.settleMs, () => 1);
+		const seen = await look([LOCK_FLOOR, highest]).catch(() => 'busy' as const);
+		return seen !== 'busy' && seen.holds(highest);
 	}
 
 	async function acquire(): Promise<Hold> {
 		let previousLook = clock.now();
 		let sameSince: number | undefined;
 		let failedLooks = 0;
-		let notOurs = 0;
+		let notOursSince: number | undefined;
 		for (;;) {
 			const lookedAt = clock.now();
 			const probe = timeValue(previousLook);
@@ -146,20 +187,26 @@ export function createWorkflowLock(
 			} catch (error) {
 				if (error instanceof SharedLockRowError || ++failedLooks >= 3) throw error;
 			}
-			if (seen !== undefined && seen !== 'busy' && seen.created) return { value: probe };
+			if (seen !== undefined && seen !== 'busy' && seen.created) return { first: probe, last: probe };
 			if (seen !== undefined) {
 				// the row was created, or is held by someone who took it after the previous look
 				const unchanged = seen !== 'busy' && seen.holds(probe);
 				if (unchanged) sameSince ??= previousLook;
 				else sameSince = undefined;
-				if (!unchanged) notOurs = 0;
+				if (!unchanged) notOursSince = undefined;
 			}
 			previousLook = lookedAt;
 			if (sameSince !== undefined && lookedAt - sameSince >= timing.staleAfterMs) {
 				const taken = await takeOver();
 				if (taken !== 'lost' && taken !== 'not ours') return taken;
-				// Twice above a takeover value made now, at least staleAfterMs apart: no lock of ours.
-				if (taken === 'not ours' && ++notOurs >= 2) throw new SharedLockRowError('not a lock');
+				// Above every takeover for longer than one lasts: ask whether it is a lock at all.
+				if (taken === 'not ours') {
+					notOursSince ??= lookedAt;
+					if (lookedAt - notOursSince >= 2 * (takeoverSpan + timing.staleAfterMs)) {
+						notOursSince = undefined;
+						if (await aboveEveryTakeover()) throw new SharedLockRowError('not a lock');
+					}
+				}
 				sameSince = undefined;
 				previousLook = clock.now();
 			}
@@ -168,19 +215,15 @@ export function createWorkflowLock(
 	}
 
 	/**
-	 * Deletes the row if it is still this holder's. A plain lock is still its holder's while it holds
-	 * a time value (a look may have raised it to an earlier time, never out of that band); a lock
-	 * taken over, while it holds exactly its value. A row left in place is taken over later.
+	 * Gives the lock back. A plain lock is deleted: were it taken over meanwhile, the taker's checks
+	 * find the row gone (or created again) before it trusts it. A lock taken over is deleted only
+	 * while it holds exactly its value; a row left in place is taken over later.
 	 */
 	async function release(hold: Hold): Promise<void> {
-		const plain = hold.value < TAKEN_FLOOR;
-		const seen = plain
-			? await look([LOCK_FLOOR, TAKEN_FLOOR])
-			: await look([LOCK_FLOOR, hold.value, hold.value + 1]);
+		if (hold.last < TAKEN_FLOOR) return await row.remove();
+		const seen = await look([LOCK_FLOOR, hold.first, hold.last + 1]);
 		if (seen === 'busy') return;
-		const mine = plain
-			? !seen.holds(TAKEN_FLOOR)
-			: seen.holds(hold.value) && !seen.holds(hold.value + 1);
+		const mine = seen.holds(hold.first) && !seen.holds(hold.last + 1);
 		if (seen.created || mine) await row.remove();
 	}
 

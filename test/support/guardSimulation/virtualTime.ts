@@ -1,0 +1,62 @@
+// Virtual time for the guard's simulation: every wait is an event on one timeline, run in time
+// order (ties in the order they were scheduled), with the promises it resolves settled before the
+// next event. A seeded schedule therefore replays exactly.
+
+interface TimedEvent {
+	at: number;
+	order: number;
+	run: () => void;
+}
+
+export class VirtualTime {
+	now = 0;
+	private order = 0;
+	private readonly events: TimedEvent[] = [];
+
+	/** Runs `run` after `ms` of virtual time. */
+	after(ms: number, run: () => void): void {
+		const event = { at: this.now + Math.max(0, ms), order: this.order++, run };
+		// a sorted insert from the end: most events land near the end
+		let index = this.events.length;
+		while (index > 0 && earlier(event, this.events[index - 1])) index--;
+		this.events.splice(index, 0, event);
+	}
+
+	/** Resolves after `ms` of virtual time. */
+	async sleep(ms: number): Promise<void> {
+		await new Promise<void>((resolve) => this.after(ms, resolve));
+	}
+
+	/** Runs events until none is left or the time passes `until`; settles promises between events. */
+	async run(until: number): Promise<void> {
+		await settle();
+		while (this.events.length > 0 && this.events[0].at <= until) {
+			const event = this.events.shift()!;
+			this.now = event.at;
+			event.run();
+			await settle();
+		}
+		this.now = Math.max(this.now, until);
+	}
+}
+
+function earlier(a: TimedEvent, b: TimedEvent): boolean {
+	return a.at < b.at || (a.at === b.at && a.order < b.order);
+}
+
+/** Lets every promise that can move on do so (microtasks run before the next macrotask). */
+async function settle(): Promise<void> {
+	await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/** A seeded random number generator (mulberry32): the same seed, the same draws. */
+export function seededRandom(seed: number): () => number {
+	let state = seed >>> 0;
+	return () => {
+		state = (state + 0x6d2b79f5) >>> 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
