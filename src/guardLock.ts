@@ -187,7 +187,8 @@ export function createWorkflowLock(
 			} catch (error) {
 				if (error instanceof SharedLockRowError || ++failedLooks >= 3) throw error;
 			}
-			if (seen !== undefined && seen !== 'busy' && seen.created) return { first: probe, last: probe };
+			if (seen !== undefined && seen !== 'busy' && seen.created)
+				return { first: probe, last: probe };
 			if (seen !== undefined) {
 				// the row was created, or is held by someone who took it after the previous look
 				const unchanged = seen !== 'busy' && seen.holds(probe);

@@ -136,7 +136,8 @@ async function simulate(seed: number, tracing = false): Promise<Outcome> {
 		if (profile.stallEvery && random() * profile.stallEvery < 1) {
 			const lockRow = statement.scope === 'workflow';
 			if (lockRow || statement.kind !== 'read') {
-				planned.landAfter += random() * (lockRow ? 0.2 * TIMING.settleMs : 1.3 * TIMING.staleAfterMs);
+				planned.landAfter +=
+					random() * (lockRow ? 0.2 * TIMING.settleMs : 1.3 * TIMING.staleAfterMs);
 				outcome.stalls++;
 			}
 		}
@@ -177,14 +178,7 @@ async function simulate(seed: number, tracing = false): Promise<Outcome> {
 			const execution = ++executionCount;
 			pending.add(execution);
 			outcome.executions++;
-			const guard = module.createItemGuard(
-				context,
-				SETTINGS,
-				NAMING,
-				TIMING,
-				clock,
-				processRandom,
-			);
+			const guard = module.createItemGuard(context, SETTINGS, NAMING, TIMING, clock, processRandom);
 			const keys = new Map(
 				numbers.map((number, item) => [item, guard.keyOf({ target: 'agent', toNumber: number })]),
 			);
@@ -322,7 +316,9 @@ describe("the guard's lock, simulated with faults", () => {
 		const failing = outcomes.filter((outcome) => outcome.violations.length > 0);
 		const sum = (field: keyof Outcome) =>
 			outcomes.reduce((total, outcome) => total + Number(outcome[field] ?? 0), 0);
-		const waits = outcomes.map((outcome) => outcome.probeWaitedMs ?? Infinity).sort((a, b) => a - b);
+		const waits = outcomes
+			.map((outcome) => outcome.probeWaitedMs ?? Infinity)
+			.sort((a, b) => a - b);
 		console.log(
 			`${seedCount} schedules, ${sum('processes')} processes: ${sum('executions')} executions ` +
 				`(${sum('completed')} completed), ${sum('calls')} calls, ${sum('skips')} skipped, ` +

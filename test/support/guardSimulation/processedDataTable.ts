@@ -146,7 +146,8 @@ export class ProcessedDataTable {
 					}
 					if (Array.isArray(row.data)) return output;
 					const stored = row.data;
-					for (const item of items) (Number(item) > stored ? output.new : output.processed).push(item);
+					for (const item of items)
+						(Number(item) > stored ? output.new : output.processed).push(item);
 					await update(scope, { mode: row.mode, data: Math.max(stored, largest) });
 					return output;
 				}
