@@ -90,16 +90,18 @@ export function createWorkflowLock(
 ): WorkflowLock {
 	/** One call; 'busy' when another process created the row between its read and its insert. */
 	async function look(values: number[]): Promise<Look | 'busy'> {
+		let failure: unknown;
 		try {
 			const seen = await row.record(values);
 			const held = new Set(seen.processed.map(Number));
 			return { created: !held.has(LOCK_FLOOR), holds: (value) => held.has(value) };
 		} catch (error) {
-			const message = error instanceof Error ? error.message : String(error);
-			if (OTHER_MODE.test(message)) throw new SharedLockRowError(message);
-			if (LOST_INSERT.test(message)) return 'busy';
-			throw error;
+			failure = error;
 		}
+		const message = failure instanceof Error ? failure.message : String(failure);
+		if (OTHER_MODE.test(message)) throw new SharedLockRowError(message);
+		if (LOST_INSERT.test(message)) return 'busy';
+		throw failure;
 	}
 
 	/**
@@ -181,11 +183,16 @@ export function createWorkflowLock(
 			const lookedAt = clock.now();
 			const probe = timeValue(previousLook);
 			let seen: Look | 'busy' | undefined;
+			let failure: unknown;
 			try {
 				seen = await look([LOCK_FLOOR, probe]);
 				failedLooks = 0;
 			} catch (error) {
-				if (error instanceof SharedLockRowError || ++failedLooks >= 3) throw error;
+				failure = error;
+			}
+			// a look that failed is tried again, up to 3 times in a row
+			if (failure !== undefined) {
+				if (failure instanceof SharedLockRowError || ++failedLooks >= 3) throw failure;
 			}
 			if (seen !== undefined && seen !== 'busy' && seen.created)
 				return { first: probe, last: probe };
@@ -232,18 +239,18 @@ export function createWorkflowLock(
 		recoveryMs: timing.staleAfterMs + 2 * timing.settleMs,
 		async hold(task) {
 			const held = await acquire();
-			let value: Awaited<ReturnType<typeof task>>;
+			let outcome: { value: Awaited<ReturnType<typeof task>> } | { error: unknown };
 			try {
-				value = await task();
+				outcome = { value: await task() };
 			} catch (error) {
-				await release(held).catch(() => undefined);
-				throw error;
+				outcome = { error };
 			}
 			const releaseError = await release(held).then(
 				() => undefined,
 				(error: unknown) => (error instanceof Error ? error : new Error(String(error))),
 			);
-			return { value, releaseError };
+			if ('error' in outcome) throw outcome.error;
+			return { value: outcome.value, releaseError };
 		},
 	};
 }

@@ -19,6 +19,7 @@ import type {
 	StatementPlan,
 } from '../../support/guardSimulation/processedDataTable';
 import { VirtualTime, seededRandom } from '../../support/guardSimulation/virtualTime';
+import { replaySeed, report, simulationSeeds } from '../../support/guardSimulation/host.mjs';
 
 const TIMING: LockTiming = { pollMs: 20, staleAfterMs: 1000, settleMs: 400 };
 /** New executions start until then; faults happen until then. */
@@ -292,8 +293,8 @@ async function simulate(seed: number, tracing = false): Promise<Outcome> {
 	return outcome;
 }
 
-const seedCount = Number(process.env.CALLKARO_SIM_SEEDS ?? 2000);
-const onlySeed = process.env.CALLKARO_SIM_SEED;
+const seedCount = simulationSeeds();
+const onlySeed = replaySeed();
 
 beforeAll(() => {
 	modules = Array.from({ length: MAX_PROCESSES + 1 }, guardModule);
@@ -303,7 +304,7 @@ describe("the guard's lock, simulated with faults", () => {
 	if (onlySeed !== undefined) {
 		it(`replays seed ${onlySeed}`, async () => {
 			const outcome = await simulate(Number(onlySeed), true);
-			console.log([...outcome.trace, ...outcome.violations].join('\n'));
+			report([...outcome.trace, ...outcome.violations].join('\n'));
 			expect(outcome.violations).toEqual([]);
 		});
 		return;
@@ -319,7 +320,7 @@ describe("the guard's lock, simulated with faults", () => {
 		const waits = outcomes
 			.map((outcome) => outcome.probeWaitedMs ?? Infinity)
 			.sort((a, b) => a - b);
-		console.log(
+		report(
 			`${seedCount} schedules, ${sum('processes')} processes: ${sum('executions')} executions ` +
 				`(${sum('completed')} completed), ${sum('calls')} calls, ${sum('skips')} skipped, ` +
 				`${sum('storeFailures')} failed on the store; faults: ${sum('failedStatements')} failed ` +
@@ -335,7 +336,7 @@ describe("the guard's lock, simulated with faults", () => {
 			}
 		}
 		for (const [kind, seeds] of seedsByKind) {
-			console.log(`${kind}: seeds ${seeds.slice(0, 8).join(', ')} (${seeds.length})`);
+			report(`${kind}: seeds ${seeds.slice(0, 8).join(', ')} (${seeds.length})`);
 		}
 		expect(
 			failing.slice(0, 5).map(({ seed, profile, violations }) => ({

@@ -1,6 +1,7 @@
 // Virtual time for the guard's simulation: every wait is an event on one timeline, run in time
 // order (ties in the order they were scheduled), with the promises it resolves settled before the
 // next event. A seeded schedule therefore replays exactly.
+import { nextTurn } from './host.mjs';
 
 interface TimedEvent {
 	at: number;
@@ -46,7 +47,7 @@ function earlier(a: TimedEvent, b: TimedEvent): boolean {
 
 /** Lets every promise that can move on do so (microtasks run before the next macrotask). */
 async function settle(): Promise<void> {
-	await new Promise<void>((resolve) => setImmediate(resolve));
+	await nextTurn();
 }
 
 /** A seeded random number generator (mulberry32): the same seed, the same draws. */

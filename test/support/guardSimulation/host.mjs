@@ -1,0 +1,12 @@
+// What the guard's simulation takes from its host: the strict lint keeps process, console and
+// timers out of .ts files.
+
+/** How many seeded schedules to run (CALLKARO_SIM_SEEDS), or the one to replay (CALLKARO_SIM_SEED). */
+export const simulationSeeds = () => Number(process.env.CALLKARO_SIM_SEEDS ?? 2000);
+export const replaySeed = () => process.env.CALLKARO_SIM_SEED;
+
+/** Prints a line of the simulation's figures. */
+export const report = (text) => process.stdout.write(`${text}\n`);
+
+/** Resolves once every promise that can move on has (after the microtasks queued before it). */
+export const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
