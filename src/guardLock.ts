@@ -108,6 +108,7 @@ export function createWorkflowLock(
 	 * Whether the row still holds one of this holder's values; raised to last + 1 if so. 'again'
 	 * when it held less: a look wrote back an older value, or the row was deleted and created
 	 * again; raised to last + 1 now, it is this holder's again, but must be waited for anew.
+	 * 'failed' when the store failed: the row may have been raised or not.
 	 */
 	async function check(hold: Hold): Promise<'mine' | 'again' | 'created' | 'lost' | 'failed'> {
 		const next = hold.last + 1;
@@ -163,9 +164,9 @@ export function createWorkflowLock(
 
 	/**
 	 * Whether the row holds more than any takeover stamped by now: another node's number. Asked
-	 * only after takeovers found the row above them twice; were it a takeover's row after all, this
-	 * raises it to a stamp of now, which the taker then finds not its own, and which is taken over
-	 * like a taker's that died.
+	 * only after takeovers have found the row above them for longer than any takeover lasts; were
+	 * it a taker's row after all, this raises it to a stamp of now, which the taker then finds not
+	 * its own, and which is taken over like the row of a taker that died.
 	 */
 	async function aboveEveryTakeover(): Promise<boolean> {
 		// a stamp of now, by a clock up to settleMs ahead

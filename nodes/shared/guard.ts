@@ -180,7 +180,7 @@ export function createItemGuard(
 				if (error instanceof NodeOperationError) throw error;
 				throw storeError(
 					`n8n's store of processed items failed (${error.message})`,
-					`Nothing was sent or recorded for these items, so running the execution again is safe (n8n's Retry On Fail does). If it fails every time: ${needsStore}`,
+					`Nothing was sent, so running the execution again is safe (n8n's Retry On Fail does); a number the store recorded just before it failed is then skipped as ${naming.verb} before. If it fails every time: ${needsStore}`,
 				);
 			});
 			const seenBefore = new Set(checked.processed.map(String));

@@ -428,7 +428,7 @@ export function describeGuardWithoutStore(rows: ActionNodeRow[], sandbox: Sandbo
 				`"${displayName}" cannot work: n8n's store of processed items failed (Instance needs to initialized before use. Make sure to call init()). Nothing was sent`,
 			);
 			expect(error.description).toBe(
-				`0 of 2 ${row.vocabulary.noun} were ${row.vocabulary.effect}. Nothing was sent or recorded for these items, so running the execution again is safe (n8n's Retry On Fail does). If it fails every time: ${description}`,
+				`0 of 2 ${row.vocabulary.noun} were ${row.vocabulary.effect}. Nothing was sent, so running the execution again is safe (n8n's Retry On Fail does); a number the store recorded just before it failed is then skipped as ${row.guard!.verb} before. If it fails every time: ${description}`,
 			);
 			expect(apiRequests(sandbox())).toEqual([]);
 		});
