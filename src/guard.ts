@@ -12,14 +12,14 @@ export const DEFAULT_HISTORY_SIZE = 10_000;
 
 /**
  * A holder keeps the lock for a few store calls (tens of ms); 10 s is far beyond that. A lock left
- * by a killed worker delays the workflow's guarded executions by staleAfterMs + 2 × settleMs (30 s).
- * The timing assumption (docs/running-at-scale.md): a lock call ends within 5 s, a claim under the
- * lock within 15 s, however stalled. Tests pass shorter ones.
+ * by a killed worker delays the workflow's guarded executions by staleAfterMs + 2 × settleMs (18 s);
+ * a takeover (2 × settleMs) must end before others take the lock for stale again. The timing
+ * assumption is in docs/running-at-scale.md. Tests pass shorter ones.
  */
 export const DEFAULT_GUARD_TIMING: LockTiming = {
 	pollMs: 20,
 	staleAfterMs: 10_000,
-	settleMs: 10_000,
+	settleMs: 4_000,
 };
 
 /** Share of the history in use from which the node warns that old numbers are about to be forgotten. */
