@@ -18,10 +18,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { runOrThrow, secondsSince } from './host.mjs';
 
 const RECIPE = 1; // bump when the install steps change, to start a new cache entry
+/**
+ * The newest n8n 2.x that installs. The registry's `latest`, 2.41.3, does not: it pins 21 of n8n's
+ * own packages to versions that were never published (@n8n/agents 0.26.2, n8n-core 2.41.2,
+ * n8n-editor-ui 2.41.1, ...; the newest of each is one patch lower, 2.41.1's).
+ */
+export const DEFAULT_N8N = '2.41.1';
 
 /** What to install for CALLKARO_N8N_VERSION (read on every call: scripts set it before use). */
 export function target() {
-	const n8n = process.env.CALLKARO_N8N_VERSION || '2.41.1';
+	const n8n = process.env.CALLKARO_N8N_VERSION || DEFAULT_N8N;
 	const major = Number(n8n.split('.')[0]);
 	return major >= 2
 		? { n8n, major, node: '24.21.0', overrides: { linkedom: '0.18.14' }, env: {} }
@@ -198,10 +204,11 @@ async function withLock(root, name, log, fn) {
 export async function ensureN8n({ log = (m) => console.log(`[n8n-install] ${m}`) } = {}) {
 	const started = Date.now();
 	const p = n8nPaths();
-	const fresh = await withLock(p.root, path.basename(p.n8nDir), log, async () => {
-		const node = p.target.node ? await installNode(p, log) : false;
-		return (await installN8n(p, log)) || node;
-	});
+	const freshNode = p.target.node
+		? await withLock(p.root, path.basename(p.nodeDir), log, () => installNode(p, log))
+		: false;
+	const fresh =
+		(await withLock(p.root, path.basename(p.n8nDir), log, () => installN8n(p, log))) || freshNode;
 	const version = n8nVersion();
 	if (version !== p.target.n8n) throw new Error(`expected n8n ${p.target.n8n}, got ${version}`);
 	const node = p.target.node ?? process.versions.node;
@@ -209,6 +216,45 @@ export async function ensureN8n({ log = (m) => console.log(`[n8n-install] ${m}`)
 		`${fresh ? 'installed' : 'cached'}: n8n ${version} on Node ${node} (${secondsSince(started)}) in ${p.n8nDir}`,
 	);
 	return { ...p, version };
+}
+
+/**
+ * The Node that n8n 2.x runs on (installed once, whatever CALLKARO_N8N_VERSION is): the local npm
+ * registry of the installer e2e (scripts/n8n/registry.mjs) runs on it too. Returns its binary.
+ */
+export async function ensureNode2x({ log = (m) => console.log(`[n8n-install] ${m}`) } = {}) {
+	const saved = process.env.CALLKARO_N8N_VERSION;
+	process.env.CALLKARO_N8N_VERSION = DEFAULT_N8N;
+	const p = n8nPaths();
+	if (saved === undefined) delete process.env.CALLKARO_N8N_VERSION;
+	else process.env.CALLKARO_N8N_VERSION = saved;
+	await withLock(p.root, path.basename(p.nodeDir), log, () => installNode(p, log));
+	return p.nodeBin;
+}
+
+/**
+ * A cached npm install of `packageJson` (its dependencies and overrides) in `dir` under the cache,
+ * with install scripts off, done once (under a lock); returns the folder.
+ */
+export async function ensureCachedPackages({ name, packageJson, nodeBin, log }) {
+	const root = cacheRoot();
+	const dir = path.join(root, name);
+	await withLock(root, name, log, () =>
+		installOnce(dir, packageJson, async (tmp) => {
+			fs.writeFileSync(
+				path.join(tmp, '.npmrc'),
+				'ignore-scripts=true\nfund=false\naudit=false\nupdate-notifier=false\n',
+			);
+			const env = {
+				...process.env,
+				PATH: `${path.dirname(nodeBin)}${path.delimiter}${process.env.PATH}`,
+				npm_config_update_notifier: 'false',
+			};
+			log(`installing ${Object.keys(packageJson.dependencies).join(', ')} into ${dir}...`);
+			await npm(['install', '--ignore-scripts'], { cwd: tmp, env, timeoutMs: 10 * 60_000, log });
+		}),
+	);
+	return dir;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url))

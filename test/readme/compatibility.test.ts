@@ -13,4 +13,14 @@ describe('Compatibility', () => {
 		const run = projectFileText('.ci/run');
 		expect(run).toContain(`npm run test:e2e -- --skip-build --n8n ${oldest} -t "sheet example`);
 	});
+
+	it('the README names as the newest 2.x the n8n the e2e runs by default (scripts/n8n/install.mjs)', () => {
+		const newest = /export const DEFAULT_N8N = '(\d+\.\d+\.\d+)'/.exec(
+			projectFileText('scripts/n8n/install.mjs'),
+		)?.[1];
+		expect(newest).toMatch(/^2\.\d+\.\d+$/);
+		expect(readmeText()).toContain(
+			`| n8n ${newest} (real process), the newest 2.x that installs |`,
+		);
+	});
 });
