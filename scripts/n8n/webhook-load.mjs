@@ -40,8 +40,11 @@ export function webhookNode(pathName) {
 	};
 }
 
-/** "Webhook -> CallKaro Assign Workflow": each delivery `{ phone }` enrols one lead. */
-export function assignWebhookWorkflow({ id, name, pathName }) {
+/**
+ * "Webhook -> CallKaro Assign Workflow": each delivery `{ phone }` enrols one lead. `parameters`
+ * are added to the Assign node's (e.g. `{ skipBefore: true }`).
+ */
+export function assignWebhookWorkflow({ id, name, pathName, parameters = {} }) {
 	return workflow(id, name, [
 		webhookNode(pathName),
 		{
@@ -53,6 +56,7 @@ export function assignWebhookWorkflow({ id, name, pathName }) {
 				phoneNumber: '={{ $json.body.phone }}',
 				workflowId: 'wf_welcome',
 				options: { defaultCountryCode: '91' },
+				...parameters,
 			},
 		},
 	]);

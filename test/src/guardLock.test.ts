@@ -5,7 +5,8 @@ import { SharedLockRowError, createWorkflowLock, timeValue } from '../../src/gua
 import type { Clock } from '../../src/clock';
 import { ProcessedDataTable } from '../support/guardSimulation/processedDataTable';
 import type { SimulatedProcess } from '../support/guardSimulation/processedDataTable';
-import { VirtualTime, seededRandom } from '../support/guardSimulation/virtualTime';
+import { VirtualTime } from '../support/guardSimulation/virtualTime';
+import { seededRandom } from './scheduleOracle';
 
 const TIMING = { pollMs: 20, staleAfterMs: 1000, settleMs: 400 };
 const LOCK_ROW = 'wf|';

@@ -18,7 +18,8 @@ import type {
 	Statement,
 	StatementPlan,
 } from '../../support/guardSimulation/processedDataTable';
-import { VirtualTime, seededRandom } from '../../support/guardSimulation/virtualTime';
+import { VirtualTime } from '../../support/guardSimulation/virtualTime';
+import { seededRandom } from '../../src/scheduleOracle';
 import { replaySeed, report, simulationSeeds } from '../../support/guardSimulation/host.mjs';
 
 const TIMING: LockTiming = { pollMs: 20, staleAfterMs: 1000, settleMs: 400 };

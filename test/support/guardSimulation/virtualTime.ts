@@ -1,6 +1,6 @@
 // Virtual time for the guard's simulation: every wait is an event on one timeline, run in time
 // order (ties in the order they were scheduled), with the promises it resolves settled before the
-// next event. A seeded schedule therefore replays exactly.
+// next event. A seeded schedule therefore replays exactly (with test/src/scheduleOracle.ts's seededRandom).
 import { nextTurn } from './host.mjs';
 
 interface TimedEvent {
@@ -48,16 +48,4 @@ function earlier(a: TimedEvent, b: TimedEvent): boolean {
 /** Lets every promise that can move on do so (microtasks run before the next macrotask). */
 async function settle(): Promise<void> {
 	await nextTurn();
-}
-
-/** A seeded random number generator (mulberry32): the same seed, the same draws. */
-export function seededRandom(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
 }
