@@ -85,6 +85,27 @@ export function guard(row: ActionNodeRow, sandbox: SandboxOf, store: StoreOf) {
 			expect(sentKeys(row, sandbox())).toEqual([key]);
 		});
 
+		it('a repeat in the run says what became of its first item: refused, so not reached; the number is given back', async () => {
+			const [key] = await arranged(row, sandbox(), 1);
+			// CallKaro refuses the first request with 429 on every attempt: certainly not reached
+			sandbox().setFaults({ endpoint: row.faultEndpoint, sequence: Array(8).fill('429') });
+			fastBackoff();
+
+			const result = await guarded(guardOn(), [row.item(key), row.item(key)], {
+				settings: { continueOnFail: true },
+			});
+			sandbox().clearFaults(row.faultEndpoint);
+
+			const [refusedJson, repeat] = jsonOf(result);
+			expect(refusedJson.details).toMatchObject({ httpStatus: 429 });
+			expect(repeat).toMatchObject({ status: 'duplicate', duplicateOf: 0 });
+			expect(String(repeat.message)).toMatch(/; item 0 was not (placed|sent) \(/);
+			reopen?.(sandbox());
+			// given back: the next execution reaches it
+			const again = await guarded(guardOn(), [row.item(key)]);
+			expect(jsonOf(again)[0].guard).toBe('recorded');
+		});
+
 		it('gives the number back after a refusal, but not after a lost answer', async () => {
 			const [refused, lost] = await arranged(row, sandbox(), 2);
 			const items = [
