@@ -13,10 +13,6 @@ export interface BudgetClaim {
 	release(): void;
 }
 
-interface ExecutionSpend {
-	keys: Set<string>;
-}
-
 /** Executions remembered at once; an execution whose tools run longer than this many others is forgotten. */
 const REMEMBERED_EXECUTIONS = 1000;
 
@@ -25,7 +21,8 @@ const REMEMBERED_EXECUTIONS = 1000;
  * execution whole (in queue mode, on one worker), so a process-wide map is the execution's.
  */
 export class AgentBudgets {
-	private readonly spends = new Map<string, ExecutionSpend>();
+	/** The keys each (execution, tool) pair has reached. */
+	private readonly spends = new Map<string, Set<string>>();
 
 	constructor(private readonly remembered = REMEMBERED_EXECUTIONS) {}
 
@@ -34,28 +31,28 @@ export class AgentBudgets {
 	 * `maxCalls` (0: no limit), or says why not.
 	 */
 	claim(scope: string, key: string, maxCalls: number): BudgetClaim | BudgetRefusal {
-		const spend = this.spendOf(scope);
-		if (spend.keys.has(key)) return 'duplicate';
-		if (maxCalls > 0 && spend.keys.size >= maxCalls) return 'limitReached';
-		spend.keys.add(key);
-		return { release: () => spend.keys.delete(key) };
+		const reached = this.reachedBy(scope);
+		if (reached.has(key)) return 'duplicate';
+		if (maxCalls > 0 && reached.size >= maxCalls) return 'limitReached';
+		reached.add(key);
+		return { release: () => reached.delete(key) };
 	}
 
 	/** How many numbers the tool has reached in the execution. */
 	spent(scope: string): number {
-		return this.spends.get(scope)?.keys.size ?? 0;
+		return this.spends.get(scope)?.size ?? 0;
 	}
 
-	private spendOf(scope: string): ExecutionSpend {
-		let spend = this.spends.get(scope);
-		if (spend === undefined) {
-			spend = { keys: new Set() };
-			this.spends.set(scope, spend);
+	private reachedBy(scope: string): Set<string> {
+		let reached = this.spends.get(scope);
+		if (reached === undefined) {
+			reached = new Set();
+			this.spends.set(scope, reached);
 			if (this.spends.size > this.remembered) {
 				const [oldest] = this.spends.keys();
 				this.spends.delete(oldest);
 			}
 		}
-		return spend;
+		return reached;
 	}
 }

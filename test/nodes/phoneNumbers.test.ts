@@ -9,22 +9,25 @@ import { NODE_NAME, apiRequests, refusedItemJson, runNode, useSandbox } from './
 
 describe('Phone numbers on Outbound Call', () => {
 	const sandbox = useSandbox();
-
-	it("completes each item's number with its own ISO country code, and drops a trunk (0)", async () => {
-		const result = await runNode(sandbox(), {
+	/** Outbound Call on each item's `phone`, with its `country` as Default Country Code. */
+	const callEach = async (items: IDataObject[]) =>
+		await runNode(sandbox(), {
 			type: OUTBOUND_CALL,
 			parameters: {
 				agentId: 'agent_sales_01',
 				phoneNumber: '={{ $json.phone }}',
 				options: { defaultCountryCode: '={{ $json.country }}' },
 			},
-			items: [
-				{ phone: '98765 43210', country: 'IN' },
-				{ phone: '(415) 555-0134', country: 'us' },
-				{ phone: '+44 (0)20 7946 0958', country: '' },
-			],
+			items,
 			settings: { continueOnFail: true },
 		});
+
+	it("completes each item's number with its own ISO country code, and drops a trunk (0)", async () => {
+		const result = await callEach([
+			{ phone: '98765 43210', country: 'IN' },
+			{ phone: '(415) 555-0134', country: 'us' },
+			{ phone: '+44 (0)20 7946 0958', country: '' },
+		]);
 
 		const sent = apiRequests(sandbox()).map((request) => (request.body as IDataObject).to_number);
 		expect(sent).toEqual(['+919876543210', '+14155550134', '+442079460958']);
@@ -32,20 +35,11 @@ describe('Phone numbers on Outbound Call', () => {
 	});
 
 	it('refuses a US number with Default Country Code 91, and an unknown ISO code, sending nothing', async () => {
-		const result = await runNode(sandbox(), {
-			type: OUTBOUND_CALL,
-			parameters: {
-				agentId: 'agent_sales_01',
-				phoneNumber: '={{ $json.phone }}',
-				options: { defaultCountryCode: '={{ $json.country }}' },
-			},
-			items: [
-				{ phone: '(312) 345-6789', country: '91' },
-				{ phone: '98765 43210', country: 'XX' },
-				{ phone: '+91 98765 4321', country: '' },
-			],
-			settings: { continueOnFail: true },
-		});
+		const result = await callEach([
+			{ phone: '(312) 345-6789', country: '91' },
+			{ phone: '98765 43210', country: 'XX' },
+			{ phone: '+91 98765 4321', country: '' },
+		]);
 
 		expect(apiRequests(sandbox())).toEqual([]);
 		const [usNumber, unknownCountry, shortIndian] = result
@@ -67,20 +61,11 @@ describe('Phone numbers on Outbound Call', () => {
 	});
 
 	it("keeps Italy's leading 0, and refuses a national number of a calling code without a rule", async () => {
-		const result = await runNode(sandbox(), {
-			type: OUTBOUND_CALL,
-			parameters: {
-				agentId: 'agent_sales_01',
-				phoneNumber: '={{ $json.phone }}',
-				options: { defaultCountryCode: '={{ $json.country }}' },
-			},
-			items: [
-				{ phone: '06 6988 4857', country: 'IT' },
-				{ phone: '067 123 4567', country: '380' },
-				{ phone: '+380 67 123 4567', country: '380' },
-			],
-			settings: { continueOnFail: true },
-		});
+		const result = await callEach([
+			{ phone: '06 6988 4857', country: 'IT' },
+			{ phone: '067 123 4567', country: '380' },
+			{ phone: '+380 67 123 4567', country: '380' },
+		]);
 
 		const sent = apiRequests(sandbox()).map((request) => (request.body as IDataObject).to_number);
 		expect(sent).toEqual(['+390669884857', '+380671234567']);

@@ -588,19 +588,25 @@ describe('README examples of the CallKaro Trigger', () => {
 	const TRIGGER_TYPE = 'n8n-nodes-callkaro.callKaroTrigger';
 	let server: TriggerServer | undefined;
 
-	async function deliver(parameters: INodeParameters, body: unknown): Promise<Answer> {
+	/** The trigger's node type under its package name, and a node of it. */
+	function triggerNode(typeVersion: number, more: Partial<INode> = {}) {
 		const trigger = new CallKaroTrigger();
 		trigger.description.name = TRIGGER_TYPE;
 		const node: INode = {
 			id: 'node-trigger',
 			name: 'CallKaro Trigger',
 			type: TRIGGER_TYPE,
-			typeVersion: 1,
+			typeVersion,
 			position: [0, 0],
 			webhookId: '9b7c2d1e-4f5a-4b6c-8d7e-0f1a2b3c4d5e',
-			parameters,
+			parameters: {},
+			...more,
 		};
-		server = await startTriggerServer({ nodes: [node], nodeTypes: { [TRIGGER_TYPE]: trigger } });
+		return { nodes: [node], nodeTypes: { [TRIGGER_TYPE]: trigger } };
+	}
+
+	async function deliver(parameters: INodeParameters, body: unknown): Promise<Answer> {
+		server = await startTriggerServer(triggerNode(1, { parameters }));
 		const answer = await request(server.productionUrl, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
@@ -655,21 +661,8 @@ describe('README examples of the CallKaro Trigger', () => {
 			{ callKaroWebhookSecretApi: { headerName: 'X-CallKaro-Secret', secretHeaderValue: '' } },
 		],
 	])('publishing %s', async (_case, reference, credentials) => {
-		const trigger = new CallKaroTrigger();
-		trigger.description.name = TRIGGER_TYPE;
-		const node: INode = {
-			id: 'node-trigger',
-			name: 'CallKaro Trigger',
-			type: TRIGGER_TYPE,
-			typeVersion: 1.2,
-			position: [0, 0],
-			webhookId: '9b7c2d1e-4f5a-4b6c-8d7e-0f1a2b3c4d5e',
-			parameters: {},
-			credentials: reference && { callKaroWebhookSecretApi: reference },
-		};
 		server = await startTriggerServer({
-			nodes: [node],
-			nodeTypes: { [TRIGGER_TYPE]: trigger },
+			...triggerNode(1.2, { credentials: reference && { callKaroWebhookSecretApi: reference } }),
 			credentials,
 		});
 		const refused = await server.activate().then(
