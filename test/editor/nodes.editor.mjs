@@ -216,7 +216,9 @@ const shown = (name) =>
  * again while the panel settles (seen about once in four runs on Delete Scheduled Call's Options):
  * then it is opened once more, at most three times.
  */
+let openCollection;
 async function collectionOptions(placeholder) {
+	openCollection = placeholder;
 	const has = page.locator(`input[placeholder="${placeholder}"]`);
 	const options = byId('collection-parameter-option').filter({ visible: true });
 	for (let attempt = 1; ; attempt++) {
@@ -259,12 +261,20 @@ const STEP = {
 	/** [placeholder, 'a | b']: the collection offers exactly these; its dropdown stays open */
 	offers: async ([placeholder, options]) =>
 		expect(await collectionOptions(placeholder)).toEqual(list(options)),
-	/** picks an option of the open "Add …" dropdown */
-	pick: (option) =>
-		page
+	/** picks an option of the open "Add …" dropdown, opening it again if it closed meanwhile */
+	pick: async (option) => {
+		const item = page
 			.locator(`[data-test-id="collection-parameter-option"]:visible`)
-			.getByText(option, { exact: true })
-			.click(),
+			.getByText(option, { exact: true });
+		for (let attempt = 1; ; attempt++) {
+			try {
+				return await item.click({ timeout: 5000 });
+			} catch (error) {
+				if (attempt === 3) throw error;
+				await collectionOptions(openCollection);
+			}
+		}
+	},
 	add: ([placeholder, option]) => collectionOptions(placeholder).then(() => STEP.pick(option)),
 	shot,
 };
