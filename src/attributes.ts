@@ -1,6 +1,6 @@
 import { invalidInput } from './errors';
 import { describeValue } from './input';
-import { maskPhoneNumbersInText } from './mask';
+import { maskPhoneNumbersInText } from './phone/mask';
 import { unwrapValue } from './recordShapes';
 import { looseKey, readRecord, sendableValues } from './recordValues';
 import type { LeftOutValue, UnsendableValueHandling, ValueRules } from './recordValues';

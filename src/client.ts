@@ -4,7 +4,7 @@ import { describeAttributeProblems, summarizeAttributeReport } from './attribute
 import type { AttributeSummary } from './attributes';
 import { CallKaroApiError, classifyStatus, parseRetryAfter } from './errors';
 import type { HttpErrorKind } from './errors';
-import { maskPhoneNumbersInText } from './phone';
+import { maskPhoneNumbersInText } from './phone/phoneNumber';
 import { DEFAULT_RETRY_POLICY, decideRetry, mayHaveTakenEffect } from './retry';
 import type { Operation, RetryPolicy } from './retry';
 import {

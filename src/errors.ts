@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 
-import { maskPhoneNumbersInText } from './mask';
+import { maskPhoneNumbersInText } from './phone/mask';
 import type { Operation } from './retry';
 
 export type CallKaroErrorKind =

@@ -1,5 +1,5 @@
 import { invalidInput } from './errors';
-import { maskPhoneNumbersInText } from './mask';
+import { maskPhoneNumbersInText } from './phone/mask';
 import { likelySubField, unwrapValue } from './recordShapes';
 
 const SHOWN_TEXT_LENGTH = 60;

@@ -5,7 +5,7 @@ import { ATTRIBUTE_OPTION_NAMES } from '../../src/attributes';
 import type { AttributeRules, AttributeSource, AttributeSummary } from '../../src/attributes';
 import { attributeProblemsError } from '../../src/client';
 import type { CallKaroClient } from '../../src/client';
-import { defaultCountryCodeOf } from '../../src/phone';
+import { defaultCountryCodeOf } from '../../src/phone/phoneNumber';
 import { prepareAssign } from '../../src/requests';
 import { keyList } from '../../src/recordValues';
 import type { LeftOutValue, UnsendableValueHandling } from '../../src/recordValues';

@@ -3,7 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { CallKaroClient, DeleteResult } from '../../src/client';
 import { CallKaroApiError } from '../../src/errors';
-import { defaultCountryCodeOf } from '../../src/phone';
+import { defaultCountryCodeOf } from '../../src/phone/phoneNumber';
 import { prepareDelete } from '../../src/requests';
 import type { RunVocabulary } from '../../src/runReport';
 import {

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { CallKaroClient } from '../../src/client';
-import { defaultCountryCodeOf } from '../../src/phone';
+import { defaultCountryCodeOf } from '../../src/phone/phoneNumber';
 import { METADATA_HANDLING_OPTION, prepareOutbound } from '../../src/requests';
 import type { OutboundOptions } from '../../src/requests';
 import type { RunVocabulary } from '../../src/runReport';

@@ -3,8 +3,8 @@ import type { IExecuteFunctions, INodeProperties, NodeExecutionHint } from 'n8n-
 import { AgentBudgets } from '../../src/agentBudget';
 import type { BudgetClaim } from '../../src/agentBudget';
 import { invalidInput } from '../../src/errors';
-import { maskPhoneNumber, normalizePhoneNumber } from '../../src/phone';
-import type { DefaultCountryCode, PhoneNumber } from '../../src/phone';
+import { maskPhoneNumber, normalizePhoneNumber } from '../../src/phone/phoneNumber';
+import type { DefaultCountryCode, PhoneNumber } from '../../src/phone/phoneNumber';
 import { keyList } from '../../src/recordValues';
 import type { DuplicateGuardWording } from './descriptions';
 import type { ItemResult, PreparedItem, RunState } from './runItems';

@@ -3,7 +3,7 @@ import type { Failure, INode, JsonObject } from 'n8n-workflow';
 
 import { CallKaroApiError, CallKaroInputError } from '../../src/errors';
 import type { CallKaroErrorKind } from '../../src/errors';
-import { maskPhoneNumbersInText } from '../../src/mask';
+import { maskPhoneNumbersInText } from '../../src/phone/mask';
 
 const HINTS: Partial<Record<CallKaroErrorKind, string>> = {
 	auth: 'Check the API key in the CallKaro credential (CallKaro dashboard, API Key page).',

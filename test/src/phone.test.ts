@@ -3,7 +3,7 @@ import {
 	maskPhoneNumber,
 	maskPhoneNumbersInText,
 	normalizePhoneNumber,
-} from '../../src/phone';
+} from '../../src/phone/phoneNumber';
 import { inputErrorOf } from './helpers';
 
 describe('normalizePhoneNumber', () => {

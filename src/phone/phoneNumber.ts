@@ -1,0 +1,237 @@
+import { invalidInput } from '../errors';
+import { describeValue, requireText, wrongTypeError } from '../input';
+import { unwrapValue } from '../recordShapes';
+import { libphonenumber } from './libphonenumber';
+import type { LibReading, NumberKind, ReadingContext } from './libphonenumber';
+import { maskPhoneNumber } from './mask';
+import { placeOf } from './regionNames';
+
+export { maskPhoneNumber, maskPhoneNumbersInText } from './mask';
+
+export interface PhoneNumber {
+	/** '+919876543210' */
+	e164: string;
+	/** '+91******3210' */
+	masked: string;
+}
+
+/**
+ * The Default Country Code as given: undefined when the option is not set, null when it is set
+ * but its expression gave nothing for this item, text or a number (91) otherwise.
+ */
+export type DefaultCountryCode = unknown;
+
+const INDIA = '91';
+// Numbers that reach no person: charged at a premium to the caller, a pager, a voicemail box.
+const NOT_CALLED: Partial<Record<NumberKind, string>> = {
+	PREMIUM_RATE:
+		'is a premium-rate number, charged at a premium to the caller, so CallKaro does not dial it',
+	PAGER: 'is a pager number, which cannot take a call',
+	VOICEMAIL: 'is a voicemail access number, which reaches a mailbox, not a person',
+};
+// Separators people write between digits; what remains of a national number is its digits.
+const SEPARATORS = /[\s\-.()/]/g;
+// A URI's own letters and a `;phone-context=` parameter are no letters of the number.
+const URI_PARTS = /^tel:|;[a-z-]+=[^;]*/gi;
+const OTHER_COUNTRY_FIX = 'write a number of another country with + and its country code';
+
+/**
+ * Options → Default Country Code as n8n gives it: absent when the option was not added; once
+ * added, an empty value (an expression that found no country for this item) is null.
+ */
+export function defaultCountryCodeOf(options: {
+	defaultCountryCode?: unknown;
+}): DefaultCountryCode {
+	if (!('defaultCountryCode' in options)) return undefined;
+	const value = options.defaultCountryCode;
+	const empty =
+		value === undefined || value === null || (typeof value === 'string' && !value.trim());
+	return empty ? null : value;
+}
+
+/**
+ * Where national numbers are read: any ISO region or calling code libphonenumber knows; 'empty'
+ * when the option is set but gave nothing for this item; undefined when it is not set.
+ */
+function readingContextOf(value: DefaultCountryCode): ReadingContext | 'empty' | undefined {
+	if (value === null) return 'empty';
+	if (value === undefined) return undefined;
+	const unwrapped = unwrapValue(value).value;
+	if (typeof unwrapped !== 'string' && typeof unwrapped !== 'number') {
+		throw wrongTypeError(
+			'Default Country Code',
+			unwrapped,
+			'text or a number',
+			'Map the calling code, such as 91, or the ISO country code, such as IN',
+		);
+	}
+	const text = String(unwrapped).trim();
+	if (!text) return undefined;
+	const lib = libphonenumber();
+	if (/^[a-z]{2}$/i.test(text)) {
+		const region = text.toUpperCase();
+		if (lib.isRegion(region)) return { region };
+		throw invalidInput(
+			'Default Country Code',
+			`is not an ISO country code of any country or region: "${text}"`,
+			'Enter a two-letter ISO 3166 code, such as IN or DE, or the calling code, such as 91 or +49',
+		);
+	}
+	const digits = text.replace(/^\+/, '');
+	if (/^[1-9]\d{0,2}$/.test(digits) && lib.isCallingCode(digits)) return { callingCode: digits };
+	throw invalidInput(
+		'Default Country Code',
+		/^\d{1,3}$/.test(digits)
+			? `is not a calling code in use: "${text}"`
+			: `must be a calling code such as 91 or +91, or an ISO country code such as IN, not "${text}"`,
+		'Enter the calling code in digits, such as 49 or +49, or the two-letter ISO code, such as DE',
+	);
+}
+
+function callingCodeOf(context: ReadingContext): string {
+	return context.callingCode ?? libphonenumber().callingCodeOf(context.region ?? '');
+}
+
+/**
+ * Where no Default Country Code says otherwise, two ways of writing a number that libphonenumber
+ * reads only with a region: `00` before the calling code, as most of the world dials abroad, and
+ * India's 91 followed by 10 digits, as spreadsheets hold Indian numbers. Each is read as with `+`.
+ */
+function withoutRegion(text: string): string | undefined {
+	const compact = text.replace(SEPARATORS, '');
+	if (/^00[1-9]/.test(compact)) return text.replace(/^([^\d+]*)00/, '$1+');
+	if (new RegExp(`^${INDIA}\\d{10}$`).test(compact)) return `+${compact}`;
+	return undefined;
+}
+
+/** A number libphonenumber could not read at all, refused in the builder's words. */
+function unreadable(
+	refused: string,
+	text: string,
+	context: ReadingContext | 'empty' | undefined,
+	field: string,
+): Error {
+	const compact = text.replace(SEPARATORS, '');
+	if (refused === 'INVALID_COUNTRY' && /^(\+|00)/.test(compact)) {
+		return invalidInput(
+			field,
+			`does not start with a calling code in use: "${maskPhoneNumber(compact)}"`,
+			'Check the digits after + (or 00): they begin with the country code, such as 91 for India or 44 for the UK',
+		);
+	}
+	if (refused === 'INVALID_COUNTRY' && context === 'empty') {
+		return invalidInput(
+			field,
+			`has no country code: "${maskPhoneNumber(compact)}", and "Default Country Code" is empty for this item`,
+			'Map a field that has the country for every item, or start the number with + and the country code',
+		);
+	}
+	if (refused === 'INVALID_COUNTRY') {
+		return invalidInput(
+			field,
+			`has no country code: "${maskPhoneNumber(compact)}"`,
+			'Start the number with + and the country code, e.g. +919876543210, or set a default country code',
+		);
+	}
+	if (refused === 'TOO_SHORT' || refused === 'TOO_LONG') {
+		return invalidInput(
+			field,
+			`is too ${refused === 'TOO_SHORT' ? 'short' : 'long'} to be a phone number: ${describeValue(text)}`,
+			'Give the number with + and its country code, such as +919876543210',
+		);
+	}
+	return invalidInput(
+		field,
+		`must be a phone number: digits, spaces, dashes, dots, brackets and a leading +, but is ${describeValue(text)}`,
+		'Give the number with + and its country code, such as +919876543210',
+	);
+}
+
+/** A number libphonenumber read but that is not called: why, in the builder's words. */
+function refusalOf(reading: LibReading, text: string, field: string): Error | undefined {
+	const shown = `"${maskPhoneNumber(reading.e164)}"`;
+	const place = placeOf(reading.callingCode, reading.region);
+	if (reading.extension !== undefined) {
+		return invalidInput(
+			field,
+			`has an extension: ${shown} and an extension after it`,
+			'CallKaro dials the number alone and cannot dial an extension. Give the person’s direct number, or remove the extension to call the switchboard',
+		);
+	}
+	if (/[a-z]/i.test(text.replace(URI_PARTS, ''))) {
+		return invalidInput(
+			field,
+			`must be a phone number: digits, spaces, dashes, dots, brackets and a leading +, but is ${describeValue(text)}`,
+			'Letters are not dialled: give the number in digits, with + and its country code',
+		);
+	}
+	if (!reading.valid) {
+		const problem = {
+			TOO_SHORT: ['is too short for a number in', 'Check for a missing digit'],
+			TOO_LONG: ['is too long for a number in', 'Check for an extra digit'],
+			INVALID_LENGTH: ['has a length that no number has in', 'Check the digits'],
+		}[reading.lengthProblem ?? ''] ?? [
+			'is not a number in use in',
+			'Its digits match no number range in use there. Check the digits',
+		];
+		return invalidInput(
+			field,
+			`${problem[0]} ${place}: ${shown}`,
+			`${problem[1]}, or ${OTHER_COUNTRY_FIX}`,
+		);
+	}
+	const notCalled = reading.kind === undefined ? undefined : NOT_CALLED[reading.kind];
+	if (notCalled !== undefined) {
+		return invalidInput(field, `${notCalled}: ${shown} in ${place}`, 'Check the number');
+	}
+	return undefined;
+}
+
+/**
+ * India's departure from libphonenumber: a number written without + or 0 under India is a mobile
+ * number. Indians write a landline with its 0 STD code, so a bare 10 digits that are no mobile is
+ * most likely another country's, such as a US (312) 345-6789.
+ */
+function indianBareNumberRefusal(
+	reading: LibReading,
+	text: string,
+	context: ReadingContext,
+	field: string,
+): Error | undefined {
+	const bare = text.replace(SEPARATORS, '') === reading.nationalNumber;
+	const mobile = reading.kind === 'MOBILE' || reading.kind === 'FIXED_LINE_OR_MOBILE';
+	if (callingCodeOf(context) !== INDIA || !bare || mobile) return undefined;
+	return invalidInput(
+		field,
+		`cannot be a number in India (+91), the Default Country Code: "${maskPhoneNumber(reading.nationalNumber)}"`,
+		`Without + or a leading 0, an Indian number is a mobile number, 10 digits starting with 6, 7, 8 or 9. Write a landline with its 0 STD code, such as 022 6600 1234, or ${OTHER_COUNTRY_FIX}, such as +1 415 555 0100`,
+	);
+}
+
+/**
+ * Reads a phone number as typed by a person or sent by another system, into E.164, as
+ * libphonenumber reads it (docs/phone-numbers.md lists where the package departs from it). A
+ * number is sent only when libphonenumber calls it valid; every other number is an error naming
+ * why, with the number masked.
+ */
+export function normalizePhoneNumber(
+	raw: unknown,
+	options: { defaultCountryCode?: DefaultCountryCode; field?: string } = {},
+): PhoneNumber {
+	const field = options.field ?? 'Phone Number';
+	const text = requireText(
+		raw,
+		field,
+		'Enter a phone number with country code, e.g. +919876543210',
+	);
+	const context = readingContextOf(options.defaultCountryCode);
+	const regional = typeof context === 'object' ? context : undefined;
+	const read = regional === undefined ? withoutRegion(text) ?? text : text;
+	const reading = libphonenumber().read(read, regional ?? {});
+	if ('refused' in reading) throw unreadable(reading.refused, text, context, field);
+	const refusal =
+		(regional && indianBareNumberRefusal(reading, text, regional, field)) ||
+		refusalOf(reading, text, field);
+	if (refusal) throw refusal;
+	return { e164: reading.e164, masked: maskPhoneNumber(reading.e164) };
+}
