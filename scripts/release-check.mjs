@@ -8,7 +8,8 @@
 //    RELEASE_MODE=true and NPM_CONFIG_PROVENANCE=true, run with npm_config_dry_run=true and no
 //    token (an empty user .npmrc, NPM_TOKEN unset).
 // 2. pack: `npm pack --dry-run --json` of that build ships package.json, README.md, LICENSE and dist/ only, and in
-//    dist/ only what the build makes from nodes/, credentials/, src/ and icons/ (no tests, sandbox,
+//    dist/ only what the build makes from nodes/, credentials/, src/ and icons/ (libphonenumber's
+//    bundle from src/phone/libphonenumber.ts among them; no tests, sandbox,
 //    scripts, examples or docs), with every file n8n loads (package.json's `n8n` section).
 // 3. local release: `npm run release` as a maintainer runs it (`n8n-node release` -> release-it,
 //    with the git checks: branch main, clean tree, an upstream, commits since the last tag), with
@@ -22,6 +23,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import {
+	BUNDLE as LIBPHONENUMBER_BUNDLE,
+	ENTRY as LIBPHONENUMBER_ENTRY,
+} from './build/libphonenumber.mjs';
 
 const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 const trackedOnly = process.argv.includes('--tracked-only');
@@ -111,6 +117,7 @@ function checkPack(work) {
 		if (rel === 'package.json') return true; // n8n-node build's copy of package.json
 		if (/^icons\/[^/]+\.svg$/.test(rel)) return fs.existsSync(path.join(work, rel));
 		if (/\.node\.json$/.test(rel)) return fs.existsSync(path.join(work, rel)); // codex files
+		if (rel === LIBPHONENUMBER_BUNDLE) return fs.existsSync(path.join(work, LIBPHONENUMBER_ENTRY));
 		const m = /^((?:nodes|credentials|src)\/.+?)(\.js|\.d\.ts|\.js\.map)$/.exec(rel);
 		return Boolean(m) && fs.existsSync(path.join(work, `${m[1]}.ts`));
 	};

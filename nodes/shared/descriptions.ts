@@ -23,7 +23,7 @@ export const phoneNumberProperty: INodeProperties = {
 	default: '',
 	placeholder: 'e.g. +91 98765 43210',
 	description:
-		"Include the country code, e.g. +91 98765 43210. Spaces, dashes, dots and brackets are ignored, a leading 00 counts as +, and a (0) after the country code is dropped. A number that cannot exist in its country is refused: +91 needs 10 digits, +1 10 digits (US, Canada). For numbers without a country code, set Options > Default Country Code. A value n8n's nodes wrap alone (HubSpot's { value }, Notion's phone property, a one-element list) is read; another object is refused, naming the field inside it to map, e.g. .full.",
+		"Include the country code, e.g. +91 98765 43210. The number is read as Google's libphonenumber reads it, in every country: spaces, dashes, dots and brackets are ignored, 00 counts as +, a trunk prefix after the country code ((0) or 0) is dropped, tel: links are read. Only a number libphonenumber calls valid is called; a number too short or too long for its country, not in use there, with an extension, or premium-rate is refused, saying why. For numbers without a country code, set Options > Default Country Code. A value n8n's nodes wrap alone (HubSpot's { value }, Notion's phone property, a one-element list) is read; another object is refused, naming the field inside it to map, e.g. .full.",
 };
 
 /** How a record mapped into Attributes (JSON) or Metadata (JSON) is read, in both fields' descriptions. */
@@ -45,7 +45,7 @@ export const defaultCountryCodeOption: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. 91 or IN',
-	description: `Completes phone numbers given without a country code by that country's rule: 9876543210 or 09876543210 becomes +919876543210 with 91 (the trunk 0 dropped), and 06 6988 4857 becomes +390669884857 with IT (Italy keeps its 0). Digits (text or a number), or an ISO code such as IN, US or GB (so a CRM's country field can be mapped). National numbers of countries without a known rule (any calling code other than those of the ISO codes known) are refused, not guessed: write them with + and the country code. With 91, a number without + or 0 must be a mobile (starting 6-9), so a US (312) 345-6789 is refused, not dialled in India. Once added, an expression that gives nothing for an item fails that item's numbers without a country code, naming this option. See ${docsLink('phone-numbers', 'the rules per country')}.`,
+	description: `The country in which numbers without a country code are read, as libphonenumber reads them there: 9876543210 or 09876543210 becomes +919876543210 with 91 or IN, 030 123456 becomes +4930123456 with 49 or DE, 06 6988 4857 becomes +390669884857 with IT (Italy keeps its 0). Any calling code (text or a number) or ISO code of a country or region (so a CRM's country field can be mapped); a number written with its country code, with or without +, is not completed twice. With 91 or IN, a number without +, 91 or 0 must be a mobile (starting 6-9), so a US (312) 345-6789 is refused, not dialled in India. Once added, an expression that gives nothing for an item fails that item's numbers without a country code, naming this option. See ${docsLink('phone-numbers', 'how numbers are read')}.`,
 };
 
 export const timeZoneOption: INodeProperties = {

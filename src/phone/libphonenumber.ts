@@ -76,7 +76,9 @@ function read(text: string, context: ReadingContext): LibReading | LibRefusal {
 	const options = optionsOf(context);
 	try {
 		const number = parsePhoneNumberWithError(text, options, METADATA);
-		const valid = number.isValid();
+		// with types in the metadata, isValid() is getType() !== undefined: one pass, not two
+		const kind = number.getType();
+		const valid = kind !== undefined;
 		return {
 			e164: number.number,
 			callingCode: number.countryCallingCode,
@@ -84,13 +86,12 @@ function read(text: string, context: ReadingContext): LibReading | LibRefusal {
 			region: number.country,
 			extension: number.ext,
 			valid,
-			kind: number.getType(),
-			// read again from the E.164 form: the length check takes no `extract` option
-			lengthProblem: valid ? undefined : validatePhoneNumberLength(number.number, METADATA),
+			kind,
+			lengthProblem: valid ? undefined : validatePhoneNumberLength(text, options, METADATA),
 		};
 	} catch (error) {
-		if (error instanceof ParseError) return { refused: error.message };
-		throw error;
+		// anything else thrown would be the library's own fault: the number is refused all the same
+		return { refused: error instanceof ParseError ? error.message : 'NOT_A_NUMBER' };
 	}
 }
 

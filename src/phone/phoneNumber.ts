@@ -150,7 +150,7 @@ function unreadable(
 /** A number libphonenumber read but that is not called: why, in the builder's words. */
 function refusalOf(reading: LibReading, text: string, field: string): Error | undefined {
 	const shown = `"${maskPhoneNumber(reading.e164)}"`;
-	const place = placeOf(reading.callingCode, reading.region);
+	const place = () => placeOf(reading.callingCode, reading.region);
 	if (reading.extension !== undefined) {
 		return invalidInput(
 			field,
@@ -176,13 +176,13 @@ function refusalOf(reading: LibReading, text: string, field: string): Error | un
 		];
 		return invalidInput(
 			field,
-			`${problem[0]} ${place}: ${shown}`,
+			`${problem[0]} ${place()}: ${shown}`,
 			`${problem[1]}, or ${OTHER_COUNTRY_FIX}`,
 		);
 	}
 	const notCalled = reading.kind === undefined ? undefined : NOT_CALLED[reading.kind];
 	if (notCalled !== undefined) {
-		return invalidInput(field, `${notCalled}: ${shown} in ${place}`, 'Check the number');
+		return invalidInput(field, `${notCalled}: ${shown} in ${place()}`, 'Check the number');
 	}
 	return undefined;
 }
@@ -226,7 +226,7 @@ export function normalizePhoneNumber(
 	);
 	const context = readingContextOf(options.defaultCountryCode);
 	const regional = typeof context === 'object' ? context : undefined;
-	const read = regional === undefined ? withoutRegion(text) ?? text : text;
+	const read = regional === undefined ? (withoutRegion(text) ?? text) : text;
 	const reading = libphonenumber().read(read, regional ?? {});
 	if ('refused' in reading) throw unreadable(reading.refused, text, context, field);
 	const refusal =

@@ -1,0 +1,427 @@
+// The phone oracle (issue 38): every region libphonenumber knows, numbers of every type its
+// metadata describes, written the ways people and systems write them, each read by the package
+// and by libphonenumber-js itself (its own `max` entry, not the package's door), compared.
+//
+// Numbers are drawn from the metadata's own patterns (a small generator over the regex subset
+// libphonenumber uses: digits, \d, classes, (?:…), |, ?, {n,m}), kept only where libphonenumber
+// calls them valid and of the type drawn, plus libphonenumber's mobile example numbers.
+import { Metadata } from 'libphonenumber-js/core';
+import type { MetadataJson } from 'libphonenumber-js/core';
+import {
+	getCountryCallingCode,
+	getCountries,
+	getExampleNumber,
+	parsePhoneNumberWithError,
+	ParseError,
+	validatePhoneNumberLength,
+} from 'libphonenumber-js/max';
+import type { CountryCode, NumberType, PhoneNumber } from 'libphonenumber-js/max';
+import mobileExamples from 'libphonenumber-js/examples.mobile.json';
+import maxMetadata from 'libphonenumber-js/metadata.max.json';
+
+import { seededRandom } from '../src/scheduleOracle';
+
+export const TYPES = [
+	'FIXED_LINE',
+	'MOBILE',
+	'TOLL_FREE',
+	'PREMIUM_RATE',
+	'PERSONAL_NUMBER',
+	'VOICEMAIL',
+	'UAN',
+	'PAGER',
+	'VOIP',
+	'SHARED_COST',
+] as const;
+
+/** How the package answers: the E.164 it sends, or why it refuses (see reasonOf). */
+export type Reading = { e164: string } | { refused: Reason };
+export type Reason =
+	| 'unreadable'
+	| 'extension'
+	| 'letters'
+	| 'too short'
+	| 'too long'
+	| 'invalid length'
+	| 'not in use'
+	| 'premium rate'
+	| 'pager'
+	| 'voicemail'
+	| 'India: bare number not a mobile'
+	| 'Default Country Code';
+
+/** The listed departures from libphonenumber (docs/phone-numbers.md), by the name tests use. */
+export type Departure = 'no region: 00 is +' | 'no region: 91 and 10 digits' | 'India: bare mobile';
+
+/** One number of a region, as libphonenumber reads it. */
+export interface OracleNumber {
+	region: string;
+	callingCode: string;
+	national: string;
+	type: string;
+	source: 'pattern' | 'example';
+}
+
+/** One way of writing a number, with the Default Country Code it is given under. */
+export interface OracleCase {
+	number: OracleNumber;
+	form: string;
+	raw: unknown;
+	defaultCountryCode?: string;
+}
+
+// ---- drawing numbers from a pattern --------------------------------------------------------------
+
+type Node =
+	| { kind: 'chars'; chars: string }
+	| { kind: 'alt'; options: Node[][] }
+	| { kind: 'repeat'; node: Node; min: number; max: number };
+
+const DIGITS = '0123456789';
+
+/** The regex subset of libphonenumber's patterns, as a tree. */
+function parsePattern(source: string): Node[][] {
+	let at = 0;
+	function alternatives(): Node[][] {
+		const options: Node[][] = [[]];
+		while (at < source.length && source[at] !== ')') {
+			if (source[at] === '|') {
+				at++;
+				options.push([]);
+				continue;
+			}
+			options[options.length - 1].push(quantified(atom()));
+		}
+		return options;
+	}
+	function atom(): Node {
+		const char = source[at++];
+		if (char === '\\' && source[at++] === 'd') return { kind: 'chars', chars: DIGITS };
+		if (char === '[') {
+			let chars = '';
+			while (source[at] !== ']') {
+				const from = source[at++];
+				if (source[at] === '-' && source[at + 1] !== ']') {
+					const to = source[at + 1];
+					at += 2;
+					for (let c = from.charCodeAt(0); c <= to.charCodeAt(0); c++)
+						chars += String.fromCharCode(c);
+				} else if (from === '\\' && source[at] === 'd') {
+					at++;
+					chars += DIGITS;
+				} else chars += from;
+			}
+			at++;
+			return { kind: 'chars', chars };
+		}
+		if (char === '(') {
+			if (source.startsWith('?:', at)) at += 2;
+			const options = alternatives();
+			at++; // ')'
+			return { kind: 'alt', options };
+		}
+		if (/\d/.test(char)) return { kind: 'chars', chars: char };
+		throw new Error(`pattern syntax not drawn: ${char} in ${source}`);
+	}
+	function quantified(node: Node): Node {
+		if (source[at] === '?') {
+			at++;
+			return { kind: 'repeat', node, min: 0, max: 1 };
+		}
+		const braces = /^\{(\d+)(?:,(\d+))?\}/.exec(source.slice(at));
+		if (!braces) return node;
+		at += braces[0].length;
+		const min = Number(braces[1]);
+		return { kind: 'repeat', node, min, max: braces[2] === undefined ? min : Number(braces[2]) };
+	}
+	return alternatives();
+}
+
+function draw(options: Node[][], random: () => number): string {
+	const pick = options[Math.floor(random() * options.length)];
+	return pick.map((node) => drawNode(node, random)).join('');
+}
+
+function drawNode(node: Node, random: () => number): string {
+	if (node.kind === 'chars') return node.chars[Math.floor(random() * node.chars.length)];
+	if (node.kind === 'alt') return draw(node.options, random);
+	const count = node.min + Math.floor(random() * (node.max - node.min + 1));
+	return Array.from({ length: count }, () => drawNode(node.node, random)).join('');
+}
+
+// ---- the numbers of every region -----------------------------------------------------------------
+
+const METADATA = maxMetadata as unknown as MetadataJson;
+
+function parseOrUndefined(text: string, region?: string): PhoneNumber | undefined {
+	try {
+		return parsePhoneNumberWithError(text, { defaultCountry: region as CountryCode });
+	} catch {
+		return undefined;
+	}
+}
+
+/** Calling codes of numbers outside any country (+800, +882…), drawn like a region. */
+function nonGeographicCodes(): string[] {
+	return Object.keys((METADATA as unknown as { nonGeographic: object }).nonGeographic);
+}
+
+/**
+ * Up to `perType` numbers of each type each region has, drawn from its patterns with a seed,
+ * each valid and of that type by libphonenumber; and each region's mobile example.
+ */
+export function oracleNumbers(seed: number, perType: number): OracleNumber[] {
+	const random = seededRandom(seed);
+	const numbers: OracleNumber[] = [];
+	const plans: Array<{ region: string; callingCode: string; plan: string }> = [
+		...getCountries().map((region) => ({
+			region,
+			callingCode: getCountryCallingCode(region),
+			plan: region,
+		})),
+		...nonGeographicCodes().map((code) => ({ region: '001', callingCode: code, plan: code })),
+	];
+	for (const { region, callingCode, plan } of plans) {
+		const metadata = new Metadata(METADATA);
+		metadata.selectNumberingPlan(plan as CountryCode);
+		const numberingPlan = metadata.numberingPlan as unknown as {
+			type(type: string): { pattern(): string } | undefined;
+		};
+		for (const type of TYPES) {
+			const pattern = numberingPlan.type(type)?.pattern();
+			if (!pattern) continue;
+			const tree = parsePattern(pattern);
+			const seen = new Set<string>();
+			for (let attempt = 0; attempt < 60 * perType && seen.size < perType; attempt++) {
+				const national = draw(tree, random);
+				const parsed = parseOrUndefined(`+${callingCode}${national}`);
+				const inRegion = region === '001' || parsed?.country === region;
+				if (!parsed?.isValid() || !inRegion || parsed.nationalNumber !== national) continue;
+				if (parsed.getType() !== type && !(type === 'MOBILE' && isFixedOrMobile(parsed))) continue;
+				if (seen.has(national)) continue;
+				seen.add(national);
+				numbers.push({ region, callingCode, national, type, source: 'pattern' });
+			}
+		}
+		if (region !== '001') {
+			const example = getExampleNumber(region as CountryCode, mobileExamples);
+			if (example) {
+				numbers.push({
+					region,
+					callingCode,
+					national: example.nationalNumber,
+					type: example.getType() ?? 'MOBILE',
+					source: 'example',
+				});
+			}
+		}
+	}
+	return numbers;
+}
+
+function isFixedOrMobile(number: PhoneNumber): boolean {
+	return number.getType() === 'FIXED_LINE_OR_MOBILE';
+}
+
+// ---- how people and systems write a number -------------------------------------------------------
+
+/** The region's national prefix (trunk prefix), when it has one. */
+function nationalPrefixOf(region: string): string | undefined {
+	if (region === '001') return undefined;
+	const metadata = new Metadata(METADATA);
+	metadata.selectNumberingPlan(region as CountryCode);
+	return metadata.numberingPlan?.nationalPrefix() || undefined;
+}
+
+/** Punctuated as people do: groups of 3 or 4 with spaces, dashes, dots and brackets. */
+function punctuated(digits: string, random: () => number): string {
+	const separators = [' ', '-', '.', ' '];
+	const groups: string[] = [];
+	for (let at = 0; at < digits.length; ) {
+		const size = Math.min(digits.length - at, 3 + Math.floor(random() * 2));
+		groups.push(digits.slice(at, at + size));
+		at += size;
+	}
+	if (groups.length > 2 && random() < 0.5) groups[0] = `(${groups[0]})`;
+	const separator = separators[Math.floor(random() * separators.length)];
+	return groups.join(separator);
+}
+
+/** Every form of one number: international, 00, national, punctuated, the edge forms. */
+export function casesOf(number: OracleNumber, random: () => number): OracleCase[] {
+	const { region, callingCode: cc, national } = number;
+	const prefix = nationalPrefixOf(region);
+	const geographic = region !== '001';
+	const at = (form: string, raw: unknown, defaultCountryCode?: string): OracleCase => ({
+		number,
+		form,
+		raw,
+		...(defaultCountryCode === undefined ? {} : { defaultCountryCode }),
+	});
+	const shorter = national.slice(0, -1);
+	const longer = `${national}${Math.floor(random() * 10)}`;
+	const offByOne = `${national.slice(0, -1)}${(Number(national.slice(-1)) + 1) % 10}`;
+	const cases = [
+		at('international', `+${cc}${national}`),
+		at('international, punctuated', `+${cc} ${punctuated(national, random)}`),
+		at('00 and the calling code', `00${cc} ${national}`),
+		at('tel: URI', `tel:+${cc}-${punctuated(national, random).replace(/[ .()]/g, '-')}`),
+		at('with an extension', `+${cc} ${national} ext. 12`),
+		at('a number value with its calling code', Number(`${cc}${national}`)),
+		at('one digit short', `+${cc}${shorter}`),
+		at('one digit long', `+${cc}${longer}`),
+		at('last digit off by one', `+${cc}${offByOne}`),
+		at('international under another Default Country Code', `+${cc}${national}`, 'DE'),
+		at('calling code without +, no Default Country Code', `${cc}${national}`),
+	];
+	if (geographic) {
+		const nationalForm = `${prefix ?? ''}${national}`;
+		cases.push(
+			at('national under its ISO code', nationalForm, region),
+			at('national, punctuated, under its ISO code', punctuated(nationalForm, random), region),
+			at('national under its calling code', nationalForm, cc),
+			at('national, lower-case ISO code', nationalForm, region.toLowerCase()),
+			at('bare national number under its ISO code', national, region),
+			at('calling code without + under its ISO code', `${cc}${national}`, region),
+			at('00 and the calling code under its ISO code', `00${cc}${national}`, region),
+			at('a number value, national', Number(nationalForm), region),
+			at('national, one digit short', `${prefix ?? ''}${shorter}`, region),
+			at('national, one digit long', `${prefix ?? ''}${longer}`, region),
+			at('national without a Default Country Code', nationalForm),
+		);
+	}
+	if (prefix !== undefined) {
+		cases.push(
+			at('(national prefix) after the calling code', `+${cc} (${prefix}) ${national}`),
+			at('national prefix after the calling code', `+${cc} ${prefix}${national}`),
+		);
+	}
+	return cases;
+}
+
+// ---- what libphonenumber and the package make of it ----------------------------------------------
+
+const NOT_CALLED: Partial<Record<NonNullable<NumberType>, Reason>> = {
+	PREMIUM_RATE: 'premium rate',
+	PAGER: 'pager',
+	VOICEMAIL: 'voicemail',
+};
+
+function callingCodeOf(defaultCountryCode: string): string {
+	return /^\d+$/.test(defaultCountryCode)
+		? defaultCountryCode
+		: getCountryCallingCode(defaultCountryCode.toUpperCase() as CountryCode);
+}
+
+type Options = { defaultCallingCode?: string; defaultCountry?: CountryCode };
+
+function optionsOf(defaultCountryCode?: string): Options {
+	if (defaultCountryCode === undefined) return {};
+	return /^\d+$/.test(defaultCountryCode)
+		? { defaultCallingCode: defaultCountryCode }
+		: { defaultCountry: defaultCountryCode.toUpperCase() as CountryCode };
+}
+
+function libReading(text: string, options: Options) {
+	try {
+		return parsePhoneNumberWithError(text, options);
+	} catch (error) {
+		if (error instanceof ParseError) return undefined;
+		throw error;
+	}
+}
+
+/**
+ * What the package must answer: libphonenumber's reading where it calls the number valid and the
+ * number reaches a person, with the listed departures; `departure` names the one applied.
+ */
+export function expectedReading(
+	raw: unknown,
+	defaultCountryCode?: string,
+): { reading: Reading; departure?: Departure } {
+	const text = String(raw).trim();
+	const compact = text.replace(/[\s\-.()/]/g, '');
+	let read = text;
+	let departure: Departure | undefined;
+	if (defaultCountryCode === undefined && /^00[1-9]/.test(compact)) {
+		read = `+${compact.slice(2)}`;
+		departure = 'no region: 00 is +';
+	} else if (defaultCountryCode === undefined && /^91\d{10}$/.test(compact)) {
+		read = `+${compact}`;
+		departure = 'no region: 91 and 10 digits';
+	}
+	const options = optionsOf(defaultCountryCode);
+	const number = libReading(read, options);
+	if (number === undefined) return { reading: { refused: 'unreadable' }, departure };
+	if (number.ext !== undefined) return { reading: { refused: 'extension' }, departure };
+	if (/[a-z]/i.test(text.replace(/^tel:/i, '')))
+		return { reading: { refused: 'letters' }, departure };
+	const type = number.getType();
+	const indian = defaultCountryCode !== undefined && callingCodeOf(defaultCountryCode) === '91';
+	if (
+		indian &&
+		compact === number.nationalNumber &&
+		type !== 'MOBILE' &&
+		type !== 'FIXED_LINE_OR_MOBILE'
+	) {
+		return {
+			reading: { refused: 'India: bare number not a mobile' },
+			departure: 'India: bare mobile',
+		};
+	}
+	if (!number.isValid()) {
+		const length = lengthReason(validatePhoneNumberLength(read, options));
+		return { reading: { refused: length ?? 'not in use' }, departure };
+	}
+	const notCalled = type === undefined ? undefined : NOT_CALLED[type];
+	if (notCalled !== undefined) return { reading: { refused: notCalled }, departure };
+	return { reading: { e164: number.number }, departure };
+}
+
+function lengthReason(problem: string | undefined): Reason | undefined {
+	if (problem === 'TOO_SHORT') return 'too short';
+	if (problem === 'TOO_LONG') return 'too long';
+	if (problem === 'INVALID_LENGTH') return 'invalid length';
+	return undefined;
+}
+
+/** The reason a refusal message gives, by its wording (src/phone/phoneNumber.ts). */
+export function reasonOf(message: string): Reason {
+	const reasons: Array<[RegExp, Reason]> = [
+		[/^"Default Country Code"/, 'Default Country Code'],
+		[/has an extension/, 'extension'],
+		[/Letters are not dialled/, 'letters'],
+		[/cannot be a number in India/, 'India: bare number not a mobile'],
+		[/is too short for a number in/, 'too short'],
+		[/is too long for a number in/, 'too long'],
+		[/has a length that no number has/, 'invalid length'],
+		[/is not a number in use in/, 'not in use'],
+		[/is a premium-rate number/, 'premium rate'],
+		[/is a pager number/, 'pager'],
+		[/is a voicemail access number/, 'voicemail'],
+		[
+			/must be a phone number|has no country code|does not start with a calling code|to be a phone number/,
+			'unreadable',
+		],
+	];
+	const found = reasons.find(([pattern]) => pattern.test(message));
+	if (!found) throw new Error(`a refusal the oracle cannot place: ${message}`);
+	return found[1];
+}
+
+/** The world zone of a calling code (its first digit), for counts per region group. */
+export function zoneOf(callingCode: string): string {
+	return (
+		{
+			'1': '1 North America and the Caribbean',
+			'2': '2 Africa',
+			'3': '3-4 Europe',
+			'4': '3-4 Europe',
+			'5': '5 Central and South America',
+			'6': '6 Southeast Asia and Oceania',
+			'7': '7 Russia and Kazakhstan',
+			'8': '8 East Asia and global services',
+			'9': '9 South, West and Central Asia',
+		} as Record<string, string>
+	)[callingCode[0]];
+}
