@@ -77,7 +77,7 @@ function readingContextOf(value: DefaultCountryCode): ReadingContext | 'empty' |
 			'Enter a two-letter ISO 3166 code, such as IN or DE, or the calling code, such as 91 or +49',
 		);
 	}
-	const digits = text.replace(/^\+/, '');
+	const digits = text.replace(/^(\+|00)/, '');
 	if (/^[1-9]\d{0,2}$/.test(digits) && lib.isCallingCode(digits)) return { callingCode: digits };
 	throw invalidInput(
 		'Default Country Code',

@@ -114,7 +114,7 @@ export const assignWorkflow: ActionNodeRow = {
 			'a phone number with letters',
 			{},
 			{ phone: '+91 98765 4321O' },
-			'"Phone Number" must be a phone number: digits, spaces, dashes, dots, brackets and a leading +, but is "+91*******4321O". Give the number with + and its country code, such as +919876543210. [item 1]',
+			'"Phone Number" must be a phone number: digits, spaces, dashes, dots, brackets and a leading +, but is "+91*******4321O". Letters are not dialled: give the number in digits, with + and its country code. [item 1]',
 		],
 		[
 			'a phone number without country code',
@@ -182,7 +182,7 @@ export const assignWorkflow: ActionNodeRow = {
 			'a bad Default Country Code',
 			{ options: { defaultCountryCode: '={{ $json.country }}' } },
 			{ country: 'IND' },
-			'"Default Country Code" must be 1 to 3 digits, such as 91 or +91, or an ISO country code such as IN, not "IND". Enter the country code without other characters. [item 1]',
+			'"Default Country Code" must be a calling code such as 91 or +91, or an ISO country code such as IN, not "IND". Enter the calling code in digits, such as 49 or +49, or the two-letter ISO code, such as DE. [item 1]',
 		],
 	],
 	apiErrors: [

@@ -84,8 +84,8 @@ export const deleteScheduledCall: ActionNodeRow = {
 		[
 			'a phone number too short',
 			{},
-			{ phone: '+49 12345' },
-			'"Phone Number" must have 8 to 15 digits including the country code, but is "+****345". Check the number and its country code. [item 1]',
+			{ phone: '+376 312 34' },
+			'"Phone Number" is too short for a number in Andorra (+376): "+37**1234". Check for a missing digit, or write a number of another country with + and its country code. [item 1]',
 		],
 		[
 			'a phone number with letters',
@@ -97,7 +97,7 @@ export const deleteScheduledCall: ActionNodeRow = {
 			'a phone number with country code 0',
 			{},
 			{ phone: '+0 1234 5678' },
-			'"Phone Number" must have 8 to 15 digits including the country code, but is "+01***5678". Check the number and its country code. [item 1]',
+			'"Phone Number" does not start with a calling code in use: "+01***5678". Check the digits after + (or 00): they begin with the country code, such as 91 for India or 44 for the UK. [item 1]',
 		],
 		[
 			'an empty Agent ID (from an expression)',
@@ -108,8 +108,8 @@ export const deleteScheduledCall: ActionNodeRow = {
 		[
 			'a bad Default Country Code',
 			{ options: { defaultCountryCode: '={{ $json.country }}' } },
-			{ country: '0091' },
-			'"Default Country Code" must be 1 to 3 digits, such as 91 or +91, or an ISO country code such as IN, not "0091". Enter the country code without other characters. [item 1]',
+			{ country: 'India' },
+			'"Default Country Code" must be a calling code such as 91 or +91, or an ISO country code such as IN, not "India". Enter the calling code in digits, such as 49 or +49, or the two-letter ISO code, such as DE. [item 1]',
 		],
 	],
 	apiErrors: [

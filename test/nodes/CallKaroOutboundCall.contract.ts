@@ -209,7 +209,7 @@ export const outboundCall: ActionNodeRow = {
 			'a phone number of only a country code',
 			{},
 			{ phone: '+49' },
-			'"Phone Number" cannot be a number in Germany (+49): "+*9". Numbers there have 5 to 15 digits after +49, without the 0. Check the number, or write a number of another country with + and its country code. [item 1]',
+			'"Phone Number" is too short to be a phone number: "+49". Give the number with + and its country code, such as +919876543210. [item 1]',
 		],
 		[
 			'an empty Agent ID (from an expression)',

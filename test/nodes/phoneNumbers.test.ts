@@ -1,11 +1,20 @@
-// Phone numbers through n8n's real engine (issue 24, point 3): a per-item country from the CRM as
-// Default Country Code, a trunk (0) after the country code, and a number of the wrong country
-// refused before anything is sent. A national number is completed by its country's rule (Italy
-// keeps its leading 0), and one of a calling code without a rule is refused.
+// Phone numbers through n8n's real engine (issues 24 and 38): a per-item country from the CRM as
+// Default Country Code, read as libphonenumber reads it in any country, and a sample of the phone
+// oracle (test/src/phone/oracle.test.ts) as items of one Outbound Call run: each number sent is
+// libphonenumber's, each refused item says why, and nothing is sent for it.
 import type { IDataObject } from 'n8n-workflow';
 
 import { OUTBOUND_CALL } from '../engine/callKaroNodes';
-import { NODE_NAME, apiRequests, refusedItemJson, runNode, useSandbox } from './fixtures';
+import { seededRandom } from '../src/scheduleOracle';
+import { casesOf, expectedReading, oracleNumbers, reasonOf } from '../support/phoneOracle';
+import {
+	NODE_NAME,
+	apiRequests,
+	pairedItems,
+	refusedItemJson,
+	runNode,
+	useSandbox,
+} from './fixtures';
 
 describe('Phone numbers on Outbound Call', () => {
 	const sandbox = useSandbox();
@@ -21,28 +30,37 @@ describe('Phone numbers on Outbound Call', () => {
 			items,
 			settings: { continueOnFail: true },
 		});
+	const sentNumbers = () =>
+		apiRequests(sandbox()).map((request) => (request.body as IDataObject).to_number);
 
-	it("completes each item's number with its own ISO country code, and drops a trunk (0)", async () => {
+	it("reads each item's number in its own country, and drops a trunk (0)", async () => {
 		const result = await callEach([
 			{ phone: '98765 43210', country: 'IN' },
 			{ phone: '(415) 555-0134', country: 'us' },
 			{ phone: '+44 (0)20 7946 0958', country: '' },
+			{ phone: '9186 92855738', country: 'DE' },
+			{ phone: '067 123 4567', country: 380 },
 		]);
 
-		const sent = apiRequests(sandbox()).map((request) => (request.body as IDataObject).to_number);
-		expect(sent).toEqual(['+919876543210', '+14155550134', '+442079460958']);
-		expect(result.json(NODE_NAME).map((json) => json.toNumber)).toEqual(sent);
+		expect(sentNumbers()).toEqual([
+			'+919876543210',
+			'+14155550134',
+			'+442079460958',
+			'+49918692855738',
+			'+380671234567',
+		]);
+		expect(result.json(NODE_NAME).map((json) => json.toNumber)).toEqual(sentNumbers());
 	});
 
-	it('refuses a US number with Default Country Code 91, and an unknown ISO code, sending nothing', async () => {
+	it('refuses a US number under India, an unknown ISO code and a short number, sending nothing', async () => {
 		const result = await callEach([
 			{ phone: '(312) 345-6789', country: '91' },
 			{ phone: '98765 43210', country: 'XX' },
-			{ phone: '+91 98765 4321', country: '' },
+			{ phone: '+376 312 34', country: '' },
 		]);
 
 		expect(apiRequests(sandbox())).toEqual([]);
-		const [usNumber, unknownCountry, shortIndian] = result
+		const [usNumber, unknownCountry, shortNumber] = result
 			.outputOf(NODE_NAME)[0]
 			.map((item) => item.json);
 		expect(usNumber).toEqual(
@@ -50,30 +68,45 @@ describe('Phone numbers on Outbound Call', () => {
 				'"Phone Number" cannot be a number in India (+91), the Default Country Code: "31****6789". Without + or a leading 0, an Indian number is a mobile number, 10 digits starting with 6, 7, 8 or 9. Write a landline with its 0 STD code, such as 022 6600 1234, or write a number of another country with + and its country code, such as +1 415 555 0100. [item 0]',
 			),
 		);
-		expect(unknownCountry.error).toMatch(
-			/^"Default Country Code" is not an ISO country code this node knows: "XX"\. .* \[item 1\]$/,
+		expect(unknownCountry.error).toBe(
+			'"Default Country Code" is not an ISO country code of any country or region: "XX". Enter a two-letter ISO 3166 code, such as IN or DE, or the calling code, such as 91 or +49. [item 1]',
 		);
-		expect(shortIndian).toEqual(
+		expect(shortNumber).toEqual(
 			refusedItemJson(
-				'"Phone Number" cannot be a number in India (+91): "+91*****4321". Numbers there have 10 digits after +91, without the 0. Check the number, or write a number of another country with + and its country code. [item 2]',
+				'"Phone Number" is too short for a number in Andorra (+376): "+37**1234". Check for a missing digit, or write a number of another country with + and its country code. [item 2]',
 			),
 		);
 	});
 
-	it("keeps Italy's leading 0, and refuses a national number of a calling code without a rule", async () => {
-		const result = await callEach([
-			{ phone: '06 6988 4857', country: 'IT' },
-			{ phone: '067 123 4567', country: '380' },
-			{ phone: '+380 67 123 4567', country: '380' },
-		]);
+	it('a sample of the oracle in one run: what is sent is libphonenumber’s, every refusal says why', async () => {
+		const random = seededRandom(3801);
+		const numbers = oracleNumbers(3801, 1);
+		const sample = Array.from({ length: 60 }, () => {
+			const number = numbers[Math.floor(random() * numbers.length)];
+			const forms = casesOf(number, random);
+			return forms[Math.floor(random() * forms.length)];
+		});
+		const expected = sample.map((one) => expectedReading(one.raw, one.defaultCountryCode).reading);
 
-		const sent = apiRequests(sandbox()).map((request) => (request.body as IDataObject).to_number);
-		expect(sent).toEqual(['+390669884857', '+380671234567']);
-		const [, ukrainian] = result.outputOf(NODE_NAME)[0].map((item) => item.json);
-		expect(ukrainian).toEqual(
-			refusedItemJson(
-				'"Phone Number" has no country code: "06****4567", and this node does not know how national numbers are written in the country of Default Country Code 380. Write it with + and the country code, as it is dialled from another country. [item 1]',
-			),
+		const result = await callEach(
+			sample.map((one) => ({
+				phone: one.raw,
+				country: one.defaultCountryCode ?? '',
+			})) as IDataObject[],
 		);
+
+		const items = result.outputOf(NODE_NAME)[0];
+		expect(pairedItems(items)).toEqual(sample.map((_, item) => ({ item })));
+		const readings = items.map((item) =>
+			typeof item.json.error === 'string'
+				? { refused: reasonOf(item.json.error) }
+				: { e164: item.json.toNumber },
+		);
+		expect(readings).toEqual(expected);
+		expect(sentNumbers()).toEqual(
+			expected.flatMap((reading) => ('e164' in reading ? [reading.e164] : [])),
+		);
+		// the sample holds both
+		expect(new Set(readings.map((reading) => 'e164' in reading)).size).toBe(2);
 	});
 });

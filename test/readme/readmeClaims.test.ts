@@ -177,17 +177,34 @@ describe('README examples, produced by the nodes', () => {
 		expectQuoted(String(item.error));
 	});
 
-	it('a US number with Default Country Code 91', async () => {
-		const [item] = await outbound({ options: { defaultCountryCode: '91' } }, [
-			{ phone: '(312) 345-6789' },
-		]);
+	it('a national number without Default Country Code', async () => {
+		const [item] = await outbound({}, [{ phone: '98765 01234' }]);
+		expectQuoted(withoutItem(String(item.error)));
+	});
+
+	it.each([
+		['too short for its country', '+376 312 34'],
+		['in no range in use', '+971 50 123 456'],
+		['in no range of a shared calling code', '+1 123 456 7890'],
+		['with an extension', '+44 20 7946 0958 ext. 123'],
+		['premium-rate', '+44 909 876 5432'],
+		['with letters', '+1 800 FLOWERS'],
+	])('a phone number %s', async (_case, phone) => {
+		const [item] = await outbound({}, [{ phone }]);
 		expect(apiRequests(sandbox())).toEqual([]);
 		expectQuoted(withoutItem(String(item.error)));
 	});
 
-	it('a national number with a Default Country Code that has no national rule', async () => {
-		const [item] = await outbound({ options: { defaultCountryCode: '380' } }, [
-			{ phone: '067 123 4567' },
+	it('a Default Country Code of no country', async () => {
+		const [item] = await outbound({ options: { defaultCountryCode: 'ZZ' } }, [
+			{ phone: '98765 43210' },
+		]);
+		expectQuoted(withoutItem(String(item.error)));
+	});
+
+	it('a US number with Default Country Code 91', async () => {
+		const [item] = await outbound({ options: { defaultCountryCode: '91' } }, [
+			{ phone: '(312) 345-6789' },
 		]);
 		expect(apiRequests(sandbox())).toEqual([]);
 		expectQuoted(withoutItem(String(item.error)));

@@ -142,7 +142,7 @@ describe('prepareDelete', () => {
 		[
 			'Default Country Code',
 			{ phoneNumber: '9876543210', defaultCountryCode: 'IND' },
-			'"Default Country Code" must be 1 to 3 digits',
+			'"Default Country Code" must be a calling code such as 91 or +91',
 		],
 	])('rejects a bad %s', (field, override, message) => {
 		const error = inputErrorOf(() =>
