@@ -73,6 +73,16 @@ describe('limits an AI agent cannot change', () => {
 			expect(firstItems(tool.responses)[0]).toMatchObject({ placed: true, toNumber: OTHER });
 		});
 
+		it('compares numbers as libphonenumber reads them: a trunk (0) in the list, 00 from the model', async () => {
+			const tool = await callAsTool(sandbox(), { allowedNumbers: '+44 (0)20 7946 0958' }, [
+				'0044 20-7946-0958',
+			]);
+			expect(firstItems(tool.responses)[0]).toMatchObject({
+				placed: true,
+				toNumber: '+442079460958',
+			});
+		});
+
 		it('a national number in the list needs Default Country Code, as Phone Number does', async () => {
 			const tool = await callAsTool(
 				sandbox(),
