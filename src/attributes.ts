@@ -1,4 +1,4 @@
-import { invalidInput } from './errors';
+import { invalidInput } from './inputError';
 import { describeValue } from './input';
 import { maskPhoneNumbersInText } from './phone/mask';
 import { unwrapValue } from './recordShapes';

@@ -1,4 +1,4 @@
-import { invalidInput } from './errors';
+import { invalidInput } from './inputError';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]']);
 const LOOPBACK_IPV4 = /^127(\.\d{1,3}){3}$/;

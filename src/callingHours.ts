@@ -2,7 +2,7 @@ import { DateTime, Settings } from 'luxon';
 import type { Zone } from 'luxon';
 import { z } from 'zod/v4';
 
-import { invalidInput } from './errors';
+import { invalidInput } from './inputError';
 import { onFirstUse } from './firstUse';
 import { describeValue } from './input';
 import {

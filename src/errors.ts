@@ -1,6 +1,5 @@
 import { DateTime } from 'luxon';
 
-import { maskPhoneNumbersInText } from './phone/mask';
 import type { Operation } from './retry';
 
 export type CallKaroErrorKind =
@@ -16,25 +15,6 @@ export type CallKaroErrorKind =
 	| 'attributes-not-saved'
 	/** Delete with When Nothing Is Scheduled = Fail the Item: CallKaro had no such scheduled call. */
 	| 'not-scheduled';
-
-/** A bad input value: thrown before any request is sent. `field` is the n8n display name, e.g. 'Phone Number'. message already names the field in quotes. */
-export class CallKaroInputError extends Error {
-	readonly field: string;
-
-	constructor(field: string, message: string) {
-		super(message);
-		this.name = 'CallKaroInputError';
-		this.field = field;
-	}
-}
-
-/**
- * Builds the one message shape for bad input: the field in quotes, what is wrong (with the value),
- * how to fix it. Any phone number the value holds is masked here, wherever the message quotes it.
- */
-export function invalidInput(field: string, problem: string, fix: string): CallKaroInputError {
-	return new CallKaroInputError(field, `"${field}" ${maskPhoneNumbersInText(problem)}. ${fix}.`);
-}
 
 export interface CallKaroApiErrorDetails {
 	kind: CallKaroErrorKind;

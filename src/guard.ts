@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 
-import { CallKaroApiError, CallKaroInputError, invalidInput } from './errors';
+import { CallKaroApiError } from './errors';
+import { CallKaroInputError, invalidInput } from './inputError';
 import type { LockTiming } from './guardLock';
 
 /**

@@ -1,4 +1,4 @@
-import { invalidInput } from './errors';
+import { invalidInput } from './inputError';
 import { maskPhoneNumbersInText } from './phone/mask';
 import { likelySubField, unwrapValue } from './recordShapes';
 

@@ -1,4 +1,4 @@
-import { invalidInput } from './errors';
+import { invalidInput } from './inputError';
 import { readJsonObject } from './input';
 import { isPlainObject, namedValuePairs, unwrapValue } from './recordShapes';
 import type { SourceNodeRules } from './sourceNodes';

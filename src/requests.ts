@@ -2,7 +2,7 @@ import { z } from 'zod/v4';
 
 import { checkAttributes } from './attributes';
 import type { AttributeRules, AttributeSource } from './attributes';
-import { invalidInput } from './errors';
+import { invalidInput } from './inputError';
 import { onFirstUse } from './firstUse';
 import { describeValue, optionalText, requireText } from './input';
 import { readRecord, sendableValues } from './recordValues';

@@ -1,4 +1,4 @@
-import { invalidInput } from './errors';
+import { invalidInput } from './inputError';
 import { describeValue } from './input';
 
 export const DEFAULT_CONCURRENCY = 5;

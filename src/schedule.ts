@@ -1,7 +1,7 @@
 import { DateTime, FixedOffsetZone, IANAZone, Info, Settings } from 'luxon';
 import type { Zone } from 'luxon';
 
-import { invalidInput } from './errors';
+import { invalidInput } from './inputError';
 import { describeValue, wrongTypeError } from './input';
 
 /** CallKaro reads schedule times as wall-clock time in India. */

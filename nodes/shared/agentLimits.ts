@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties, NodeExecutionHint } from 'n8n-
 
 import { AgentBudgets } from '../../src/agentBudget';
 import type { BudgetClaim } from '../../src/agentBudget';
-import { invalidInput } from '../../src/errors';
+import { invalidInput } from '../../src/inputError';
 import { maskPhoneNumber, normalizePhoneNumber } from '../../src/phone/phoneNumber';
 import type { DefaultCountryCode, PhoneNumber } from '../../src/phone/phoneNumber';
 import { keyList } from '../../src/recordValues';

@@ -1,7 +1,8 @@
 import { ExpressionError, NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { Failure, INode, JsonObject } from 'n8n-workflow';
 
-import { CallKaroApiError, CallKaroInputError } from '../../src/errors';
+import { CallKaroApiError } from '../../src/errors';
+import { CallKaroInputError } from '../../src/inputError';
 import type { CallKaroErrorKind } from '../../src/errors';
 import { maskPhoneNumbersInText } from '../../src/phone/mask';
 

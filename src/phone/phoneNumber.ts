@@ -1,4 +1,4 @@
-import { invalidInput } from '../errors';
+import { invalidInput } from '../inputError';
 import { describeValue, requireText, wrongTypeError } from '../input';
 import { unwrapValue } from '../recordShapes';
 import { libphonenumber } from './libphonenumber';

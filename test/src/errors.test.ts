@@ -1,10 +1,5 @@
-import {
-	CallKaroApiError,
-	CallKaroInputError,
-	classifyStatus,
-	invalidInput,
-	parseRetryAfter,
-} from '../../src/errors';
+import { CallKaroApiError, classifyStatus, parseRetryAfter } from '../../src/errors';
+import { CallKaroInputError, invalidInput } from '../../src/inputError';
 
 describe('classifyStatus', () => {
 	test.each([

@@ -1,6 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
-import { CallKaroApiError, CallKaroInputError } from '../../src/errors';
+import { CallKaroApiError } from '../../src/errors';
+import { CallKaroInputError } from '../../src/inputError';
 import type { CallKaroApiErrorDetails } from '../../src/errors';
 import { certainlyNotPlaced, createSerializer, dayWindow, guardKey } from '../../src/guard';
 

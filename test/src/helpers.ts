@@ -1,4 +1,4 @@
-import { CallKaroInputError } from '../../src/errors';
+import { CallKaroInputError } from '../../src/inputError';
 
 /** The error a call throws, or undefined. */
 export function thrownBy(run: () => unknown): unknown {

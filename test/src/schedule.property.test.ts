@@ -1,6 +1,6 @@
 import { Settings } from 'luxon';
 
-import { CallKaroInputError } from '../../src/errors';
+import { CallKaroInputError } from '../../src/inputError';
 import { toIstSchedule } from '../../src/schedule';
 import { DAY_START, drawCase, seededRandom } from './scheduleOracle';
 import type { PropertyCase } from './scheduleOracle';

@@ -15,7 +15,8 @@ import {
 	stopError,
 } from '../../../nodes/shared/runItems';
 import type { FirstItem, ItemResult, PreparedItem, RunState } from '../../../nodes/shared/runItems';
-import { CallKaroApiError, invalidInput } from '../../../src/errors';
+import { CallKaroApiError } from '../../../src/errors';
+import { invalidInput } from '../../../src/inputError';
 import type { GuardSubject } from '../../../src/guard';
 import type { RunVocabulary } from '../../../src/runReport';
 
