@@ -8,7 +8,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { assertKeyMayBeSentTo } from '../src/baseUrl';
+import { assertKeyMayBeSentTo } from '../src/client/baseUrl';
 import {
 	CREDENTIAL_TEST_PASSING_STATUS,
 	KEY_REFUSED_MESSAGE,
@@ -17,7 +17,7 @@ import {
 	NOT_CALLKARO_SHAPE_MESSAGE,
 	NOT_JSON_MESSAGE,
 	notCallKaroStatusMessage,
-} from '../src/credentialTest';
+} from '../src/client/credentialTest';
 
 /** Every final HTTP status but the one an accepted key gets. */
 const FAILING_STATUSES = Array.from({ length: 400 }, (_, index) => 200 + index).filter(

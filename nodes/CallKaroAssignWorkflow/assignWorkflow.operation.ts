@@ -1,16 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { ATTRIBUTE_OPTION_NAMES } from '../../src/attributes';
-import type { AttributeRules, AttributeSource, AttributeSummary } from '../../src/attributes';
-import { attributeProblemsError } from '../../src/client';
-import type { CallKaroClient } from '../../src/client';
+import { ATTRIBUTE_OPTION_NAMES } from '../../src/records/attributes';
+import type { AttributeRules, AttributeSource, AttributeSummary } from '../../src/records/attributes';
+import { attributeProblemsError } from '../../src/client/client';
+import type { CallKaroClient } from '../../src/client/client';
 import { defaultCountryCodeOf } from '../../src/phone/phoneNumber';
-import { prepareAssign } from '../../src/requests';
-import { keyList } from '../../src/recordValues';
-import type { LeftOutValue, UnsendableValueHandling } from '../../src/recordValues';
-import type { RunVocabulary } from '../../src/runReport';
-import type { FarAhead, LongPast } from '../../src/schedule';
+import { prepareAssign } from '../../src/input/requests';
+import { keyList } from '../../src/records/recordValues';
+import type { LeftOutValue, UnsendableValueHandling } from '../../src/records/recordValues';
+import type { RunVocabulary } from '../../src/run/runReport';
+import type { FarAhead, LongPast } from '../../src/schedule/schedule';
 import {
 	callingHoursOption,
 	concurrencyOption,

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { CallKaroClient } from '../../src/client';
-import { prepareCampaign } from '../../src/requests';
-import type { RunVocabulary } from '../../src/runReport';
+import type { CallKaroClient } from '../../src/client/client';
+import { prepareCampaign } from '../../src/input/requests';
+import type { RunVocabulary } from '../../src/run/runReport';
 import {
 	agentIdProperty,
 	concurrencyOption,

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { CallKaroClient, DeleteResult } from '../../src/client';
-import { CallKaroApiError } from '../../src/errors';
+import type { CallKaroClient, DeleteResult } from '../../src/client/client';
+import { CallKaroApiError } from '../../src/client/errors';
 import { defaultCountryCodeOf } from '../../src/phone/phoneNumber';
-import { prepareDelete } from '../../src/requests';
-import type { RunVocabulary } from '../../src/runReport';
+import { prepareDelete } from '../../src/input/requests';
+import type { RunVocabulary } from '../../src/run/runReport';
 import {
 	agentIdProperty,
 	concurrencyOption,

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { CallKaroClient } from '../../src/client';
+import type { CallKaroClient } from '../../src/client/client';
 import { defaultCountryCodeOf } from '../../src/phone/phoneNumber';
-import { METADATA_HANDLING_OPTION, prepareOutbound } from '../../src/requests';
-import type { OutboundOptions } from '../../src/requests';
-import type { RunVocabulary } from '../../src/runReport';
-import type { FarAhead, LongPast } from '../../src/schedule';
+import { METADATA_HANDLING_OPTION, prepareOutbound } from '../../src/input/requests';
+import type { OutboundOptions } from '../../src/input/requests';
+import type { RunVocabulary } from '../../src/run/runReport';
+import type { FarAhead, LongPast } from '../../src/schedule/schedule';
 import {
 	agentIdProperty,
 	callingHoursOption,

@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { RECENT_CALL_IDS_LIMIT } from '../../src/callEnded';
+import { RECENT_CALL_IDS_LIMIT } from '../../src/trigger/callEnded';
 import { handleCallEndedWebhook } from './callEnded.webhook';
 import { secretSetting, testSecretCredential } from './sharedSecret';
 

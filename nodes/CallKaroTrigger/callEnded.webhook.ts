@@ -8,8 +8,8 @@ import {
 	rememberCallId,
 	secretMatches,
 	splitList,
-} from '../../src/callEnded';
-import { RecentCallIdsByKey } from '../../src/recentCallIds';
+} from '../../src/trigger/callEnded';
+import { RecentCallIdsByKey } from '../../src/guard/recentCallIds';
 import { secretSetting } from './sharedSecret';
 
 interface Filters {

@@ -1,11 +1,11 @@
 import type { IExecuteFunctions, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
 
-import { AgentBudgets } from '../../src/agentBudget';
-import type { BudgetClaim } from '../../src/agentBudget';
-import { invalidInput } from '../../src/inputError';
+import { AgentBudgets } from '../../src/agent/agentBudget';
+import type { BudgetClaim } from '../../src/agent/agentBudget';
+import { invalidInput } from '../../src/input/inputError';
 import { maskPhoneNumber, normalizePhoneNumber } from '../../src/phone/phoneNumber';
 import type { DefaultCountryCode, PhoneNumber } from '../../src/phone/phoneNumber';
-import { keyList } from '../../src/recordValues';
+import { keyList } from '../../src/records/recordValues';
 import type { DuplicateGuardWording } from './descriptions';
 import type { ItemResult, PreparedItem, RunState } from './runItems';
 import { runsAsTool } from './toolMode';
@@ -13,7 +13,7 @@ import { runsAsTool } from './toolMode';
 /**
  * Limits an AI agent cannot change: node parameters of the tool, shown only when the node is used
  * as a tool, never `$fromAI()` arguments. Each tool call is its own run of the node, so what one
- * execution has done is kept per execution (src/agentBudget.ts).
+ * execution has done is kept per execution (src/agent/agentBudget.ts).
  */
 
 const ALLOWED_NUMBERS = 'Allowed Numbers';

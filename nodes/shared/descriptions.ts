@@ -1,8 +1,8 @@
 import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
-import { WEEKDAYS } from '../../src/callingHours';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../src/runOptions';
-import { FAR_AHEAD_DAYS } from '../../src/schedule';
+import { WEEKDAYS } from '../../src/schedule/callingHours';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../src/run/runOptions';
+import { FAR_AHEAD_DAYS } from '../../src/schedule/schedule';
 import { CREDENTIAL_TYPE } from './transport';
 
 /** A link to a page of the package's docs/, for a field description (n8n shows simple HTML links). */

@@ -1,9 +1,9 @@
 import { ExpressionError, NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { Failure, INode, JsonObject } from 'n8n-workflow';
 
-import { CallKaroApiError } from '../../src/errors';
-import { CallKaroInputError } from '../../src/inputError';
-import type { CallKaroErrorKind } from '../../src/errors';
+import { CallKaroApiError } from '../../src/client/errors';
+import { CallKaroInputError } from '../../src/input/inputError';
+import type { CallKaroErrorKind } from '../../src/client/errors';
 import { maskPhoneNumbersInText } from '../../src/phone/mask';
 
 const HINTS: Partial<Record<CallKaroErrorKind, string>> = {

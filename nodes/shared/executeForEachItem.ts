@@ -6,13 +6,13 @@ import type {
 	NodeExecutionHint,
 } from 'n8n-workflow';
 
-import { createCallKaroClient } from '../../src/client';
-import type { CallKaroClient } from '../../src/client';
-import { DEFAULT_CLOCK } from '../../src/clock';
-import { createPacedTransport } from '../../src/pacing';
-import { previewTransport } from '../../src/preview';
-import type { RunVocabulary } from '../../src/runReport';
-import { checkRunOptions } from '../../src/runOptions';
+import { createCallKaroClient } from '../../src/client/client';
+import type { CallKaroClient } from '../../src/client/client';
+import { DEFAULT_CLOCK } from '../../src/schedule/clock';
+import { createPacedTransport } from '../../src/client/pacing';
+import { previewTransport } from '../../src/client/preview';
+import type { RunVocabulary } from '../../src/run/runReport';
+import { checkRunOptions } from '../../src/run/runOptions';
 import { agentBudgetOf, agentLimitHints, allowedNumbersProperty } from './agentLimits';
 import type { DuplicateGuardWording } from './descriptions';
 import { createItemGuard, guardApplies, readGuardSettings } from './guard';

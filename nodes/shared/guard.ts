@@ -1,8 +1,8 @@
 import type { ICheckProcessedOptions, IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { DEFAULT_CLOCK } from '../../src/clock';
-import type { Clock } from '../../src/clock';
+import { DEFAULT_CLOCK } from '../../src/schedule/clock';
+import type { Clock } from '../../src/schedule/clock';
 import {
 	DEFAULT_GUARD_TIMING,
 	DEFAULT_HISTORY_SIZE,
@@ -10,12 +10,12 @@ import {
 	createSerializer,
 	dayWindow,
 	guardKey,
-} from '../../src/guard';
-import type { GuardSubject, GuardWindow } from '../../src/guard';
-import { SharedLockRowError, createWorkflowLock } from '../../src/guardLock';
-import type { LockTiming } from '../../src/guardLock';
-import { count, itemList } from '../../src/runReport';
-import { IST_ZONE } from '../../src/schedule';
+} from '../../src/guard/guard';
+import type { GuardSubject, GuardWindow } from '../../src/guard/guard';
+import { SharedLockRowError, createWorkflowLock } from '../../src/guard/guardLock';
+import type { LockTiming } from '../../src/guard/guardLock';
+import { count, itemList } from '../../src/run/runReport';
+import { IST_ZONE } from '../../src/schedule/schedule';
 import type { DuplicateGuardWording } from './descriptions';
 
 export interface GuardSettings {

@@ -9,11 +9,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError as OperationError } from 'n8n-workflow';
 
-import { certainlyNotPlaced } from '../../src/guard';
-import type { GuardSubject } from '../../src/guard';
-import { RequestNotSent, describeRequest } from '../../src/preview';
-import { itemList, partialRunText, runSummaryText } from '../../src/runReport';
-import type { RunVocabulary } from '../../src/runReport';
+import { certainlyNotPlaced } from '../../src/guard/guard';
+import type { GuardSubject } from '../../src/guard/guard';
+import { RequestNotSent, describeRequest } from '../../src/client/preview';
+import { itemList, partialRunText, runSummaryText } from '../../src/run/runReport';
+import type { RunVocabulary } from '../../src/run/runReport';
 import { bareErrorItemJson, errorItemJson, toNodeError } from './errors';
 import { claimAgentBudget, releaseAgentBudget } from './agentLimits';
 import type { AgentBudget } from './agentLimits';

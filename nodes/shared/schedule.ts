@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { readCallingHours } from '../../src/callingHours';
-import type { CallingHours } from '../../src/callingHours';
-import type { CallingHoursReport } from '../../src/requests';
-import { IST_ZONE } from '../../src/schedule';
-import type { IstSchedule } from '../../src/schedule';
+import { readCallingHours } from '../../src/schedule/callingHours';
+import type { CallingHours } from '../../src/schedule/callingHours';
+import type { CallingHoursReport } from '../../src/input/requests';
+import { IST_ZONE } from '../../src/schedule/schedule';
+import type { IstSchedule } from '../../src/schedule/schedule';
 
 /**
  * The zone a schedule time without an offset is read in: the first zone given, else India's.

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { IstSchedule } from '../../src/schedule';
-import { passesItemsThrough, sourceNodeRules } from '../../src/sourceNodes';
-import type { SourceNodeRules } from '../../src/sourceNodes';
+import type { IstSchedule } from '../../src/schedule/schedule';
+import { passesItemsThrough, sourceNodeRules } from '../../src/records/sourceNodes';
+import type { SourceNodeRules } from '../../src/records/sourceNodes';
 import { hintScheduleZone } from './schedule';
 
 /** The node whose items this node reads, and what the package knows of how it shapes them. */
@@ -52,7 +52,7 @@ function findSourceNode(context: IExecuteFunctions): SourceNode | null {
 
 /**
  * The node that gave this node's input items, when the package knows its shape (see
- * src/sourceNodes.ts): the node connected to the input, or the first before it that is not a
+ * src/records/sourceNodes.ts): the node connected to the input, or the first before it that is not a
  * node passing items through unchanged (If, Filter, Switch…). Looked up once per run.
  */
 export function sourceNodeOf(context: IExecuteFunctions): SourceNode | undefined {

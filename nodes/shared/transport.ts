@@ -6,10 +6,10 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 
-import { checkBaseUrl } from '../../src/baseUrl';
-import { redactSecret } from '../../src/redact';
-import { networkFailureKind, TransportError } from '../../src/transport';
-import type { Transport, TransportRequest, TransportResponse } from '../../src/transport';
+import { checkBaseUrl } from '../../src/client/baseUrl';
+import { redactSecret } from '../../src/client/redact';
+import { networkFailureKind, TransportError } from '../../src/client/transport';
+import type { Transport, TransportRequest, TransportResponse } from '../../src/client/transport';
 
 export const CREDENTIAL_TYPE = 'callKaroApi';
 

@@ -1,6 +1,6 @@
-import { invalidInput } from '../inputError';
-import { describeValue, requireText, wrongTypeError } from '../input';
-import { unwrapValue } from '../recordShapes';
+import { invalidInput } from '../input/inputError';
+import { describeValue, requireText, wrongTypeError } from '../input/input';
+import { unwrapValue } from '../records/recordShapes';
 import { libphonenumber } from './libphonenumber';
 import type { LibReading, NumberKind, ReadingContext } from './libphonenumber';
 import { maskPhoneNumber } from './mask';

@@ -22,8 +22,8 @@ import type {
 } from 'n8n-workflow';
 import { UnexpectedError, UserError, sleep } from 'n8n-workflow';
 
-import { DEFAULT_GUARD_TIMING } from '../../src/guard';
-import { timeValue } from '../../src/guardLock';
+import { DEFAULT_GUARD_TIMING } from '../../src/guard/guard';
+import { timeValue } from '../../src/guard/guardLock';
 
 interface ProcessedRow {
 	mode: DeduplicationMode;

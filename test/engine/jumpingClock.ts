@@ -1,7 +1,7 @@
 // A clock for engine tests: each wait of a node run (a retry's, the pace's) resolves at once and
 // moves the clock on by its length, so a Retry-After of 1 s costs no time. The waits are recorded;
 // jest.restoreAllMocks() puts real time back.
-import { DEFAULT_CLOCK } from '../../src/clock';
+import { DEFAULT_CLOCK } from '../../src/schedule/clock';
 
 export function useJumpingClock(): { waits: number[]; now: () => number } {
 	const waits: number[] = [];

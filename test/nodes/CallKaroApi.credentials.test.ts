@@ -11,7 +11,7 @@ import {
 	NOT_CALLKARO_SHAPE_MESSAGE,
 	NOT_JSON_MESSAGE,
 	notCallKaroStatusMessage,
-} from '../../src/credentialTest';
+} from '../../src/client/credentialTest';
 import { WRONG_API_KEY, apiRequests, useSandbox } from './fixtures';
 
 const OK = { status: 'OK', message: 'Connection successful!' };

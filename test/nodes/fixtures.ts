@@ -10,8 +10,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, UnexpectedError } from 'n8n-workflow';
 
-import { partialRunText } from '../../src/runReport';
-import type { RunVocabulary } from '../../src/runReport';
+import { partialRunText } from '../../src/run/runReport';
+import type { RunVocabulary } from '../../src/run/runReport';
 import { callKaroNodeTypes } from '../engine/callKaroNodes';
 import { chain, link, node, runWorkflow } from '../engine/harness';
 import type { NodeOptions, RunResult, TestCredentials } from '../engine/harness';
@@ -336,7 +336,7 @@ export function fromAI(key: string, description: string): string {
 
 /**
  * The description of a run of `itemCount` items at Concurrency 1 that stopped at `failingItem`:
- * how far it got (src/runReport.ts's own tests fix the wording), then the item's hint.
+ * how far it got (src/run/runReport.ts's own tests fix the wording), then the item's hint.
  */
 export function stoppedRunDescription(
 	vocabulary: RunVocabulary,

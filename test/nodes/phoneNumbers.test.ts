@@ -5,7 +5,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { OUTBOUND_CALL } from '../engine/callKaroNodes';
-import { seededRandom } from '../src/scheduleOracle';
+import { seededRandom } from '../src/schedule/scheduleOracle';
 import { casesOf, expectedReading, oracleNumbers, reasonOf } from '../support/phoneOracle';
 import {
 	NODE_NAME,

@@ -77,7 +77,7 @@ function quotesOfFile(file: string): string[] {
 /** Quotes the documentation shows that the examples below do not produce, and where they are checked. */
 const CHECKED_ELSEWHERE: Record<string, string> = {
 	'9 of 10 calls were placed (items 0–4, 6–9); running this node again calls them again unless Skip Numbers Called Before is on.':
-		'test/src/runReport.test.ts (wording) and test/nodes/shared/runItems.test.ts',
+		'test/src/run/runReport.test.ts (wording) and test/nodes/shared/runItems.test.ts',
 	'"Skip Numbers Called Before" cannot work: this n8n has no store of processed items. Nothing was sent':
 		'test/nodes/shared/guardWithoutStore.test.ts (needs an engine without the store)',
 	'CallKaro did not save every attribute of +91******3210: ignored (no such CRM attribute): Favourite Colour; invalid: Lead Score (Lead Score needs a number); the run was started all the same (run 6b043a313cf94047fca25988) [item 0]':
@@ -96,11 +96,11 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
 	'… remembers the last 10 numbers and now holds 9. Beyond that the oldest are forgotten and no longer skipped: raise History Size.':
 		'test/nodes/shared/contract/guard.ts (needs the processed-items store)',
 	'item 1 may have been placed as well': 'test/nodes/shared/runItems.test.ts',
-	'workflow runs were started': 'test/src/runReport.test.ts',
-	'scheduled calls were deleted': 'test/src/runReport.test.ts',
-	'campaigns were created': 'test/src/runReport.test.ts',
+	'workflow runs were started': 'test/src/run/runReport.test.ts',
+	'scheduled calls were deleted': 'test/src/run/runReport.test.ts',
+	'campaigns were created': 'test/src/run/runReport.test.ts',
 	'running this node again skips them (Skip Numbers Called Before is on)':
-		'test/src/runReport.test.ts',
+		'test/src/run/runReport.test.ts',
 	'The execution was canceled before every item was sent': 'test/nodes/shared/runItems.test.ts',
 	'item 4 may have been placed as well': 'test/nodes/shared/runItems.test.ts',
 	'Database is not ready!': "n8n's own answer, measured by the queue-mode e2e run",

@@ -1,4 +1,4 @@
-import { CallKaroInputError } from '../../src/inputError';
+import { CallKaroInputError } from '../../src/input/inputError';
 
 /** The error a call throws, or undefined. */
 export function thrownBy(run: () => unknown): unknown {

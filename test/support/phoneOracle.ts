@@ -19,7 +19,7 @@ import type { CountryCode, NumberType, PhoneNumber } from 'libphonenumber-js/max
 import mobileExamples from 'libphonenumber-js/examples.mobile.json';
 import maxMetadata from 'libphonenumber-js/metadata.max.json';
 
-import { seededRandom } from '../src/scheduleOracle';
+import { seededRandom } from '../src/schedule/scheduleOracle';
 
 export const TYPES = [
 	'FIXED_LINE',

@@ -1,7 +1,7 @@
 import { Agent, FormData, request } from 'undici';
 
-import { networkFailureKind, TransportError } from '../../src/transport';
-import type { Transport, TransportRequest, TransportResponse } from '../../src/transport';
+import { networkFailureKind, TransportError } from '../../src/client/transport';
+import type { Transport, TransportRequest, TransportResponse } from '../../src/client/transport';
 
 function formDataOf(fields: Record<string, string>): FormData {
 	const form = new FormData();

@@ -10,7 +10,7 @@
 // add it to CONTRACT.
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { RunVocabulary } from '../../../src/runReport';
+import type { RunVocabulary } from '../../../src/run/runReport';
 import type { InMemoryDeduplicator } from '../../engine/deduplication';
 import { freshNumbers } from '../fixtures';
 import type { FaultInput, ErrorDetails, Sandbox } from '../fixtures';

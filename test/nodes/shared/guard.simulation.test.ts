@@ -10,8 +10,8 @@
 import type { INode } from 'n8n-workflow';
 
 import type * as GuardModule from '../../../nodes/shared/guard';
-import type { Clock } from '../../../src/clock';
-import type { LockTiming } from '../../../src/guardLock';
+import type { Clock } from '../../../src/schedule/clock';
+import type { LockTiming } from '../../../src/guard/guardLock';
 import { ProcessedDataTable } from '../../support/guardSimulation/processedDataTable';
 import type {
 	SimulatedProcess,
@@ -19,7 +19,7 @@ import type {
 	StatementPlan,
 } from '../../support/guardSimulation/processedDataTable';
 import { VirtualTime } from '../../support/guardSimulation/virtualTime';
-import { seededRandom } from '../../src/scheduleOracle';
+import { seededRandom } from '../../src/schedule/scheduleOracle';
 import { replaySeed, report, simulationSeeds } from '../../support/guardSimulation/host.mjs';
 
 const TIMING: LockTiming = { pollMs: 20, staleAfterMs: 1000, settleMs: 400 };

@@ -15,10 +15,10 @@ import {
 	stopError,
 } from '../../../nodes/shared/runItems';
 import type { FirstItem, ItemResult, PreparedItem, RunState } from '../../../nodes/shared/runItems';
-import { CallKaroApiError } from '../../../src/errors';
-import { invalidInput } from '../../../src/inputError';
-import type { GuardSubject } from '../../../src/guard';
-import type { RunVocabulary } from '../../../src/runReport';
+import { CallKaroApiError } from '../../../src/client/errors';
+import { invalidInput } from '../../../src/input/inputError';
+import type { GuardSubject } from '../../../src/guard/guard';
+import type { RunVocabulary } from '../../../src/run/runReport';
 
 const node = { name: 'CallKaro', type: 'test', parameters: {} } as unknown as INode;
 const vocabulary: RunVocabulary = {

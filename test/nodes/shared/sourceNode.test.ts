@@ -1,5 +1,5 @@
 // The node an item came from, as the CallKaro nodes see it in n8n's engine: what the package
-// knows of that node's shape (src/sourceNodes.ts) is applied, and said in readAs and a hint.
+// knows of that node's shape (src/records/sourceNodes.ts) is applied, and said in readAs and a hint.
 import { Settings } from 'luxon';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 

@@ -9,7 +9,7 @@ import {
 	loadInFreshProcess,
 	requireBuilt,
 } from '../../support/phoneBundleHost.mjs';
-import { seededRandom } from '../scheduleOracle';
+import { seededRandom } from '../schedule/scheduleOracle';
 
 describe('the libphonenumber bundle the build ships', () => {
 	const built = buildPhoneBundle();

@@ -19,7 +19,7 @@ import {
 } from '../../support/phoneOracle';
 import type { OracleCase, Reading } from '../../support/phoneOracle';
 import { numbersPerType, oracleSeed } from '../../support/phoneOracleHost.mjs';
-import { seededRandom } from '../scheduleOracle';
+import { seededRandom } from '../schedule/scheduleOracle';
 
 // the example number the fixes give
 const EXAMPLE = '+919876543210';

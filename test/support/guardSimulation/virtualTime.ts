@@ -1,6 +1,6 @@
 // Virtual time for the guard's simulation: every wait is an event on one timeline, run in time
 // order (ties in the order they were scheduled), with the promises it resolves settled before the
-// next event. A seeded schedule therefore replays exactly (with test/src/scheduleOracle.ts's seededRandom).
+// next event. A seeded schedule therefore replays exactly (with test/src/schedule/scheduleOracle.ts's seededRandom).
 import { nextTurn } from './host.mjs';
 
 interface TimedEvent {

@@ -2,7 +2,7 @@
 import * as deduplicationHelpers from 'n8n-core/dist/execution-engine/node-execution-context/utils/deduplication-helper-functions';
 import type { DeduplicationHelperFunctions, IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { DEFAULT_GUARD_TIMING } from '../../../../src/guard';
+import { DEFAULT_GUARD_TIMING } from '../../../../src/guard/guard';
 import type { StoreCall } from '../../../engine/deduplication';
 import { useJumpingClock } from '../../../engine/jumpingClock';
 import type { RunResult } from '../../../engine/harness';

@@ -1,8 +1,8 @@
 // What every request shares: an https Base URL, the retries that cannot act twice, and the API key
-// (nodes/shared/transport.ts, src/client.ts).
+// (nodes/shared/transport.ts, src/client/client.ts).
 import type { IDataObject } from 'n8n-workflow';
 
-import { REDACTED_KEY } from '../../../../src/redact';
+import { REDACTED_KEY } from '../../../../src/client/redact';
 import { startEchoServer } from '../../../engine/echoServer.mjs';
 import { useJumpingClock } from '../../../engine/jumpingClock';
 import { DEMO_API_KEY, startSandbox } from '../../../sandbox/sandbox.mjs';

@@ -1,0 +1,257 @@
+import type { Clock } from '../schedule/clock';
+
+/**
+ * The workflow's lock across n8n processes, over the one row of n8n's processed-data store that a
+ * node can share with every process: the workflow-wide row, in mode 'latestIncrementalKey'. The
+ * protocol, its states and the timing it rests on are in docs/running-at-scale.md ("The lock").
+ *
+ * What that store offers, read from n8n's DeduplicationHelper: a call reads the row, then either
+ * inserts it (one number, the largest given; a second insert fails on the primary key) or writes
+ * back the larger of the number read and the numbers given, whatever was written in between. A
+ * call answers, per number, whether it is above the number read ("new"). Deleting is
+ * unconditional. So every look that can tell something can also change the row: the protocol is
+ * built so that every change a look makes is one the others expect.
+ */
+
+/** The lock row's two calls: checkProcessedAndRecord and clearAllProcessedItems on it. */
+export interface LockRow {
+	record(values: number[]): Promise<{ new: number[]; processed: number[] }>;
+	remove(): Promise<void>;
+}
+
+export interface LockTiming {
+	/** Mean wait between two looks at a lock another process holds (drawn at random around it). */
+	pollMs: number;
+	/** A lock seen unchanged this long is taken for a dead or stalled holder's, and taken over. */
+	staleAfterMs: number;
+	/**
+	 * How long a taker waits, twice, before it trusts a lock it took over. The timing assumption:
+	 * every lock call ends within half of it, and the work done under the lock within 1.5 times it.
+	 */
+	settleMs: number;
+}
+
+/** Below every other number: reported "processed" exactly when the row exists. */
+export const LOCK_FLOOR = Number.MIN_SAFE_INTEGER;
+/** A plain lock holds a time value: the later the time, the lower the value. */
+const TIME_BASE = -(2 ** 52) - 2 ** 46;
+/** Every value above the time values and below LOCK_TOP is a lock taken over. */
+const TAKEN_FLOOR = TIME_BASE + 1;
+/** Above the values earlier versions of the guard wrote (below -(2 ** 52) + 2), so they can be taken over. */
+const TAKEOVER_BASE = -(2 ** 52) + 2;
+/** Every lock value lies below this; another node's workflow-wide history lies above it. */
+export const LOCK_TOP = -(2 ** 51);
+
+/** The value of a plain lock taken at `time` (ms), or a look's probe for "taken before `time`". */
+export function timeValue(time: number): number {
+	return TIME_BASE - Math.floor(time);
+}
+
+/** A taker's value: above every time value, and above takeovers as of an earlier `time` (by a clock within settleMs / 2). */
+export function takeoverValue(time: number, random: () => number): number {
+	return TAKEOVER_BASE + Math.floor(time) * 256 + Math.floor(random() * 256);
+}
+
+/** The row holds something other than this lock: another node's history for the whole workflow. */
+export class SharedLockRowError extends Error {}
+
+/** n8n's words when the row was saved in another mode. */
+const OTHER_MODE = /incompatible setting/;
+/** The database's words when another process created the row first (PostgreSQL, SQLite, MySQL). */
+const LOST_INSERT = /duplicate key|unique constraint|duplicate entry/i;
+
+/** What one call saw: whether it created the row, and which of its numbers the row held already. */
+interface Look {
+	created: boolean;
+	holds: (value: number) => boolean;
+}
+
+/**
+ * A lock held: the values its holder put in the row, `first` to `last`. A taker raises its own
+ * value by one at each check; a look that read an earlier one may write that back.
+ */
+interface Hold {
+	first: number;
+	last: number;
+}
+
+export interface WorkflowLock {
+	/** Runs `task` under the lock; a failure to give the lock back is returned, not thrown. */
+	hold<T>(task: () => Promise<T>): Promise<{ value: T; releaseError?: Error }>;
+	/** The longest a lock left by a dead holder delays the next execution (a look every pollMs aside). */
+	readonly recoveryMs: number;
+}
+
+export function createWorkflowLock(
+	row: LockRow,
+	timing: LockTiming,
+	clock: Clock,
+	random: () => number = Math.random,
+): WorkflowLock {
+	/** One call; 'busy' when another process created the row between its read and its insert. */
+	async function look(values: number[]): Promise<Look | 'busy'> {
+		let failure: unknown;
+		try {
+			const seen = await row.record(values);
+			const held = new Set(seen.processed.map(Number));
+			return { created: !held.has(LOCK_FLOOR), holds: (value) => held.has(value) };
+		} catch (error) {
+			failure = error;
+		}
+		const message = failure instanceof Error ? failure.message : String(failure);
+		if (OTHER_MODE.test(message)) throw new SharedLockRowError(message);
+		if (LOST_INSERT.test(message)) return 'busy';
+		throw failure;
+	}
+
+	/**
+	 * Whether the row still holds one of this holder's values; raised to last + 1 if so. 'again'
+	 * when it held less: a look wrote back an older value, or the row was deleted and created
+	 * again; raised to last + 1 now, it is this holder's again, but must be waited for anew.
+	 * 'failed' when the store failed: the row may have been raised or not.
+	 */
+	async function check(hold: Hold): Promise<'mine' | 'again' | 'created' | 'lost' | 'failed'> {
+		const next = hold.last + 1;
+		let seen: Look | 'busy';
+		try {
+			seen = await look([LOCK_FLOOR, hold.first, next]);
+		} catch {
+			return 'failed';
+		}
+		if (seen === 'busy') return 'lost';
+		if (seen.created) return 'created';
+		if (seen.holds(next)) return 'lost';
+		return seen.holds(hold.first) ? 'mine' : 'again';
+	}
+
+	/** Longer than a takeover lasts (2 × settleMs), with room for clocks settleMs / 2 apart. */
+	const takeoverSpan = 2.5 * timing.settleMs;
+
+	/**
+	 * Takes over a lock judged stale. Its first value is as of a takeover span ago: above a plain
+	 * lock, and above a taker that died, but below a takeover still under way, which it leaves alone.
+	 * Once it has raised the row, it stamps a value a span ahead, so that nobody takes it over while
+	 * it waits. It then waits settleMs (so that whatever a holder began before lands first) and checks
+	 * the row still holds its value, twice: the second wait covers a holder that began on a row its
+	 * value was copied onto. The row stays in place throughout, so nobody can create it meanwhile.
+	 */
+	async function takeOver(): Promise<Hold | 'lost' | 'not ours'> {
+		const attempt = takeoverValue(clock.now() - takeoverSpan, random);
+		const raised = await look([LOCK_FLOOR, attempt]).catch(() => 'busy' as const);
+		if (raised === 'busy') return 'lost';
+		if (raised.created) return { first: attempt, last: attempt };
+		// the row holds more: a takeover under way, or not a lock at all
+		if (raised.holds(attempt)) return 'not ours';
+		const stamp = takeoverValue(clock.now() + takeoverSpan, random);
+		// a stamp that failed may have landed or not: the checks tell
+		const stamped = await look([LOCK_FLOOR, stamp]).catch(() => undefined);
+		if (stamped === 'busy' || stamped?.holds(stamp)) return 'lost';
+		const hold = { first: stamp, last: stamp };
+		if (stamped?.created) return hold;
+		// two checks in a row that find the row as this taker left it, settleMs apart
+		for (let clean = 0; clean < 2; ) {
+			await clock.sleep(timing.settleMs);
+			const state = await check(hold);
+			if (state === 'lost') return 'lost';
+			// a check that failed may have raised the row too
+			hold.last += 1;
+			// the row was gone, so nobody held it: this call created it
+			if (state === 'created') return { first: hold.last, last: hold.last };
+			clean = state === 'mine' ? clean + 1 : 0;
+		}
+		return hold;
+	}
+
+	/**
+	 * Whether the row holds more than any takeover stamped by now: another node's number. Asked
+	 * only after takeovers have found the row above them for longer than any takeover lasts; were
+	 * it a taker's row after all, this raises it to a stamp of now, which the taker then finds not
+	 * its own, and which is taken over like the row of a taker that died.
+	 */
+	async function aboveEveryTakeover(): Promise<boolean> {
+		// a stamp of now, by a clock up to settleMs ahead
+		const highest = takeoverValue(clock.now() + takeoverSpan + timing.settleMs, () => 1);
+		const seen = await look([LOCK_FLOOR, highest]).catch(() => 'busy' as const);
+		return seen !== 'busy' && seen.holds(highest);
+	}
+
+	async function acquire(): Promise<Hold> {
+		let previousLook = clock.now();
+		let sameSince: number | undefined;
+		let failedLooks = 0;
+		let notOursSince: number | undefined;
+		for (;;) {
+			const lookedAt = clock.now();
+			const probe = timeValue(previousLook);
+			let seen: Look | 'busy' | undefined;
+			let failure: unknown;
+			try {
+				seen = await look([LOCK_FLOOR, probe]);
+				failedLooks = 0;
+			} catch (error) {
+				failure = error;
+			}
+			// a look that failed is tried again, up to 3 times in a row
+			if (failure !== undefined) {
+				if (failure instanceof SharedLockRowError || ++failedLooks >= 3) throw failure;
+			}
+			if (seen !== undefined && seen !== 'busy' && seen.created)
+				return { first: probe, last: probe };
+			if (seen !== undefined) {
+				// the row was created, or is held by someone who took it after the previous look
+				const unchanged = seen !== 'busy' && seen.holds(probe);
+				if (unchanged) sameSince ??= previousLook;
+				else sameSince = undefined;
+				if (!unchanged) notOursSince = undefined;
+			}
+			previousLook = lookedAt;
+			if (sameSince !== undefined && lookedAt - sameSince >= timing.staleAfterMs) {
+				const taken = await takeOver();
+				if (taken !== 'lost' && taken !== 'not ours') return taken;
+				// Above every takeover for longer than one lasts: ask whether it is a lock at all.
+				if (taken === 'not ours') {
+					notOursSince ??= lookedAt;
+					if (lookedAt - notOursSince >= 2 * (takeoverSpan + timing.staleAfterMs)) {
+						notOursSince = undefined;
+						if (await aboveEveryTakeover()) throw new SharedLockRowError('not a lock');
+					}
+				}
+				sameSince = undefined;
+				previousLook = clock.now();
+			}
+			await clock.sleep(timing.pollMs * (0.5 + random()));
+		}
+	}
+
+	/**
+	 * Gives the lock back. A plain lock is deleted: were it taken over meanwhile, the taker's checks
+	 * find the row gone (or created again) before it trusts it. A lock taken over is deleted only
+	 * while it holds exactly its value; a row left in place is taken over later.
+	 */
+	async function release(hold: Hold): Promise<void> {
+		if (hold.last < TAKEN_FLOOR) return await row.remove();
+		const seen = await look([LOCK_FLOOR, hold.first, hold.last + 1]);
+		if (seen === 'busy') return;
+		const mine = seen.holds(hold.first) && !seen.holds(hold.last + 1);
+		if (seen.created || mine) await row.remove();
+	}
+
+	return {
+		recoveryMs: timing.staleAfterMs + 2 * timing.settleMs,
+		async hold(task) {
+			const held = await acquire();
+			let outcome: { value: Awaited<ReturnType<typeof task>> } | { error: unknown };
+			try {
+				outcome = { value: await task() };
+			} catch (error) {
+				outcome = { error };
+			}
+			const releaseError = await release(held).then(
+				() => undefined,
+				(error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+			);
+			if ('error' in outcome) throw outcome.error;
+			return { value: outcome.value, releaseError };
+		},
+	};
+}

@@ -1,0 +1,266 @@
+import { invalidInput } from '../input/inputError';
+import { readJsonObject } from '../input/input';
+import { isPlainObject, namedValuePairs, unwrapValue } from './recordShapes';
+import type { SourceNodeRules } from './sourceNodes';
+
+/**
+ * The values of a record (a CRM contact, a form answer, a payment event) that can be sent as
+ * attributes or metadata, which take only text, numbers and true/false. Real records hold nulls,
+ * empty fields, nested objects and lists; by default those are left out and reported, so that a
+ * whole record can be mapped with {{ $json }}.
+ */
+
+/** What to do with a value that cannot be sent as it is. */
+export type UnsendableValueHandling = 'leaveOut' | 'jsonText' | 'fail';
+
+export type SendableValue = string | number | boolean;
+
+/** A key that was not sent, and why: 'missing', 'empty', 'an object', 'in "…Keys to Leave Out"'… */
+export interface LeftOutValue {
+	key: string;
+	reason: string;
+}
+
+export interface ValueRules {
+	/** The field named in errors, e.g. 'Attributes' or 'Metadata'. */
+	field: string;
+	/** The option that chooses the handling, named in the fixes. */
+	handlingOption: string;
+	handling: UnsendableValueHandling;
+	maxTextLength?: number;
+	/** Only these keys are sent (when given); matched as CallKaro matches attribute keys. */
+	keysToSend?: { option: string; keys: string[] };
+	/** These keys are never sent. */
+	keysToLeaveOut?: { option: string; keys: string[] };
+}
+
+/** A record's entries as read from its shape, with the keys dropped on the way and what was assumed. */
+export interface RecordReading {
+	entries: Array<[string, unknown]>;
+	leftOut: LeftOutValue[];
+	/** What was assumed from the node the item came from, for the output and a hint. */
+	assumed: string[];
+}
+
+/** A record given as an object, as JSON text of one, or as a list of named values. */
+function recordObject(given: unknown, field: string): Record<string, unknown> {
+	const parsed =
+		typeof given === 'string' && given.trim().startsWith('[') ? safeJson(given) : given;
+	const pairs = namedValuePairs(parsed);
+	return pairs ? Object.fromEntries(pairs) : readJsonObject(given, field);
+}
+
+function safeJson(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return text;
+	}
+}
+
+/**
+ * Reads a mapped record into [key, value] entries the way the node it came from shapes it:
+ * values in a wrapper that holds exactly one value are unwrapped (see recordShapes.ts), a list
+ * of named values under a key adds its names as keys, and what the source node is known to do
+ * (its record under one key, false for an empty field) is applied and said in `assumed`.
+ */
+export function readRecord(given: unknown, field: string, source?: SourceNodeRules): RecordReading {
+	const assumed: string[] = [];
+	let record = recordObject(given, field);
+	const nested = source?.recordUnder === undefined ? undefined : record[source.recordUnder];
+	if (source?.recordUnder !== undefined && (isPlainObject(nested) || namedValuePairs(nested))) {
+		record = recordObject(nested, field);
+		assumed.push(
+			`${field}: the values under "${source.recordUnder}", where ${source.displayName} puts the record`,
+		);
+	}
+	const entries: Array<[string, unknown]> = [];
+	const leftOut: LeftOutValue[] = [];
+	const seen = new Set<string>();
+	const add = (key: string, value: unknown, from?: string) => {
+		if (seen.has(key)) {
+			leftOut.push({ key, reason: `given twice${from ? ` (again in "${from}")` : ''}` });
+			return;
+		}
+		seen.add(key);
+		entries.push([key, value]);
+	};
+	let falseLeftOut = false;
+	const moreFields = source?.moreFieldsUnder;
+	for (const [key, value] of Object.entries(record)) {
+		const merged = key === moreFields && isPlainObject(value);
+		if (merged) {
+			assumed.push(
+				`${field}: the values under "${key}" as fields of the record, as ${source?.displayName} gives them`,
+			);
+		}
+		const pairs = merged ? Object.entries(value) : namedValuePairs(value);
+		for (const [name, inner] of pairs ?? [[key, value]]) {
+			let unwrapped = unwrapValue(inner).value;
+			if (unwrapped === false && source?.falseMeansEmpty) {
+				unwrapped = '';
+				falseLeftOut = true;
+			}
+			add(name, unwrapped, pairs ? key : undefined);
+		}
+	}
+	if (falseLeftOut && source) {
+		assumed.push(`${field}: false is an empty field, as ${source.displayName} writes it`);
+	}
+	return { entries, leftOut, assumed };
+}
+
+/** CallKaro matches attribute keys ignoring case, spaces, underscores and hyphens; so do the key lists. */
+export function looseKey(key: string): string {
+	return key.toLowerCase().replace(/[\s_-]/g, '');
+}
+
+/** 'City, lead_score ,Plan' -> ['City', 'lead_score', 'Plan']; a list of texts is taken as it is. */
+export function keyList(value: unknown): string[] {
+	const parts = Array.isArray(value) ? value.map(String) : String(value ?? '').split(',');
+	return parts.map((part) => part.trim()).filter(Boolean);
+}
+
+type Verdict =
+	| { send: SendableValue }
+	| { leaveOut: string; problem: string; fix: (rules: ValueRules) => string };
+
+const mapAnother = (rules: ValueRules) =>
+	`Map a field that has a value, or set "${rules.handlingOption}" to Leave Out and Report`;
+const asJsonText = (rules: ValueRules) =>
+	`Map one of its fields, or set "${rules.handlingOption}" to Send Objects and Lists as JSON Text`;
+const shorten = () => 'Shorten the value, or leave the key out';
+
+function textVerdict(key: string, text: string, rules: ValueRules, asJson = false): Verdict {
+	const max = rules.maxTextLength;
+	if (max === undefined || text.length <= max) return { send: text };
+	const written = asJson ? ' as JSON text' : '';
+	return {
+		leaveOut: `longer than ${max} characters${written}`,
+		problem: `has a value for "${key}" with ${text.length} characters${written}, more than the ${max} CallKaro accepts`,
+		fix: shorten,
+	};
+}
+
+function verdictOf(key: string, value: unknown, rules: ValueRules): Verdict {
+	if (value === undefined || value === null) {
+		return {
+			leaveOut: 'missing',
+			problem: `has no value for "${key}": it is missing or null`,
+			fix: mapAnother,
+		};
+	}
+	if (typeof value === 'boolean') return { send: value };
+	if (typeof value === 'number' && Number.isFinite(value)) return { send: value };
+	if (typeof value === 'string') {
+		// A blank CRM field means "no value": sent, it would erase a value the contact has.
+		if (value.trim() === '') {
+			return { leaveOut: 'empty', problem: `has an empty value for "${key}"`, fix: mapAnother };
+		}
+		return textVerdict(key, value, rules);
+	}
+	if (typeof value !== 'object') {
+		return {
+			leaveOut: `not text, a number or true/false`,
+			problem: `has a value for "${key}" that is not text, a number or true/false`,
+			fix: mapAnother,
+		};
+	}
+	const kind = Array.isArray(value) ? 'list' : 'object';
+	if (Object.keys(value).length === 0) {
+		return {
+			leaveOut: `an empty ${kind}`,
+			problem: `has an empty ${kind} for "${key}"`,
+			fix: mapAnother,
+		};
+	}
+	if (rules.handling === 'jsonText') return textVerdict(key, JSON.stringify(value), rules, true);
+	const shown = kind === 'list' ? 'a list' : 'an object';
+	return {
+		leaveOut: shown,
+		problem: `has a value for "${key}" that is ${shown}; only text, numbers and true/false can be sent`,
+		fix: asJsonText,
+	};
+}
+
+function keyFilterReason(key: string, rules: ValueRules): string | undefined {
+	const { keysToSend, keysToLeaveOut } = rules;
+	const loose = looseKey(key);
+	if (keysToLeaveOut?.keys.some((listed) => looseKey(listed) === loose)) {
+		return `in "${keysToLeaveOut.option}"`;
+	}
+	if (
+		keysToSend &&
+		keysToSend.keys.length > 0 &&
+		!keysToSend.keys.some((listed) => looseKey(listed) === loose)
+	) {
+		return `not in "${keysToSend.option}"`;
+	}
+	return undefined;
+}
+
+/** How many values of a nested object could be sent: text, numbers, true/false, once unwrapped. */
+function sendableCount(value: Record<string, unknown>): number {
+	return Object.values(value).filter((inner) => isSendable(unwrapValue(inner).value)).length;
+}
+
+function isSendable(value: unknown): boolean {
+	if (typeof value === 'string') return value.trim() !== '';
+	return typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+/**
+ * A record nested one level under one key (Airtable's `fields`, a lead under `data`): mapped
+ * whole, it would send a few incidental keys and leave the person out. Refused, naming the key
+ * to map, when an object holds at least twice as many values as the rest of the record.
+ */
+function refuseNestedRecord(
+	entries: ReadonlyArray<readonly [string, unknown]>,
+	rules: ValueRules,
+): void {
+	const kept = entries.filter(([key]) => keyFilterReason(key, rules) === undefined);
+	for (const [key, value] of kept) {
+		if (!isPlainObject(value)) continue;
+		const inside = sendableCount(value);
+		const outside = kept.filter(
+			([other, otherValue]) => other !== key && isSendable(otherValue),
+		).length;
+		// A customer with an address object keeps its own values beside it: not a wrapper.
+		if (inside < 2 || inside < 2 * outside) continue;
+		const keysOption = rules.keysToSend
+			? `, or list the keys to send in Options > ${rules.keysToSend.option}`
+			: '';
+		throw invalidInput(
+			rules.field,
+			`has most of its values inside "${key}" (${inside} there, ${outside} outside it), and an object is not sent`,
+			`Map that object instead, e.g. {{ $json.${key} }} in place of {{ $json }}${keysOption}`,
+		);
+	}
+}
+
+/**
+ * Splits a record's entries into the values to send and those left out, in the record's order.
+ * With the handling 'fail', a value that cannot be sent fails instead, naming its key; keys the
+ * key lists exclude are the builder's choice and never fail.
+ */
+export function sendableValues(
+	entries: ReadonlyArray<readonly [string, unknown]>,
+	rules: ValueRules,
+): { values: Array<[string, SendableValue]>; leftOut: LeftOutValue[] } {
+	if (rules.handling !== 'jsonText') refuseNestedRecord(entries, rules);
+	const values: Array<[string, SendableValue]> = [];
+	const leftOut: LeftOutValue[] = [];
+	for (const [key, value] of entries) {
+		const filtered = keyFilterReason(key, rules);
+		if (filtered !== undefined) {
+			leftOut.push({ key, reason: filtered });
+			continue;
+		}
+		const verdict = verdictOf(key, value, rules);
+		if ('send' in verdict) values.push([key, verdict.send]);
+		else if (rules.handling === 'fail') {
+			throw invalidInput(rules.field, verdict.problem, verdict.fix(rules));
+		} else leftOut.push({ key, reason: verdict.leaveOut });
+	}
+	return { values, leftOut };
+}

@@ -1,0 +1,492 @@
+import { DateTime, FixedOffsetZone, IANAZone, Info, Settings } from 'luxon';
+import type { Zone } from 'luxon';
+
+import { invalidInput } from '../input/inputError';
+import { describeValue, wrongTypeError } from '../input/input';
+
+/** CallKaro reads schedule times as wall-clock time in India. */
+export const IST_ZONE = 'Asia/Kolkata';
+
+const WALL_FORMAT = "yyyy-LL-dd'T'HH:mm:ss";
+// A fixed locale and digits: the host may have changed luxon's defaults.
+const FORMAT_OPTIONS = { locale: 'en-US', numberingSystem: 'latn' } as const;
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const DAY = 24 * 60 * MINUTE;
+/** CallKaro's format has a four-digit year. */
+const FIRST_YEAR = 1;
+const LAST_YEAR = 9999;
+
+/** What a Schedule Time more than an hour in the past does: fail the item, or start now. */
+export type LongPast = 'fail' | 'startNow';
+/** What a Schedule Time more than FAR_AHEAD_DAYS ahead does: fail the item, or send it. */
+export type FarAhead = 'fail' | 'send';
+/**
+ * Callbacks and follow-ups are days or weeks ahead; the furthest a calling campaign plausibly
+ * plans is a yearly renewal, on the same date next year (366 days in a leap year). Further
+ * than that is a wrong field (a phone number read as epoch seconds) or a mistyped year.
+ */
+export const FAR_AHEAD_DAYS = 366;
+// Further back than this, a past time is a wrong mapping (a created date, seconds read as
+// milliseconds) far more often than a late run; a run a few minutes late still starts now.
+const LONG_PAST_MS = 60 * MINUTE;
+
+// Numbers are read by size. Both epoch readings start at 1973-03-03T09:46:40Z, so a number
+// means one time at most, and none before 1973 (in milliseconds a seconds value is 1970).
+const FIRST_EPOCH_SECONDS = 1e8;
+const FIRST_EPOCH_MILLIS = 1e11;
+/** Spreadsheet serial dates count days from 1899-12-30; 100000 is the year 2173. */
+const SERIAL_DATE_EPOCH = Date.UTC(1899, 11, 30);
+const LAST_SERIAL_DATE = 100_000;
+const NUMERIC_TEXT = /^\d+(?:\.\d+)?$/;
+
+export interface IstSchedule {
+	/** '2026-11-22T09:30:00': the time in Asia/Kolkata, in CallKaro's format. */
+	scheduleAt: string;
+	/** '2026-11-22T04:00:00.000Z' */
+	utc: string;
+	isPast: boolean;
+	/** Set when the value needed a rule to mean one instant, e.g. a repeated hour or epoch seconds. */
+	note?: string;
+	/** The zone date-and-time text without an offset was read in; absent for any other value. */
+	wallClockZone?: string;
+}
+
+export interface ScheduleOptions {
+	/** IANA zone of date-and-time text without an offset. */
+	zone: string;
+	now?: Date;
+	field?: string;
+	/** Default 'fail'. */
+	longPast?: LongPast;
+	/** Default 'fail'. */
+	farAhead?: FarAhead;
+	/** When a date without a time starts ('HH:MM' in a zone: Calling Hours' opening); refused without. */
+	dayStart?: { zone: string; time: string };
+}
+
+// 'YYYY-MM-DD', 'YYYY-MM-DDTHH:mm[:ss[.fraction]]' or with a space instead of T, optionally with Z or an offset.
+const DATE_TEXT =
+	/^(\d{4})-(\d{2})-(\d{2})(?:[T ]([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.(\d+))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+const OFFSET_TEXT = /^([+-])(\d{2}):?(\d{2})?$/;
+const FORMAT_HINT =
+	'Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30';
+
+interface DateTimeLike {
+	isValid: boolean;
+	toMillis(): number;
+}
+
+// The host's luxon copy may differ from ours, so DateTime.isDateTime cannot be trusted.
+function isDateTimeLike(value: object): value is DateTimeLike {
+	const candidate = value as Partial<Record<keyof DateTimeLike, unknown>>;
+	return typeof candidate.toMillis === 'function' && typeof candidate.isValid === 'boolean';
+}
+
+function isJsDateLike(value: object): value is { toJSDate(): Date } {
+	return typeof (value as { toJSDate?: unknown }).toJSDate === 'function';
+}
+
+function isJsDate(value: object): value is Date {
+	return Object.prototype.toString.call(value) === '[object Date]';
+}
+
+function millisOf(value: unknown, field: string): number {
+	if (typeof value === 'object' && value !== null) {
+		if (isDateTimeLike(value)) return value.isValid ? value.toMillis() : Number.NaN;
+		if (isJsDateLike(value)) return value.toJSDate().getTime();
+		if (isJsDate(value)) return value.getTime();
+	}
+	throw wrongTypeError(field, value, 'a date and time', FORMAT_HINT);
+}
+
+function isLeapYear(year: number): boolean {
+	return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+}
+
+function daysInMonth(year: number, month: number): number {
+	if (month === 2) return isLeapYear(year) ? 29 : 28;
+	return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/** The wall-clock fields as milliseconds of the same fields read in UTC (Date.UTC maps years 0-99 to 1900s). */
+function wallMillis(fields: number[]): number {
+	const [year, month, day, hour, minute, second, millisecond] = fields;
+	const date = new Date(0);
+	date.setUTCFullYear(year, month - 1, day);
+	date.setUTCHours(hour, minute, second, millisecond);
+	return date.getTime();
+}
+
+/** Offset in minutes east of UTC, or undefined when it is not an ISO 8601 offset (hours 0-23, minutes 0-59). */
+function offsetMinutes(offset: string): number | undefined {
+	if (offset === 'Z') return 0;
+	const [, sign, hours, minutes = '00'] = OFFSET_TEXT.exec(offset) ?? [];
+	if (sign === undefined || Number(hours) > 23 || Number(minutes) > 59) return undefined;
+	return (sign === '-' ? -1 : 1) * (Number(hours) * 60 + Number(minutes));
+}
+
+function formatOffset(minutes: number): string {
+	const sign = minutes < 0 ? '-' : '+';
+	const absolute = Math.round(Math.abs(minutes));
+	const pad = (part: number) => String(part).padStart(2, '0');
+	return `${sign}${pad(Math.floor(absolute / 60))}:${pad(absolute % 60)}`;
+}
+
+// Offsets already looked up, per zone name and instant. Each lookup is an Intl formatToParts
+// (behind luxon's zone.offset), the bulk of a schedule's cost, and a bulk run often schedules
+// every item at the same time. Bounded: a zone's entries are dropped when it has too many.
+const OFFSET_CACHE_SIZE = 10_000;
+const knownOffsets = new Map<string, Map<number, number>>();
+
+/** The zone's offset at an instant, in milliseconds (luxon gives minutes, fractional before 1900). */
+function offsetAt(zone: Zone, instant: number): number {
+	let offsets = knownOffsets.get(zone.name);
+	if (offsets === undefined) knownOffsets.set(zone.name, (offsets = new Map()));
+	let offset = offsets.get(instant);
+	if (offset === undefined) {
+		if (offsets.size >= OFFSET_CACHE_SIZE) offsets.clear();
+		offset = Math.round(zone.offset(instant) * MINUTE);
+		offsets.set(instant, offset);
+	}
+	return offset;
+}
+
+/** "YYYY-MM-DDTHH:mm:ss" on the clocks of the zone at an instant. */
+export function formatWall(instant: number, zone: Zone): string {
+	return DateTime.fromMillis(instant, { zone }).toFormat(WALL_FORMAT, FORMAT_OPTIONS);
+}
+
+/** The first instant at which the offset is no longer `before`, between two instants with different offsets. */
+function changeInstant(zone: Zone, from: number, to: number, before: number): number {
+	let [low, high] = [from, to];
+	while (high - low > 1) {
+		const middle = Math.floor((low + high) / 2);
+		if (offsetAt(zone, middle) === before) low = middle;
+		else high = middle;
+	}
+	return high;
+}
+
+type WallReading =
+	| { kind: 'exists'; instant: number; repeatedOffset?: number }
+	| { kind: 'skipped'; lastBefore: number; firstAfter: number };
+
+/**
+ * Which instant a wall-clock time in a zone means. The offsets a day before and a day after
+ * bracket any clock change near it (the longest known, Apia's, skipped one day), so the answer
+ * does not depend on today's offset as luxon's own reading does.
+ */
+function readWallTime(wall: number, zone: Zone): WallReading {
+	const offsetBefore = offsetAt(zone, wall - DAY);
+	const offsetAfter = offsetAt(zone, wall + DAY);
+	const instants = [...new Set([offsetBefore, offsetAfter])]
+		.map((offset) => wall - offset)
+		.filter((instant) => offsetAt(zone, instant) === wall - instant)
+		.sort((a, b) => a - b);
+	if (instants.length > 0) {
+		// A repeated time is its first occurrence, the earlier instant (RFC 5545, Python's fold=0).
+		const [first] = instants;
+		return {
+			kind: 'exists',
+			instant: first,
+			repeatedOffset: instants.length > 1 ? wall - first : undefined,
+		};
+	}
+	const change = changeInstant(zone, wall - DAY, wall + DAY, offsetBefore);
+	return { kind: 'skipped', lastBefore: change - SECOND, firstAfter: change };
+}
+
+/** What an input means: an instant, and how it was read. */
+interface Reading {
+	instant: number;
+	note?: string;
+	wallClockZone?: string;
+	/** The last instant the value may mean, when later than `instant`: the end of a date's day. */
+	latest?: number;
+}
+
+function skippedError(text: string, zone: Zone, field: string, reading: WallReading) {
+	const gap =
+		reading.kind === 'skipped'
+			? `The clocks go from ${formatWall(reading.lastBefore, zone)} straight to ${formatWall(reading.firstAfter, zone)}; pick a time outside that gap`
+			: 'Pick a time outside the clock change';
+	return invalidInput(
+		field,
+		`does not exist in the time zone ${zone.name}, because the clocks skip it: ${describeValue(text)}`,
+		gap,
+	);
+}
+
+/** Wall-clock text in the zone: one rule for repeated and skipped times. */
+function readWallText(text: string, wall: number, zone: Zone, field: string): Reading {
+	const reading = readWallTime(wall, zone);
+	if (reading.kind === 'skipped') throw skippedError(text, zone, field, reading);
+	const { instant, repeatedOffset } = reading;
+	return {
+		instant,
+		wallClockZone: zone.name,
+		...(repeatedOffset === undefined
+			? {}
+			: {
+					note: `repeated wall time read as its first occurrence (${formatOffset(repeatedOffset / MINUTE)})`,
+				}),
+	};
+}
+
+/** Minutes since midnight of 'HH:MM'. */
+export function minutesOfDay(timeOfDay: string): number {
+	const [hours, minutes] = timeOfDay.split(':').map(Number);
+	return hours * 60 + minutes;
+}
+
+/**
+ * A date without a time (a form's date answer) is never a silent midnight call: it starts at the
+ * day start given (when Calling Hours open that day), and may be used until that day ends.
+ */
+function readDate(
+	text: string,
+	day: number,
+	dayStart: ScheduleOptions['dayStart'],
+	field: string,
+): Reading {
+	const date = text.slice(0, 10);
+	const midnight = text.length > 10;
+	if (dayStart === undefined) {
+		throw invalidInput(
+			field,
+			midnight
+				? `is midnight without an offset, as a date picker gives a date alone: ${describeValue(text)}`
+				: `has a date but no time: ${describeValue(text)}`,
+			`Add the time, such as ${date}T10:00:00+05:30, or add Options → Calling Hours to start when they open that day${midnight ? `; for a call at midnight, give the offset: ${date}T00:00:00+05:30` : ''}`,
+		);
+	}
+	const zone = knownZone(dayStart.zone, 'Calling Hours Time Zone');
+	return {
+		instant: firstInstantAtOrAfter(day + minutesOfDay(dayStart.time) * MINUTE, zone),
+		latest: firstInstantAtOrAfter(day + DAY, zone) - 1,
+		note: `date without a time: starts when Calling Hours open that day (${dayStart.time} in ${zone.name})`,
+	};
+}
+
+/**
+ * The first instant at which the zone's clocks show the wall time, or reach it when the clocks
+ * skip it (ms of the wall fields read as UTC): when a window that opens at that time opens.
+ */
+export function firstInstantAtOrAfter(wall: number, zone: Zone): number {
+	const reading = readWallTime(wall, zone);
+	return reading.kind === 'exists' ? reading.instant : reading.firstAfter;
+}
+
+function parseDateText(text: string, options: TextOptions, field: string): Reading {
+	const match = DATE_TEXT.exec(text);
+	if (!match)
+		throw invalidInput(field, `is not a date and time: ${describeValue(text)}`, FORMAT_HINT);
+	const [, year, month, day, hour, minute = '0', second = '0', fraction = '', offset] = match;
+	if (
+		Number(month) < 1 ||
+		Number(month) > 12 ||
+		Number(day) < 1 ||
+		Number(day) > daysInMonth(Number(year), Number(month))
+	) {
+		throw invalidInput(field, `is not a real date or time: ${describeValue(text)}`, FORMAT_HINT);
+	}
+	// Any number of fraction digits; CallKaro's format has whole seconds, so milliseconds are plenty.
+	const millisecond = fraction.slice(0, 3).padEnd(3, '0');
+	const wall = wallMillis([year, month, day, hour ?? '0', minute, second, millisecond].map(Number));
+	// Midnight without an offset is what a date picker gives for a date alone: no one means a call at 00:00.
+	const dateAlone = hour === undefined || (offset === undefined && wall % DAY === 0);
+	if (dateAlone) return readDate(text, wall, options.dayStart, field);
+	if (offset === undefined) return readWallText(text, wall, options.zone, field);
+	const minutes = offsetMinutes(offset);
+	if (minutes === undefined) {
+		throw invalidInput(
+			field,
+			`has an offset that is not -23:59 to +23:59: ${describeValue(text)}`,
+			'Write the offset as +HH:MM or -HH:MM, hours 00-23 and minutes 00-59, such as +05:30',
+		);
+	}
+	return { instant: wall - minutes * MINUTE };
+}
+
+/** How text is read: offset-less date and time in `zone`, a date alone from `dayStart`. */
+interface TextOptions {
+	zone: Zone;
+	dayStart: ScheduleOptions['dayStart'];
+}
+
+/** A number as a message shows it: its size, once it has as many digits as a phone number. */
+function numberShown(number: number): string {
+	const digits = String(Math.trunc(Math.abs(number))).length;
+	if (digits < 8) return String(number);
+	return `a ${number < 0 ? 'negative ' : ''}number of ${digits} digits`;
+}
+
+/** A number by its size: epoch milliseconds, epoch seconds, or refused saying what it looks like. */
+function readNumber(number: number, field: string): Reading {
+	if (Number.isNaN(number) || number >= FIRST_EPOCH_MILLIS) return { instant: number };
+	if (number >= FIRST_EPOCH_SECONDS) {
+		return { instant: number * SECOND, note: 'number read as epoch seconds, not milliseconds' };
+	}
+	if (number > 0 && number < LAST_SERIAL_DATE) {
+		const day = new Date(SERIAL_DATE_EPOCH + Math.floor(number) * DAY).toISOString().slice(0, 10);
+		throw invalidInput(
+			field,
+			`is ${number}, which looks like a spreadsheet serial date (day ${Math.floor(number)} after 1899-12-30 is ${day}), not a date and time`,
+			"Read the sheet's dates as formatted text, or give a date and time such as 2026-11-22T09:30:00+05:30",
+		);
+	}
+	throw invalidInput(
+		field,
+		`is ${numberShown(number)}, which is neither epoch seconds (9 to 11 digits) nor epoch milliseconds (12 digits or more) nor a spreadsheet serial date (below ${LAST_SERIAL_DATE})`,
+		FORMAT_HINT,
+	);
+}
+
+function emptyError(field: string) {
+	return invalidInput(
+		field,
+		'is empty',
+		`${FORMAT_HINT}. An empty Schedule Time never means now: to start now, set none`,
+	);
+}
+
+function parseInput(value: unknown, options: TextOptions, field: string): Reading {
+	if (typeof value === 'number') return readNumber(value, field);
+	if (value === undefined || value === null) throw emptyError(field);
+	if (typeof value !== 'string') return { instant: millisOf(value, field) };
+	const text = value.trim();
+	if (text === '') throw emptyError(field);
+	// HubSpot sends epoch milliseconds as text.
+	return NUMERIC_TEXT.test(text)
+		? readNumber(Number(text), field)
+		: parseDateText(text, options, field);
+}
+
+function istDateTime(instant: number, value: unknown, field: string): DateTime<true> {
+	if (!Number.isFinite(instant))
+		throw invalidInput(field, `is not a valid date: ${describeValue(value)}`, FORMAT_HINT);
+	// India's offset at that instant, looked up once (see offsetAt).
+	const offset = FixedOffsetZone.instance(offsetAt(IANAZone.create(IST_ZONE), instant) / MINUTE);
+	const ist = DateTime.fromMillis(instant, { zone: offset });
+	if (!ist.isValid || ist.year < FIRST_YEAR || ist.year > LAST_YEAR) {
+		throw invalidInput(
+			field,
+			`is outside the years 0001 to 9999 in India time: ${typeof value === 'number' ? numberShown(value) : describeValue(value)}`,
+			"CallKaro's schedule format has a four-digit year; pick a time in that range",
+		);
+	}
+	return ist;
+}
+
+/** "YYYY-MM-DDTHH:mm:ss" of a time whose year is 1 to 9999: what toFormat(WALL_FORMAT) gives, without its locale set-up. */
+function formatIst(time: DateTime): string {
+	const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+	return `${pad(time.year, 4)}-${pad(time.month)}-${pad(time.day)}T${pad(time.hour)}:${pad(time.minute)}:${pad(time.second)}`;
+}
+
+/** India's zone under the names people and ICU give it. */
+const INDIA_ZONE_NAMES = new Set(['asia/kolkata', 'asia/calcutta', 'ist']);
+/** Abbreviations that name no single zone (EST has no summer time, IST is also Israel's). */
+const ZONE_ABBREVIATION = /^([A-Z]{3,4}|[a-z]{3,4})$/;
+const ZONE_FIX = 'Use an IANA time zone name such as Asia/Kolkata or America/New_York';
+
+/**
+ * A luxon zone for an IANA name in any case (or UTC and fixed offsets), or an error naming the
+ * field. India's zone by any of its names (IST, asia/calcutta) is Asia/Kolkata, so zones compare
+ * as zones, not as text; other abbreviations are refused, since each means several zones.
+ */
+export function knownZone(zone: string, field = 'Time Zone'): Zone {
+	const given = zone.trim();
+	if (INDIA_ZONE_NAMES.has(given.toLowerCase())) return IANAZone.create(IST_ZONE);
+	if (ZONE_ABBREVIATION.test(given) && !['utc', 'gmt'].includes(given.toLowerCase())) {
+		throw invalidInput(
+			field,
+			`is an abbreviation, ${describeValue(zone)}, which names no single time zone`,
+			ZONE_FIX,
+		);
+	}
+	const known = given === '' ? undefined : Info.normalizeZone(given);
+	if (!known?.isValid) {
+		throw invalidInput(field, `is not a known time zone: ${describeValue(zone)}`, ZONE_FIX);
+	}
+	return known.type === 'iana' ? IANAZone.create(canonicalZoneName(known.name)) : known;
+}
+
+// Zones are read for every item, and an Intl.DateTimeFormat is costly to build: each name once.
+const canonicalNames = new Map<string, string>();
+
+/** 'europe/london' -> 'Europe/London': the zone's own name, as the output reports it. */
+function canonicalZoneName(name: string): string {
+	let canonical = canonicalNames.get(name);
+	if (canonical === undefined) {
+		const resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions()
+			.timeZone;
+		canonical = INDIA_ZONE_NAMES.has(resolved.toLowerCase()) ? IST_ZONE : resolved;
+		canonicalNames.set(name, canonical);
+	}
+	return canonical;
+}
+
+/** The digits of a number given as a number or as text, e.g. '9876543210' for 9876543210. */
+function numberDigits(value: unknown): string | undefined {
+	if (typeof value === 'number' && Number.isFinite(value)) return String(Math.trunc(value));
+	if (typeof value === 'string' && NUMERIC_TEXT.test(value.trim()))
+		return value.trim().split('.')[0];
+	return undefined;
+}
+
+/** Before this, an epoch reading is more likely a phone number than a date someone meant. */
+const FIRST_PLAUSIBLE_EPOCH = Date.UTC(2001, 0, 1);
+
+/**
+ * How a refused time was given, shown as what it was read as, never as its digits. A number of
+ * a phone number's size that reads as a far-off time is said to look like one, since a phone
+ * field mapped by mistake is its likely cause.
+ */
+function givenAs(value: unknown, farOff: boolean): string {
+	const digits = numberDigits(value);
+	if (digits === undefined) {
+		return typeof value === 'string' ? ` (given as ${describeValue(value)})` : '';
+	}
+	const unit = Number(digits) >= FIRST_EPOCH_MILLIS ? 'milliseconds' : 'seconds';
+	const phoneSized = farOff && digits.length >= 10 && digits.length <= 15;
+	return ` (a number of ${digits.length} digits read as epoch ${unit}${phoneSized ? '; it looks like a phone number' : ''})`;
+}
+
+/**
+ * Converts a date input (luxon DateTime, JS Date, epoch seconds or milliseconds as a number or
+ * text, ISO text) into CallKaro's IST schedule format.
+ */
+export function toIstSchedule(value: unknown, options: ScheduleOptions): IstSchedule {
+	const zone = knownZone(options.zone);
+	const field = options.field ?? 'Schedule Time';
+	const reading = parseInput(value, { zone, dayStart: options.dayStart }, field);
+	const { instant, note, wallClockZone, latest = instant } = reading;
+	const ist = istDateTime(instant, value, field);
+	// Settings.now is luxon's clock, which tests (and hosts) may set.
+	const now = options.now?.getTime() ?? Settings.now();
+	if (options.longPast !== 'startNow' && latest < now - LONG_PAST_MS) {
+		throw invalidInput(
+			field,
+			`is ${formatIst(ist)} in India time${givenAs(value, instant < FIRST_PLAUSIBLE_EPOCH)}, more than an hour in the past`,
+			'Such a time is usually the wrong field (a created date, say): map the time the call should start, or set Options → Schedule Time Long Past to Start Now',
+		);
+	}
+	if (options.farAhead !== 'send' && instant > now + FAR_AHEAD_DAYS * DAY) {
+		throw invalidInput(
+			field,
+			`is ${formatIst(ist)} in India time${givenAs(value, true)}, more than ${FAR_AHEAD_DAYS} days ahead`,
+			'Such a time is usually the wrong field or a mistyped year: map the time the call should start, or set Options → Schedule Time Far Ahead to Send It',
+		);
+	}
+	return {
+		scheduleAt: formatIst(ist),
+		// the same text as luxon's toUTC().toISO() for these years, without a second DateTime
+		utc: new Date(instant).toISOString(),
+		isPast: instant < now,
+		...(note === undefined ? {} : { note }),
+		...(wallClockZone === undefined ? {} : { wallClockZone }),
+	};
+}

@@ -1,0 +1,222 @@
+import { keyList, looseKey, readRecord, sendableValues } from '../../../src/records/recordValues';
+import type { ValueRules } from '../../../src/records/recordValues';
+import { inputErrorOf } from '../helpers';
+
+const RULES: ValueRules = {
+	field: 'Metadata',
+	handlingOption: 'Metadata Values That Cannot Be Sent',
+	handling: 'leaveOut',
+};
+
+describe('looseKey: keys match as CallKaro matches attribute keys', () => {
+	test.each([
+		['First Name', 'firstname'],
+		['first_name', 'firstname'],
+		['first-name', 'firstname'],
+		['FIRSTNAME', 'firstname'],
+		[' First\tName ', 'firstname'],
+	])('%p -> %p', (key, loose) => {
+		expect(looseKey(key)).toBe(loose);
+	});
+});
+
+describe('keyList', () => {
+	test.each([
+		['First Name, city ,, Lead Score', ['First Name', 'city', 'Lead Score']],
+		['', []],
+		[undefined, []],
+		[
+			['a ', ' b'],
+			['a', 'b'],
+		],
+	])('%p -> %p', (value, keys) => {
+		expect(keyList(value)).toEqual(keys);
+	});
+});
+
+describe('sendableValues', () => {
+	const record = {
+		name: 'Asha',
+		amount: 49900,
+		captured: true,
+		email: null,
+		notes: '',
+		notes_2: undefined,
+		card: { last4: '4242' },
+		tags: ['vip'],
+	};
+
+	test('sends text, numbers and true/false; leaves out the rest and says why', () => {
+		expect(sendableValues(Object.entries(record), RULES)).toEqual({
+			values: [
+				['name', 'Asha'],
+				['amount', 49900],
+				['captured', true],
+			],
+			leftOut: [
+				{ key: 'email', reason: 'missing' },
+				{ key: 'notes', reason: 'empty' },
+				{ key: 'notes_2', reason: 'missing' },
+				{ key: 'card', reason: 'an object' },
+				{ key: 'tags', reason: 'a list' },
+			],
+		});
+	});
+
+	test('no length limit unless the rules set one', () => {
+		const long = 'x'.repeat(5000);
+		expect(sendableValues([['story', long]], RULES).values).toEqual([['story', long]]);
+	});
+
+	test('with Fail the Item, the first value that cannot be sent fails, named by its key', () => {
+		const error = inputErrorOf(() =>
+			sendableValues(Object.entries(record), { ...RULES, handling: 'fail' }),
+		);
+		expect(error.field).toBe('Metadata');
+		expect(error.message).toBe(
+			'"Metadata" has no value for "email": it is missing or null. Map a field that has a value, or set "Metadata Values That Cannot Be Sent" to Leave Out and Report.',
+		);
+	});
+
+	test('JSON text that is too long is left out', () => {
+		const rules = { ...RULES, handling: 'jsonText' as const, maxTextLength: 10 };
+		expect(sendableValues([['card', { last4: '4242', brand: 'visa' }]], rules)).toEqual({
+			values: [],
+			leftOut: [{ key: 'card', reason: 'longer than 10 characters as JSON text' }],
+		});
+	});
+});
+
+describe('readRecord: a record as n8n nodes shape it', () => {
+	const ODOO = { displayName: 'Odoo', falseMeansEmpty: true, timesWithoutOffsetIn: 'UTC' };
+	const AIRTABLE = { displayName: 'Airtable', recordUnder: 'fields' };
+
+	test('values in one-value wrappers are taken out; other objects stay for the rules', () => {
+		const hubspotProperties = {
+			firstname: { value: 'Asha', versions: [] },
+			phone: { value: '+919820012345', versions: [] },
+			owner: { id: '55', name: 'Ravi' },
+		};
+		expect(readRecord(hubspotProperties, 'Attributes')).toEqual({
+			entries: [
+				['firstname', 'Asha'],
+				['phone', '+919820012345'],
+				['owner', { id: '55', name: 'Ravi' }],
+			],
+			leftOut: [],
+			assumed: [],
+		});
+	});
+
+	test('a list of named values under a key adds its names; a name given twice keeps the first', () => {
+		const agileContact = {
+			id: 5,
+			properties: [
+				{ type: 'SYSTEM', name: 'first_name', value: 'Asha' },
+				{ type: 'SYSTEM', name: 'phone', value: '+919820012345', subtype: 'work' },
+				{ type: 'SYSTEM', name: 'phone', value: '+919820012346', subtype: 'home' },
+			],
+		};
+		expect(readRecord(agileContact, 'Attributes')).toEqual({
+			entries: [
+				['id', 5],
+				['first_name', 'Asha'],
+				['phone', '+919820012345'],
+			],
+			leftOut: [{ key: 'phone', reason: 'given twice (again in "properties")' }],
+			assumed: [],
+		});
+	});
+
+	test('a list of named values, mapped itself, is the record', () => {
+		expect(readRecord([{ title: 'City', text: 'Pune' }], 'Attributes').entries).toEqual([
+			['City', 'Pune'],
+		]);
+		expect(readRecord('[{"name":"City","value":"Pune"}]', 'Metadata').entries).toEqual([
+			['City', 'Pune'],
+		]);
+	});
+
+	test('from Odoo, false is an empty field, and the output says it was assumed', () => {
+		expect(
+			readRecord({ name: 'Asha', mobile: false, is_company: false }, 'Attributes', ODOO),
+		).toEqual({
+			entries: [
+				['name', 'Asha'],
+				['mobile', ''],
+				['is_company', ''],
+			],
+			leftOut: [],
+			assumed: ['Attributes: false is an empty field, as Odoo writes it'],
+		});
+	});
+
+	test('from elsewhere, false is a value', () => {
+		expect(readRecord({ opted_in: false }, 'Attributes').entries).toEqual([['opted_in', false]]);
+	});
+
+	test('from Airtable, the whole item is read from fields, and the output says so', () => {
+		const item = {
+			id: 'rec1',
+			createdTime: '2026-11-20T04:35:03.000Z',
+			fields: { Name: 'Asha', City: 'Pune' },
+		};
+		expect(readRecord(item, 'Attributes', AIRTABLE)).toEqual({
+			entries: [
+				['Name', 'Asha'],
+				['City', 'Pune'],
+			],
+			leftOut: [],
+			assumed: ['Attributes: the values under "fields", where Airtable puts the record'],
+		});
+		// Mapped as {{ $json.fields }}, there is nothing to assume.
+		expect(readRecord(item.fields, 'Attributes', AIRTABLE).assumed).toEqual([]);
+	});
+});
+
+describe('sendableValues: a record nested one level under one key', () => {
+	const airtableItem = {
+		id: 'rec1',
+		createdTime: '2026-11-20T04:35:03.000Z',
+		fields: { Name: 'Asha', Phone: '+919820012345', City: 'Pune', Plan: 'Gold' },
+	};
+
+	test('mapped whole, it is refused, naming the key to map', () => {
+		const error = inputErrorOf(() => sendableValues(Object.entries(airtableItem), RULES));
+		expect(error.message).toBe(
+			'"Metadata" has most of its values inside "fields" (4 there, 2 outside it), and an object is not sent. Map that object instead, e.g. {{ $json.fields }} in place of {{ $json }}.',
+		);
+	});
+
+	test('with Fail the Item too, the refusal names the key to map', () => {
+		const error = inputErrorOf(() =>
+			sendableValues(Object.entries(airtableItem), { ...RULES, handling: 'fail' }),
+		);
+		expect(error.message).toContain('Map that object instead, e.g. {{ $json.fields }}');
+	});
+
+	test('keys chosen by the builder are their choice', () => {
+		const rules = { ...RULES, keysToSend: { option: 'Attribute Keys to Send', keys: ['id'] } };
+		expect(sendableValues(Object.entries(airtableItem), rules).values).toEqual([['id', 'rec1']]);
+	});
+
+	test('sent as JSON text when the builder asks for it', () => {
+		const { values } = sendableValues(Object.entries(airtableItem), {
+			...RULES,
+			handling: 'jsonText',
+		});
+		expect(values.map(([key]) => key)).toEqual(['id', 'createdTime', 'fields']);
+	});
+
+	test('a customer beside its address object is no nested record', () => {
+		const customer = {
+			first_name: 'Asha',
+			last_name: 'Rao',
+			email: 'asha@example.com',
+			address: { city: 'Pune', zip: '411001', country: 'IN', phone: '+919820012345' },
+		};
+		expect(sendableValues(Object.entries(customer), RULES).leftOut).toEqual([
+			{ key: 'address', reason: 'an object' },
+		]);
+	});
+});
