@@ -2,7 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { ATTRIBUTE_OPTION_NAMES } from '../../src/records/attributes';
-import type { AttributeRules, AttributeSource, AttributeSummary } from '../../src/records/attributes';
+import type {
+	AttributeRules,
+	AttributeSource,
+	AttributeSummary,
+} from '../../src/records/attributes';
 import { attributeProblemsError } from '../../src/client/client';
 import type { CallKaroClient } from '../../src/client/client';
 import { defaultCountryCodeOf } from '../../src/phone/phoneNumber';
@@ -36,8 +40,8 @@ import {
 	scheduleZone,
 } from '../shared/schedule';
 import type { CallingHoursOptionValue } from '../shared/schedule';
-import { firstItemText } from '../shared/runItems';
-import type { FirstItem, FirstItemWording, ItemResult, PreparedItem } from '../shared/runItems';
+import { firstItemText } from '../shared/runState';
+import type { FirstItem, FirstItemWording, ItemResult, PreparedItem } from '../shared/runState';
 import { readingOutput, sourceNodeOf, sourceZoneOf } from '../shared/sourceNode';
 import {
 	allowedNumbersProperty,

@@ -11,7 +11,7 @@ import {
 	previewOnlyOption,
 } from '../shared/descriptions';
 import type { ActionOperation } from '../shared/executeForEachItem';
-import type { PreparedItem } from '../shared/runItems';
+import type { PreparedItem } from '../shared/runState';
 
 export const vocabulary: RunVocabulary = {
 	noun: 'campaigns',

@@ -15,7 +15,7 @@ import {
 	previewOnlyOption,
 } from '../shared/descriptions';
 import type { ActionOperation } from '../shared/executeForEachItem';
-import type { PreparedItem } from '../shared/runItems';
+import type { PreparedItem } from '../shared/runState';
 import { sourceNodeOf } from '../shared/sourceNode';
 import { allowedNumbersProperty, checkAllowedNumber } from '../shared/agentLimits';
 

@@ -33,8 +33,8 @@ import {
 	scheduleZone,
 } from '../shared/schedule';
 import type { CallingHoursOptionValue } from '../shared/schedule';
-import { firstItemText } from '../shared/runItems';
-import type { FirstItem, FirstItemWording, ItemResult, PreparedItem } from '../shared/runItems';
+import { firstItemText } from '../shared/runState';
+import type { FirstItem, FirstItemWording, ItemResult, PreparedItem } from '../shared/runState';
 import { readingOutput, sourceNodeOf, sourceZoneOf } from '../shared/sourceNode';
 import {
 	allowedNumbersProperty,

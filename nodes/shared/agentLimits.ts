@@ -7,7 +7,8 @@ import { maskPhoneNumber, normalizePhoneNumber } from '../../src/phone/phoneNumb
 import type { DefaultCountryCode, PhoneNumber } from '../../src/phone/phoneNumber';
 import { keyList } from '../../src/records/recordValues';
 import type { DuplicateGuardWording } from './descriptions';
-import type { ItemResult, PreparedItem, RunState } from './runItems';
+import { readyItems } from './runState';
+import type { ItemResult, PreparedItem, Reservation, RunState } from './runState';
 import { runsAsTool } from './toolMode';
 
 /**
@@ -126,7 +127,7 @@ function refusedResult(skipped: ItemResult, status: string, message: string): It
  * Takes a slot in the execution's budget for each item ready to send; a number reached earlier
  * in the execution, or one past Max Calls per Execution, is answered as not sent.
  */
-export function claimAgentBudget(
+function claimAgentBudget(
 	state: RunState,
 	ready: Array<[number, PreparedItem]>,
 	budget: AgentBudget,
@@ -156,11 +157,22 @@ export function claimAgentBudget(
 }
 
 /** Gives back the slots of items that reached no one: refused, previewed, or certainly not sent. */
-export function releaseAgentBudget(state: RunState, claims: Map<number, BudgetClaim>): void {
+function releaseAgentBudget(state: RunState, claims: Map<number, BudgetClaim>): void {
 	for (const [itemIndex, claim] of claims) {
 		const outcome = state.outcomes.get(itemIndex);
 		const reachedNoOne =
 			!outcome || ('failed' in outcome ? !outcome.mayHaveTakenEffect : !outcome.result.tookEffect);
 		if (reachedNoOne) claim.release();
 	}
+}
+
+/** The tool's budget as one of the run's reservations: claimed before sending, released after. */
+export function agentBudgetReservation(budget: AgentBudget): Reservation {
+	let claims = new Map<number, BudgetClaim>();
+	return {
+		claim: async (state) => {
+			claims = claimAgentBudget(state, readyItems(state), budget);
+		},
+		release: async (state) => releaseAgentBudget(state, claims),
+	};
 }

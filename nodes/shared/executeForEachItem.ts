@@ -18,7 +18,7 @@ import type { DuplicateGuardWording } from './descriptions';
 import { createItemGuard, guardApplies, readGuardSettings } from './guard';
 import type { ItemGuard } from './guard';
 import { runItems } from './runItems';
-import type { PreparedItem } from './runItems';
+import type { PreparedItem } from './runState';
 import { runsAsTool } from './toolMode';
 import { createCallKaroTransport } from './transport';
 

@@ -3,87 +3,30 @@ import type {
 	IExecuteFunctions,
 	INode,
 	INodeExecutionData,
-	NodeApiError,
 	NodeExecutionHint,
 	NodeOperationError,
 } from 'n8n-workflow';
 import { NodeOperationError as OperationError } from 'n8n-workflow';
 
 import { certainlyNotPlaced } from '../../src/guard/guard';
-import type { GuardSubject } from '../../src/guard/guard';
 import { RequestNotSent, describeRequest } from '../../src/client/preview';
 import { itemList, partialRunText, runSummaryText } from '../../src/run/runReport';
 import type { RunVocabulary } from '../../src/run/runReport';
-import { bareErrorItemJson, errorItemJson, toNodeError } from './errors';
-import { claimAgentBudget, releaseAgentBudget } from './agentLimits';
+import { agentBudgetReservation } from './agentLimits';
 import type { AgentBudget } from './agentLimits';
+import { bareErrorItemJson, errorItemJson, toNodeError } from './errors';
 import type { ItemGuard } from './guard';
+import { failedBeforeSending, readyItems } from './runState';
+import type {
+	ItemOutcome,
+	ItemPreparer,
+	ItemResult,
+	NodeError,
+	PreparedItem,
+	Reservation,
+	RunState,
+} from './runState';
 import { runsAsTool } from './toolMode';
-
-export interface ItemResult {
-	/** Index of the node output the item goes to. */
-	output: number;
-	json: IDataObject;
-	/** How the run's summary counts the item, e.g. 'placed', 'already running'. */
-	outcome: string;
-	/** The request took effect: a call placed, a run started, a scheduled call deleted. */
-	tookEffect: boolean;
-}
-
-export type NodeError = NodeApiError | NodeOperationError;
-
-/** What became of one item: its result, or its failure and whether it may still have taken effect. */
-export type ItemOutcome =
-	| { result: ItemResult }
-	| { failed: NodeError; mayHaveTakenEffect: boolean };
-
-/** The first item of a repeated key, once it is answered. */
-export interface FirstItem {
-	itemIndex: number;
-	outcome: ItemOutcome;
-}
-
-/** What a first item's outcome did, in a node's words: "placed the call", "was not placed"... */
-export interface FirstItemWording {
-	tookEffect: string;
-	mayHaveTakenEffect: string;
-	notTaken: string;
-}
-
-/** What became of the first item of a repeated key, as its repeat says it. */
-export function firstItemText(
-	{ itemIndex, outcome }: FirstItem,
-	wording: FirstItemWording,
-): string {
-	if ('failed' in outcome) {
-		const fate = outcome.mayHaveTakenEffect ? wording.mayHaveTakenEffect : wording.notTaken;
-		return `item ${itemIndex} ${fate} (${outcome.failed.message})`;
-	}
-	if (outcome.result.tookEffect) return `item ${itemIndex} ${wording.tookEffect}`;
-	return `item ${itemIndex} was ${outcome.result.outcome}`;
-}
-
-/** One item read and checked, not yet sent. */
-export interface PreparedItem {
-	send: () => Promise<ItemResult>;
-	/**
-	 * Whom the request reaches, when the duplicate guard covers it; the item's output if an earlier
-	 * execution reached that number, and if an earlier item of this run has the same key.
-	 */
-	guarded?: {
-		subject: GuardSubject;
-		skipped: ItemResult;
-		answerRepeat: (first: FirstItem) => ItemResult;
-	};
-	/**
-	 * What makes two items of a run the same request when the guard is off, and the output of a
-	 * later one, given once the first is answered. With the guard on, its key decides.
-	 */
-	repeat?: { key: string; answer: (first: FirstItem) => ItemResult };
-}
-
-/** Reads and checks one item's parameters (synchronously), and returns what sends its request. */
-export type ItemPreparer = (itemIndex: number) => PreparedItem;
 
 export interface RunItemsOptions {
 	outputCount: number;
@@ -99,29 +42,6 @@ export interface RunItemsOptions {
 	hints?: NodeExecutionHint[];
 	/** What the node, as an AI agent's tool, may still reach in this execution. */
 	agentBudget?: AgentBudget;
-}
-
-/** The run as its phases leave it; each phase reads what the ones before it wrote. */
-export interface RunState {
-	node: INode;
-	continueOnFail: boolean;
-	preview: boolean;
-	/** Per input item: ready to send, or what stopped it from being read. */
-	prepared: Array<{ item: PreparedItem } | { error: unknown }>;
-	/** Item index → the earlier item of the run with the same key. */
-	repeatOf: Map<number, number>;
-	/** Items whose key the guard recorded in this run. */
-	claimed: Set<number>;
-	/** What became of each item answered so far. */
-	outcomes: Map<number, ItemOutcome>;
-	/** The failure that stops the run (no Continue On Fail): no item starts after it. */
-	stoppedBy?: NodeError;
-}
-
-function failedBeforeSending(state: RunState, itemIndex: number, error: unknown): void {
-	const failed = toNodeError(state.node, error, itemIndex);
-	state.outcomes.set(itemIndex, { failed, mayHaveTakenEffect: false });
-	if (!state.continueOnFail) state.stoppedBy ??= failed;
 }
 
 /**
@@ -155,13 +75,6 @@ export function prepareItems(
 		}
 	}
 	return state;
-}
-
-/** The items ready to send, in input order. */
-function readyItems(state: RunState): Array<[number, PreparedItem]> {
-	return state.prepared.flatMap((entry, itemIndex) =>
-		'item' in entry && !state.outcomes.has(itemIndex) ? [[itemIndex, entry.item]] : [],
-	);
 }
 
 /**
@@ -300,6 +213,14 @@ export async function releaseKeys(state: RunState, guard: ItemGuard): Promise<vo
 	await guard.release(notReached.sort((a, b) => a - b));
 }
 
+/** The guard's keys as one of the run's reservations: claimed in phase 3, released in phase 6. */
+export function keysReservation(guard: ItemGuard): Reservation {
+	return {
+		claim: async (state) => await claimKeys(state, guard),
+		release: async (state) => await releaseKeys(state, guard),
+	};
+}
+
 /** n8n marks an execution 'canceled' (not 'error') when the error's message has that word. */
 function cancelled(node: INode): NodeOperationError {
 	return new OperationError(node, 'The execution was canceled before every item was sent');
@@ -435,8 +356,9 @@ function addHints(context: IExecuteFunctions, hints: NodeExecutionHint[]): void 
 }
 
 /**
- * Runs every input item through the phases: prepare every item, find repeats, claim (with the
- * guard), send, answer repeats, release, report, route to outputs. Without Continue On Fail the
+ * Runs every input item through the phases: prepare every item, find repeats, claim the
+ * reservations (the guard's keys, an AI tool's budget), send, answer repeats, release the
+ * reservations, report, route to outputs. Without Continue On Fail the
  * first failure is thrown once the requests in flight have finished, saying which items took
  * effect.
  */
@@ -456,17 +378,18 @@ export async function runItems(
 		asTool,
 	);
 	findRepeats(state, guard);
-	if (guard) await claimKeys(state, guard);
-	const budgetClaims =
-		options.agentBudget && claimAgentBudget(state, readyItems(state), options.agentBudget);
+	const reservations: Reservation[] = [
+		...(guard ? [keysReservation(guard)] : []),
+		...(options.agentBudget ? [agentBudgetReservation(options.agentBudget)] : []),
+	];
+	for (const reservation of reservations) await reservation.claim(state);
 	await sendItems(state, {
 		concurrency: options.concurrency,
 		cancelSignal,
 		guardOffInEditorRun: options.guardOffInEditorRun,
 	});
 	answerRepeats(state, guard !== undefined);
-	if (budgetClaims) releaseAgentBudget(state, budgetClaims);
-	if (guard) await releaseKeys(state, guard);
+	for (const reservation of [...reservations].reverse()) await reservation.release(state);
 	const stopped = stopError(
 		state,
 		{ vocabulary: options.vocabulary, guarded: guard !== undefined, cancelSignal },

@@ -14,7 +14,7 @@ import {
 	sendItems,
 	stopError,
 } from '../../../nodes/shared/runItems';
-import type { FirstItem, ItemResult, PreparedItem, RunState } from '../../../nodes/shared/runItems';
+import type { FirstItem, ItemResult, PreparedItem, RunState } from '../../../nodes/shared/runState';
 import { CallKaroApiError } from '../../../src/client/errors';
 import { invalidInput } from '../../../src/input/inputError';
 import type { GuardSubject } from '../../../src/guard/guard';

@@ -3,7 +3,12 @@ import { sleep } from 'n8n-workflow';
 import { CallKaroApiError } from '../../../src/client/errors';
 import { CallKaroInputError } from '../../../src/input/inputError';
 import type { CallKaroApiErrorDetails } from '../../../src/client/errors';
-import { certainlyNotPlaced, createSerializer, dayWindow, guardKey } from '../../../src/guard/guard';
+import {
+	certainlyNotPlaced,
+	createSerializer,
+	dayWindow,
+	guardKey,
+} from '../../../src/guard/guard';
 
 const NOW = new Date('2026-11-22T20:00:00Z'); // 23 Nov 01:30 in India, 22 Nov 15:00 in New York
 const SUBJECT = { target: 'agent_1', toNumber: '+919876543210' };
