@@ -14,10 +14,16 @@ module.exports = {
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
 	moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
-	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
-		// The sandbox is ESM; jest's runtime loads CommonJS.
-		'^.+\\.mjs$': ['babel-jest', { plugins: ['@babel/plugin-transform-modules-commonjs'] }],
+	// TypeScript and the ES modules (the sandbox is ESM; jest's runtime loads CommonJS) through
+	// esbuild (test/support/esbuildTransform.cjs); `npm run typecheck` checks the types
+	transform: { '^.+\\.(ts|mjs)$': '<rootDir>/test/support/esbuildTransform.cjs' },
+	// n8n's engine loads from one bundled file (test/support/engine/engineBundle.cjs)
+	globalSetup: '<rootDir>/test/support/engine/engineBundle.cjs',
+	moduleNameMapper: {
+		'^n8n-workflow$': '<rootDir>/test/support/engine/n8n-workflow.cjs',
+		'^n8n-core$': '<rootDir>/test/support/engine/n8n-core.cjs',
+		'^n8n-core/dist/execution-engine/node-execution-context/utils/deduplication-helper-functions$':
+			'<rootDir>/test/support/engine/deduplication-helper-functions.cjs',
 	},
 	testTimeout: 30000,
 	// jest's default (cores - 1) is one worker on a 2-core machine, which leaves a core idle while

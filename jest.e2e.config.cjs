@@ -29,7 +29,7 @@ module.exports = {
 		project('queue', {
 			...e2e,
 			testMatch: ['**/queue.e2e.mjs'],
-			transform: { '\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
+			transform: { '\\.ts$': '<rootDir>/test/support/esbuildTransform.cjs' },
 		}),
 		project('editor', { testMatch: ['**/*.editor.mjs'] }),
 	],

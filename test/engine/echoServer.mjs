@@ -2,7 +2,7 @@
 // A throwaway HTTP server on 127.0.0.1 for the engine harness's own tests: it records every
 // request and answers with whatever the test's responder returns (default: 200 echoing the
 // request). Plain ESM JavaScript because the strict n8n lint forbids node: builtins in .ts files;
-// jest loads it through babel, so no import.meta and no top-level await here.
+// jest loads it as CommonJS (test/support/esbuildTransform.cjs), so no import.meta and no top-level await here.
 import http from 'node:http';
 
 /**

@@ -1,5 +1,5 @@
 // The documentation's text, read here because the strict n8n lint forbids file access in every .ts
-// file. jest loads this file through babel (CommonJS), so no import.meta.
+// file. jest loads this file as CommonJS (test/support/esbuildTransform.cjs), so no import.meta.
 /* global __dirname */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';

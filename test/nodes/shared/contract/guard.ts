@@ -1,5 +1,5 @@
 // The duplicate-call guard, on the nodes whose row has one (nodes/shared/guard.ts).
-import * as deduplicationHelpers from 'n8n-core/dist/execution-engine/node-execution-context/utils/deduplication-helper-functions';
+import type * as DeduplicationHelpersModule from 'n8n-core/dist/execution-engine/node-execution-context/utils/deduplication-helper-functions';
 import type { DeduplicationHelperFunctions, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { DEFAULT_GUARD_TIMING } from '../../../../src/guard/guard';
@@ -17,6 +17,11 @@ import {
 import type { RunNodeOptions } from '../../fixtures';
 import type { ActionNodeRow, SandboxOf, StoreOf } from '../contract';
 import { arranged, inInputOrder, sentKeys } from './support';
+
+// the module object itself, not a copy of its exports: the spy below replaces what n8n-core calls
+const deduplicationHelpers = jest.requireActual<typeof DeduplicationHelpersModule>(
+	'n8n-core/dist/execution-engine/node-execution-context/utils/deduplication-helper-functions',
+);
 
 /** How long a lock left behind delays the next executions, with the engine tests' timing (no settleMs). */
 const recoverySeconds = () => DEFAULT_GUARD_TIMING.staleAfterMs / 1000;

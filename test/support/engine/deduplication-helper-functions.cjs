@@ -1,0 +1,2 @@
+// n8n-core's deduplication helpers, from the engine bundle (engineBundle.cjs).
+module.exports = require('./engineBundle.cjs').engine().deduplicationHelpers;

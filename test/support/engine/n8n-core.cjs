@@ -1,0 +1,2 @@
+// n8n-core, from the engine bundle (engineBundle.cjs).
+module.exports = require('./engineBundle.cjs').engine().core;
