@@ -22,6 +22,8 @@ export interface PhoneNumber {
 export type DefaultCountryCode = unknown;
 
 const INDIA = '91';
+// India's calling code and a 10-digit number, without +: how spreadsheets hold Indian numbers.
+const INDIAN_WITHOUT_PLUS = /^91\d{10}$/;
 // Numbers that reach no person: charged at a premium to the caller, a pager, a voicemail box.
 const NOT_CALLED: Partial<Record<NumberKind, string>> = {
 	PREMIUM_RATE:
@@ -100,7 +102,7 @@ function callingCodeOf(context: ReadingContext): string {
 function withoutRegion(text: string): string | undefined {
 	const compact = text.replace(SEPARATORS, '');
 	if (/^00[1-9]/.test(compact)) return text.replace(/^([^\d+]*)00/, '$1+');
-	if (new RegExp(`^${INDIA}\\d{10}$`).test(compact)) return `+${compact}`;
+	if (INDIAN_WITHOUT_PLUS.test(compact)) return `+${compact}`;
 	return undefined;
 }
 
