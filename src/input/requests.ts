@@ -5,10 +5,10 @@ import type { AttributeRules, AttributeSource } from '../records/attributes';
 import { invalidInput } from './inputError';
 import { onFirstUse } from '../firstUse';
 import { describeValue, optionalText, requireText } from './input';
-import { readRecord, sendableValues } from '../records/recordValues';
+import { readRecord, recordEntries, sendableValues } from '../records/recordValues';
 import { isDateRange, isPlainObject, unwrapValue } from '../records/recordShapes';
 import type { SourceNodeRules } from '../records/sourceNodes';
-import type { LeftOutValue, UnsendableValueHandling } from '../records/recordValues';
+import type { LeftOutValue, UnsendableValueHandling, ValueRules } from '../records/recordValues';
 import { normalizePhoneNumber } from '../phone/phoneNumber';
 import type { DefaultCountryCode, PhoneNumber } from '../phone/phoneNumber';
 import { applyCallingHours } from '../schedule/callingHours';
@@ -379,8 +379,13 @@ function metadataFrom(
 		options.metadata === undefined
 			? { entries: [], leftOut: [], assumed: [] }
 			: readRecord(options.metadata, 'Metadata', sourceNode);
+	const rules: ValueRules = {
+		field: 'Metadata',
+		handlingOption: METADATA_HANDLING_OPTION,
+		handling: options.metadataHandling ?? 'leaveOut',
+	};
 	const entries = [
-		...record.entries,
+		...recordEntries(record.entries, rules),
 		...(options.metadataRows ?? []).map(({ key, value }) => [key, value] as const),
 	];
 	const keys = new Set<string>();
@@ -399,11 +404,7 @@ function metadataFrom(
 		keys.add(key);
 		return [key, value] as const;
 	});
-	const { values, leftOut } = sendableValues(given, {
-		field: 'Metadata',
-		handlingOption: METADATA_HANDLING_OPTION,
-		handling: options.metadataHandling ?? 'leaveOut',
-	});
+	const { values, leftOut } = sendableValues(given, rules);
 	const metadata = Object.fromEntries(
 		values.map(([key, value]) => [key, typeof value === 'boolean' ? String(value) : value]),
 	);

@@ -14,8 +14,16 @@ export interface Unwrapped {
 	path: string;
 }
 
-/** Keys that may stand beside `value` in a wrapper without making it ambiguous. */
-const VALUE_WRAPPER_DETAILS = new Set(['versions', 'label', 'primary', 'timestamp', 'source']);
+/** Keys that may stand beside `value` in a wrapper without making it ambiguous (Baserow's option: id, color). */
+const VALUE_WRAPPER_DETAILS = new Set([
+	'versions',
+	'label',
+	'primary',
+	'timestamp',
+	'source',
+	'id',
+	'color',
+]);
 /** Keys that may stand beside `type` and the value named by it in a typed property. */
 const TYPED_PROPERTY_DETAILS = new Set(['id', 'type', 'field']);
 

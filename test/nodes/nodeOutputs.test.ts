@@ -122,7 +122,7 @@ const RUNS: NodeOutputRun[] = [
 		afterEditFields: true,
 		outcome: {
 			refused:
-				'"Attributes" has most of its values inside "properties" (51 there, 4 outside it), and an object is not sent. Map that object instead, e.g. {{ $json.properties }} in place of {{ $json }}, or list the keys to send in Options > Attribute Keys to Send. [item 0]',
+				'"Attributes" holds the record inside "properties" (51 values under "properties", 14 outside it). Map that object instead, e.g. {{ $json.properties }} in place of {{ $json }}, or list the keys to send in Options > Attribute Keys to Send. [item 0]',
 		},
 	},
 	{
@@ -200,21 +200,20 @@ const RUNS: NodeOutputRun[] = [
 		outcome: {
 			sent: { to_number: '+919820017344', schedule_at: '2026-12-08T10:00:00' },
 			keys: ['first_name', 'last_name', 'email', 'org_name'],
-			leftOut: { 'not in "Attribute Keys to Send"': 61 },
+			leftOut: { 'not in "Attribute Keys to Send"': 75 },
 		},
 	},
 	{
 		file: 'pipedrive-person-get-v1.json',
 		mapping:
-			'the whole person: 40-character custom field keys too, which CallKaro reports as ignored',
+			'the whole person: its org and owner objects spread into keys, over 50 values, refused with the options that choose',
 		node: 'assign',
 		parameters: assignRecord('$json.phone[0].value', '$json', {
 			options: { defaultCountryCode: 'IN' },
 		}),
 		outcome: {
-			sent: { to_number: '+919820017344' },
-			keyCount: 41,
-			leftOut: { 'an object': 2, missing: 20, 'an empty list': 1, empty: 1 },
+			refused:
+				'"Attributes" has 55 values to send (after leaving out 24), 5 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out. [item 0]',
 		},
 	},
 	{
@@ -228,8 +227,8 @@ const RUNS: NodeOutputRun[] = [
 		),
 		outcome: {
 			sent: { to_number: '+919820017353', schedule_at: '2026-12-09T10:00:00' },
-			keyCount: 41,
-			leftOut: { 'in "Attribute Keys to Leave Out"': 1, missing: 25, 'an object': 1 },
+			keyCount: 46,
+			leftOut: { 'in "Attribute Keys to Leave Out"': 2, missing: 28 },
 		},
 	},
 	{
@@ -239,8 +238,8 @@ const RUNS: NodeOutputRun[] = [
 		parameters: outboundRecord('$json.MobilePhone', '$json'),
 		outcome: {
 			sent: { to_number: '+919820017366' },
-			keyCount: 33,
-			leftOut: { 'an object': 2, missing: 39, empty: 1 },
+			keyCount: 42,
+			leftOut: { missing: 42, empty: 1 },
 		},
 	},
 	{
@@ -250,8 +249,8 @@ const RUNS: NodeOutputRun[] = [
 		parameters: assignRecord('$json.Phone', '$json', at('$json.Callback_Time')),
 		outcome: {
 			sent: { to_number: '+919820017375', schedule_at: '2026-12-11T11:00:00' },
-			keyCount: 32,
-			leftOut: { 'an object': 5, missing: 16, 'an empty object': 1, 'an empty list': 1 },
+			keyCount: 49,
+			leftOut: { missing: 16, 'an empty object': 1, 'an empty list': 1 },
 		},
 	},
 	{
@@ -261,8 +260,8 @@ const RUNS: NodeOutputRun[] = [
 		parameters: assignRecord('$json.contact.phone', '$json.contact'),
 		outcome: {
 			sent: { to_number: '+919820017388' },
-			keyCount: 22,
-			leftOut: { empty: 4, missing: 13, 'an empty list': 4, 'a list': 1, 'an object': 1 },
+			keyCount: 41,
+			leftOut: { empty: 4, missing: 13, 'an empty list': 4 },
 		},
 	},
 	{
@@ -272,8 +271,8 @@ const RUNS: NodeOutputRun[] = [
 		parameters: assignRecord('$json.contact.phone', '$json'),
 		outcome: {
 			sent: { to_number: '+919820017388' },
-			keyCount: 22,
-			leftOut: { empty: 4, missing: 13, 'an empty list': 4, 'a list': 1, 'an object': 1 },
+			keyCount: 41,
+			leftOut: { empty: 4, missing: 13, 'an empty list': 4 },
 			assumed: ['Attributes: the values under "contact", where ActiveCampaign puts the record'],
 		},
 	},
@@ -305,7 +304,7 @@ const RUNS: NodeOutputRun[] = [
 		parameters: assignRecord('$json.mobile', '$json'),
 		outcome: {
 			refused:
-				'"Attributes" has 69 values to send (after leaving out 83), 19 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out. [item 0]',
+				'"Attributes" has 86 values to send (after leaving out 66), 36 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out. [item 0]',
 		},
 	},
 	{
@@ -345,8 +344,8 @@ const RUNS: NodeOutputRun[] = [
 		parameters: assignRecord("$json.properties.find(p => p.name === 'phone').value", '$json'),
 		outcome: {
 			sent: { to_number: '+919820017396' },
-			keyCount: 35,
-			leftOut: { 'an object': 2, empty: 1, 'a list': 1, 'an empty list': 4 },
+			keyCount: 47,
+			leftOut: { empty: 2, 'an empty list': 4, 'the same attribute as "owner.calendar_url"': 1 },
 		},
 	},
 	{
@@ -400,7 +399,7 @@ const RUNS: NodeOutputRun[] = [
 		afterEditFields: true,
 		outcome: {
 			refused:
-				'"Attributes" has most of its values inside "fields" (8 there, 2 outside it), and an object is not sent. Map that object instead, e.g. {{ $json.fields }} in place of {{ $json }}, or list the keys to send in Options > Attribute Keys to Send. [item 0]',
+				'"Attributes" holds the record inside "fields" (8 values under "fields", 2 outside it). Map that object instead, e.g. {{ $json.fields }} in place of {{ $json }}, or list the keys to send in Options > Attribute Keys to Send. [item 0]',
 		},
 	},
 	{
@@ -557,8 +556,8 @@ const RUNS: NodeOutputRun[] = [
 		parameters: assignRecord('$json.Phone', '$json', at("$json['Callback At']")),
 		outcome: {
 			sent: { to_number: '+919820017486', schedule_at: '2026-12-19T14:00:00' },
-			keys: ['id', 'order', 'Name', 'Phone', 'Email', 'City', 'Callback At', 'Called'],
-			leftOut: { 'an object': 1, missing: 1 },
+			keys: ['id', 'order', 'Name', 'Phone', 'Email', 'City', 'Status', 'Callback At', 'Called'],
+			leftOut: { missing: 1 },
 		},
 	},
 	{
@@ -629,8 +628,20 @@ const RUNS: NodeOutputRun[] = [
 		parameters: outboundRecord("$json['Phone Number'].full", '$json'),
 		outcome: {
 			sent: { to_number: '+919820017523' },
-			keys: ['E-mail', 'City', 'What would you like to discuss?'],
-			leftOut: { 'an object': 4 },
+			keys: [
+				'Full Name.first',
+				'Full Name.last',
+				'E-mail',
+				'Phone Number.full',
+				'City',
+				'Preferred Call Date.month',
+				'Preferred Call Date.day',
+				'Preferred Call Date.year',
+				'Preferred Call Time.hourSelect',
+				'Preferred Call Time.minuteSelect',
+				'Preferred Call Time.ampm',
+				'What would you like to discuss?',
+			],
 		},
 	},
 	{
@@ -689,8 +700,16 @@ const RUNS: NodeOutputRun[] = [
 		}),
 		outcome: {
 			sent: { to_number: '+919820017556', schedule_at: '2026-12-01T11:30:00' },
-			keys: ['name', 'email', 'attendeePhoneNumber', 'notes'],
-			leftOut: { 'an object': 2, 'an empty list': 1 },
+			keys: [
+				'name',
+				'email',
+				'attendeePhoneNumber',
+				'location.optionValue',
+				'location.value',
+				'notes',
+				'rescheduleReason.label',
+			],
+			leftOut: { 'an empty list': 1 },
 		},
 	},
 	{
@@ -709,8 +728,8 @@ const RUNS: NodeOutputRun[] = [
 		}),
 		outcome: {
 			sent: { to_number: '+919820017569', schedule_at: '2026-12-11T11:00:00' },
-			keyCount: 13,
-			leftOut: { missing: 9, 'a list': 1, 'an object': 2 },
+			keyCount: 32,
+			leftOut: { missing: 17, 'an empty list': 1 },
 		},
 	},
 ];

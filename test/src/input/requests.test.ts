@@ -236,7 +236,7 @@ describe('prepareOutbound', () => {
 		[
 			'a whole payment event as metadata: what cannot be sent is left out',
 			{ metadata: { amount: 49900, email: null, notes: {}, card: { last4: '4242' } } },
-			{ metadata: { amount: 49900 } },
+			{ metadata: { amount: 49900, 'card.last4': '4242' } },
 		],
 		[
 			'nested metadata as JSON text when asked',
@@ -260,8 +260,13 @@ describe('prepareOutbound', () => {
 		['Campaign ID', { batchId: 42 as unknown as string }, '"Campaign ID" must be text, but is 42'],
 		[
 			'Metadata',
-			{ metadata: { address: { city: 'Pune' } }, metadataHandling: 'fail' },
+			{ metadataRows: [{ key: 'address', value: { city: 'Pune' } }], metadataHandling: 'fail' },
 			'"Metadata" has a value for "address" that is an object',
+		],
+		[
+			'Metadata',
+			{ metadata: { address: { city: 'Pune', zip: null } }, metadataHandling: 'fail' },
+			'"Metadata" has no value for "address.zip": it is missing or null',
 		],
 		['Metadata', { metadata: { ' ': 'x' } }, '"Metadata" has an entry without a key'],
 		[
