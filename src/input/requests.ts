@@ -7,6 +7,7 @@ import { onFirstUse } from '../firstUse';
 import { describeValue, optionalText, requireText } from './input';
 import { readRecord, recordEntries, sendableValues } from '../records/recordValues';
 import { isDateRange, isPlainObject, unwrapValue } from '../records/recordShapes';
+import type { PlainObject } from '../records/recordShapes';
 import type { SourceNodeRules } from '../records/sourceNodes';
 import type { LeftOutValue, UnsendableValueHandling, ValueRules } from '../records/recordValues';
 import { normalizePhoneNumber } from '../phone/phoneNumber';
@@ -230,9 +231,25 @@ function falseAsEmpty(value: unknown, sourceNode: SourceNodeRules | undefined): 
 }
 
 /**
- * A schedule time as a source node nests it: a value in a wrapper is taken out, and a date range
- * (Notion's `{ start, end, time_zone }`, simplified or typed) starts at its start, read in its
- * own zone when it names one.
+ * A calendar's time: `{ dateTime, timeZone }` (Google Calendar; Microsoft's with Windows zone
+ * names such as "India Standard Time") or an all-day `{ date }`, read with the zone it carries.
+ */
+function calendarTime(value: PlainObject): { value: unknown; zone?: unknown } | undefined {
+	const only = (...keys: string[]) => Object.keys(value).every((key) => keys.includes(key));
+	if (typeof value.dateTime === 'string' && only('dateTime', 'timeZone')) {
+		return { value: value.dateTime, zone: value.timeZone };
+	}
+	if (typeof value.date === 'string' && only('date', 'timeZone')) {
+		return { value: value.date, zone: value.timeZone };
+	}
+	// A Notion date range `{ start, end, time_zone }`, simplified or typed, starts at its start.
+	if (isDateRange(value)) return { value: value.start, zone: value.time_zone };
+	return undefined;
+}
+
+/**
+ * A schedule time as a source node nests it: a value in a wrapper is taken out, and a calendar's
+ * time or a date range is read in its own zone when it names one.
  */
 function scheduleValue(
 	schedule: ScheduleInput,
@@ -240,10 +257,13 @@ function scheduleValue(
 ): { value: unknown; zone: string } {
 	// unwrapValue takes a typed Notion date out of its property, and a date alone out of its range
 	const { value } = unwrapValue(falseAsEmpty(schedule.value, sourceNode));
-	if (!isPlainObject(value) || !isDateRange(value)) return { value, zone: schedule.zone };
-	const zone =
-		typeof value.time_zone === 'string' && value.time_zone ? value.time_zone : schedule.zone;
-	return { value: value.start, zone };
+	const calendar = isPlainObject(value) ? calendarTime(value) : undefined;
+	if (calendar === undefined) return { value, zone: schedule.zone };
+	const { zone } = calendar;
+	return {
+		value: calendar.value,
+		zone: typeof zone === 'string' && zone.trim() ? zone : schedule.zone,
+	};
 }
 
 /** The schedule to send (the start time after the calling hours), and what the hours did. */

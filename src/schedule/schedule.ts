@@ -3,6 +3,7 @@ import type { Zone } from 'luxon';
 
 import { invalidInput } from '../input/inputError';
 import { describeValue, wrongTypeError } from '../input/input';
+import { ianaZoneOfWindowsName } from './windowsZones';
 
 /** CallKaro reads schedule times as wall-clock time in India. */
 export const IST_ZONE = 'Asia/Kolkata';
@@ -393,12 +394,13 @@ const ZONE_ABBREVIATION = /^([A-Z]{3,4}|[a-z]{3,4})$/;
 const ZONE_FIX = 'Use an IANA time zone name such as Asia/Kolkata or America/New_York';
 
 /**
- * A luxon zone for an IANA name in any case (or UTC and fixed offsets), or an error naming the
+ * A luxon zone for an IANA or Windows name in any case (or UTC and fixed offsets), or an error naming the
  * field. India's zone by any of its names (IST, asia/calcutta) is Asia/Kolkata, so zones compare
  * as zones, not as text; other abbreviations are refused, since each means several zones.
  */
 export function knownZone(zone: string, field = 'Time Zone'): Zone {
-	const given = zone.trim();
+	// Microsoft's calendars name zones as Windows does: 'India Standard Time'.
+	const given = ianaZoneOfWindowsName(zone) ?? zone.trim();
 	if (INDIA_ZONE_NAMES.has(given.toLowerCase())) return IANAZone.create(IST_ZONE);
 	if (ZONE_ABBREVIATION.test(given) && !['utc', 'gmt'].includes(given.toLowerCase())) {
 		throw invalidInput(

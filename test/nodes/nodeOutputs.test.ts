@@ -541,13 +541,10 @@ const RUNS: NodeOutputRun[] = [
 	},
 	{
 		file: 'monday-board-item-get.json',
-		mapping: 'Phone Number as the phone column: refused, naming .text',
+		mapping: 'Phone Number as the phone column: its one number read',
 		node: 'outbound',
 		parameters: { phoneNumber: "={{ $json.column_values.find(c => c.type === 'phone') }}" },
-		outcome: {
-			refused:
-				'"Phone Number" must be text, but is an object. Map the value inside it: add .text to the end of the expression. [item 0]',
-		},
+		outcome: { sent: { to_number: '+919820017473' } },
 	},
 	{
 		file: 'baserow-row-get.json',
@@ -646,13 +643,10 @@ const RUNS: NodeOutputRun[] = [
 	},
 	{
 		file: 'jotform-trigger-answers.json',
-		mapping: 'Phone Number as the phone answer: refused, naming .full',
+		mapping: 'Phone Number as the phone answer { area, phone, full }: its one whole number read',
 		node: 'delete',
 		parameters: { phoneNumber: "={{ $json['Phone Number'] }}" },
-		outcome: {
-			refused:
-				'"Phone Number" must be text, but is an object. Map the value inside it: add .full to the end of the expression. [item 0]',
-		},
+		outcome: { sent: { to_number: '+919820017523' } },
 	},
 	{
 		file: 'facebook-lead-ads-trigger-simplified.json',

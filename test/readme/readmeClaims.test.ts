@@ -303,8 +303,10 @@ describe('README examples, produced by the nodes', () => {
 		expectQuoted(withoutItem(String(item.error)));
 	});
 
-	it('a Jotform phone answer mapped as the object', async () => {
-		const [item] = await outbound({}, [{ phone: { full: '+91 98200-17523' } }]);
+	it('phones grouped by type mapped as the object', async () => {
+		const [item] = await outbound({}, [
+			{ phone: { mobile: ['+91 98200-17523'], work: ['+91 22 4000 1234'] } },
+		]);
 		expect(apiRequests(sandbox())).toEqual([]);
 		expectQuoted(withoutItem(String(item.error)));
 	});
