@@ -95,6 +95,8 @@ export interface ScheduleInput {
 	longPast?: LongPast;
 	/** What a time more than a year ahead does (default: fail the item). */
 	farAhead?: FarAhead;
+	/** Options → Schedule Time Numbers: numbers below 100000 are spreadsheet serial dates. */
+	serialDates?: boolean;
 }
 
 export interface AssignInput {
@@ -281,6 +283,8 @@ function istSchedule(
 			now,
 			longPast: schedule?.longPast,
 			farAhead: schedule?.farAhead,
+			// The builder says so, or the node the item came from gives dates as serials.
+			serialDates: schedule?.serialDates || sourceNode?.givesSerialDates,
 			// A date alone starts when the calling hours open that day.
 			dayStart: callingHours && { zone: callingHours.zone, time: callingHours.start },
 		});
