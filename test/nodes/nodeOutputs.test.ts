@@ -49,6 +49,8 @@ interface NodeOutputRun {
 	/** An Edit Fields node stands between the source node and CallKaro: nothing is known of the shape. */
 	afterEditFields?: boolean;
 	outcome: Outcome;
+	/** Run again behind an Edit Fields node: the same outcome (true), or this one. */
+	withoutSource?: true | Outcome;
 }
 
 const TYPES = { assign: ASSIGN_WORKFLOW, outbound: OUTBOUND_CALL, delete: DELETE_SCHEDULED_CALL };
@@ -726,6 +728,607 @@ const RUNS: NodeOutputRun[] = [
 			leftOut: { missing: 17, 'an empty list': 1 },
 		},
 	},
+	// The wide corpus (issue 40): each item mapped as a new user would (the whole item, the
+	// obvious field) and by its recipe, after its own node and behind an Edit Fields node.
+	{
+		file: 'woocommerce-order-get.json',
+		mapping: 'naive: the whole order as metadata, billing.phone',
+		node: 'outbound',
+		parameters: outboundRecord('$json.billing.phone', '$json'),
+		outcome: {
+			sent: { to_number: '+919820017601' },
+			keyCount: 61,
+			leftOut: { empty: 8, missing: 2, 'an empty list': 6 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'woocommerce-order-get.json',
+		mapping: "recipe: the billing person, the order's number and note as metadata",
+		node: 'outbound',
+		parameters: outboundRecord(
+			'$json.billing.phone',
+			'{ ...$json.billing, order: $json.number, note: $json.customer_note }',
+		),
+		outcome: {
+			sent: { to_number: '+919820017601' },
+			keys: [
+				'first_name',
+				'last_name',
+				'address_1',
+				'city',
+				'state',
+				'postcode',
+				'country',
+				'email',
+				'phone',
+				'order',
+				'note',
+			],
+			leftOut: { empty: 2 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'stripe-customer-get.json',
+		mapping: 'naive: the whole customer as attributes, metadata.callback_at',
+		node: 'assign',
+		parameters: assignRecord('$json.phone', '$json', at('$json.metadata.callback_at')),
+		outcome: {
+			sent: { to_number: '+919820017602', schedule_at: '2026-12-03T11:00:00' },
+			keyCount: 22,
+			leftOut: { missing: 9 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'stripe-customer-get.json',
+		mapping: 'recipe: the keys the workflow reads (metadata by its key)',
+		node: 'assign',
+		parameters: assignRecord(
+			'$json.phone',
+			'$json',
+			at('$json.metadata.callback_at', { attributeKeysToSend: 'name, email, metadata' }),
+		),
+		outcome: {
+			sent: { to_number: '+919820017602', schedule_at: '2026-12-03T11:00:00' },
+			keys: ['email', 'metadata.plan', 'metadata.callback_at', 'name'],
+			leftOut: { 'not in "Attribute Keys to Send"': 27 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'stripe-trigger-customer-created.json',
+		mapping: 'naive: the whole event as metadata',
+		node: 'outbound',
+		parameters: outboundRecord('$json.data.object.phone', '$json'),
+		outcome: {
+			refused:
+				'"Metadata" holds the record inside "data.object" (22 values under "data", 9 outside it). Map that object instead, e.g. {{ $json.data.object }} in place of {{ $json }}. [item 0]',
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'stripe-trigger-customer-created.json',
+		mapping: 'recipe: data.object as metadata',
+		node: 'outbound',
+		parameters: outboundRecord('$json.data.object.phone', '$json.data.object', {
+			scheduleAt: '={{ $json.data.object.metadata.callback_at }}',
+		}),
+		outcome: {
+			sent: { to_number: '+919820017603', schedule_at: '2026-12-03T11:00:00' },
+			keyCount: 22,
+			leftOut: { missing: 9 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'zendesk-user-get.json',
+		mapping: 'naive: the whole user as metadata, user_fields.callback_time',
+		node: 'outbound',
+		parameters: outboundRecord('$json.phone', '$json', {
+			scheduleAt: '={{ $json.user_fields.callback_time }}',
+		}),
+		outcome: {
+			sent: { to_number: '+919820017604', schedule_at: '2026-12-04T10:00:00' },
+			keyCount: 27,
+			leftOut: { missing: 8, empty: 3 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'zendesk-user-get.json',
+		mapping: 'recipe: name, email and the user fields as attributes',
+		node: 'assign',
+		parameters: assignRecord(
+			'$json.phone',
+			'$json',
+			at('$json.user_fields.callback_time', { attributeKeysToSend: 'name, email, user_fields' }),
+		),
+		outcome: {
+			sent: { to_number: '+919820017604', schedule_at: '2026-12-04T10:00:00' },
+			keys: ['name', 'email', 'user_fields.plan', 'user_fields.callback_time'],
+			leftOut: { 'not in "Attribute Keys to Send"': 34 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'freshdesk-contact-getall.json',
+		mapping: 'naive: the whole contact as attributes, the date field as Schedule Time',
+		node: 'assign',
+		parameters: assignRecord(
+			'$json.mobile',
+			'$json',
+			at('$json.custom_fields.preferred_call_time'),
+		),
+		outcome: {
+			refused:
+				'"Schedule Time" has a date but no time: "2026-12-04". Add the time, such as 2026-12-04T10:00:00+05:30, or add Options → Calling Hours to start when they open that day. [item 0]',
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'freshdesk-contact-getall.json',
+		mapping: 'recipe: the date with Calling Hours',
+		node: 'assign',
+		parameters: assignRecord(
+			'$json.mobile',
+			'$json',
+			at('$json.custom_fields.preferred_call_time', CALLING_HOURS),
+		),
+		outcome: {
+			sent: { to_number: '+919820017605', schedule_at: '2026-12-04T10:00:00' },
+			keyCount: 14,
+			leftOut: { missing: 8, 'an empty list': 1 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'mailchimp-member-get.json',
+		mapping: 'naive: the whole member as metadata',
+		node: 'outbound',
+		parameters: outboundRecord('$json.merge_fields.PHONE', '$json'),
+		outcome: { sent: { to_number: '+919820017606' }, keyCount: 43, leftOut: { empty: 12 } },
+		withoutSource: true,
+	},
+	{
+		file: 'mailchimp-member-get.json',
+		mapping: 'recipe: merge_fields as attributes (ADDRESS spread)',
+		node: 'assign',
+		parameters: assignRecord('$json.merge_fields.PHONE', '$json.merge_fields'),
+		outcome: {
+			sent: { to_number: '+919820017606' },
+			keys: [
+				'FNAME',
+				'LNAME',
+				'ADDRESS.addr1',
+				'ADDRESS.city',
+				'ADDRESS.state',
+				'ADDRESS.zip',
+				'ADDRESS.country',
+				'PHONE',
+			],
+			leftOut: { empty: 2 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'mailchimp-trigger-subscribe.json',
+		mapping: 'naive: the whole event as metadata',
+		node: 'outbound',
+		parameters: outboundRecord('$json.data.merges.PHONE', '$json'),
+		outcome: {
+			refused:
+				'"Metadata" holds the record inside "data" (10 values under "data", 2 outside it). Map that object instead, e.g. {{ $json.data }} in place of {{ $json }}. [item 0]',
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'mailchimp-trigger-subscribe.json',
+		mapping: 'recipe: data.merges as metadata',
+		node: 'outbound',
+		parameters: outboundRecord('$json.data.merges.PHONE', '$json.data.merges'),
+		outcome: { sent: { to_number: '+919820017621' }, keys: ['EMAIL', 'FNAME', 'LNAME', 'PHONE'] },
+		withoutSource: true,
+	},
+	{
+		file: 'mautic-contact-get-raw.json',
+		mapping: 'naive: the whole contact as attributes: refused, naming fields.all',
+		node: 'assign',
+		parameters: assignRecord('$json.fields.all.mobile', '$json'),
+		outcome: {
+			refused:
+				'"Attributes" holds the record inside "fields.all" (73 values under "fields", 11 outside it). Map that object instead, e.g. {{ $json.fields.all }} in place of {{ $json }}, or list the keys to send in Options > Attribute Keys to Send. [item 0]',
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'mautic-contact-get-raw.json',
+		mapping: 'recipe: fields.all as attributes',
+		node: 'assign',
+		parameters: assignRecord('$json.fields.all.mobile', '$json.fields.all'),
+		outcome: {
+			sent: { to_number: '+919820017607' },
+			keys: [
+				'id',
+				'firstname',
+				'lastname',
+				'email',
+				'mobile',
+				'points',
+				'address1',
+				'city',
+				'state',
+				'zipcode',
+				'country',
+				'plan',
+			],
+			leftOut: { missing: 18 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'google-contacts-get.json',
+		mapping: 'naive: Phone Number as phoneNumbers (two types filled): refused, naming .mobile[0]',
+		node: 'outbound',
+		parameters: outboundRecord('$json.phoneNumbers', '$json'),
+		outcome: {
+			refused:
+				'"Phone Number" must be one phone number, but is an object holding 2. Map the one meant: add .mobile[0] to the end of the expression. [item 0]',
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'google-contacts-get.json',
+		mapping: 'recipe: phoneNumbers.mobile[0], the contact as metadata',
+		node: 'outbound',
+		parameters: outboundRecord('$json.phoneNumbers.mobile[0]', '$json'),
+		outcome: { sent: { to_number: '+919820017608' }, keyCount: 18 },
+		withoutSource: true,
+	},
+	{
+		file: 'google-calendar-event-get.json',
+		mapping: 'naive: location, start as it is ({ dateTime, timeZone }), the event as metadata',
+		node: 'outbound',
+		parameters: outboundRecord('$json.location', '$json', { scheduleAt: '={{ $json.start }}' }),
+		outcome: {
+			sent: { to_number: '+919820017609', schedule_at: '2026-12-02T15:30:00' },
+			keyCount: 24,
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'google-calendar-event-get.json',
+		mapping: 'recipe: start.dateTime, the summary as metadata',
+		node: 'outbound',
+		parameters: outboundRecord('$json.location', '{ summary: $json.summary }', {
+			scheduleAt: '={{ $json.start.dateTime }}',
+		}),
+		outcome: {
+			sent: { to_number: '+919820017609', schedule_at: '2026-12-02T15:30:00' },
+			keys: ['summary'],
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'google-calendar-trigger-all-day.json',
+		mapping: 'naive: start ({ date }) as it is: a date alone, refused without Calling Hours',
+		node: 'outbound',
+		parameters: outboundRecord('$json.location', '$json', { scheduleAt: '={{ $json.start }}' }),
+		outcome: {
+			refused:
+				'"Schedule Time" has a date but no time: "2026-12-03". Add the time, such as 2026-12-03T10:00:00+05:30, or add Options → Calling Hours to start when they open that day. [item 0]',
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'google-calendar-trigger-all-day.json',
+		mapping: 'recipe: start with Calling Hours',
+		node: 'outbound',
+		parameters: {
+			...outboundRecord('$json.location', '{ summary: $json.summary }', {
+				scheduleAt: '={{ $json.start }}',
+			}),
+			options: CALLING_HOURS,
+		},
+		outcome: {
+			sent: { to_number: '+919820017610', schedule_at: '2026-12-03T10:00:00' },
+			keys: ['summary'],
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'microsoft-outlook-event-get.json',
+		mapping: 'naive: location, start as it is (a Windows zone), the event as metadata',
+		node: 'outbound',
+		parameters: outboundRecord('$json.location', '$json', { scheduleAt: '={{ $json.start }}' }),
+		outcome: {
+			sent: { to_number: '+919820017611', schedule_at: '2026-12-02T11:00:00' },
+			keyCount: 45,
+			leftOut: { 'an empty list': 1, missing: 4, 'an empty object': 2 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'microsoft-outlook-event-get.json',
+		mapping: 'recipe: location.displayName, start, the subject as metadata',
+		node: 'outbound',
+		parameters: outboundRecord('$json.location.displayName', '{ subject: $json.subject }', {
+			scheduleAt: '={{ $json.start }}',
+		}),
+		outcome: {
+			sent: { to_number: '+919820017611', schedule_at: '2026-12-02T11:00:00' },
+			keys: ['subject'],
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'microsoft-excel-worksheet-row.json',
+		mapping: 'naive: the row as attributes, the serial Callback At',
+		node: 'assign',
+		parameters: assignRecord(
+			'$json.Phone',
+			'$json',
+			at("$json['Callback At']", { defaultCountryCode: 'IN' }),
+		),
+		outcome: {
+			sent: { to_number: '+919820017612', schedule_at: '2026-12-03T10:30:00' },
+			keys: ['Name', 'Phone', 'City', 'Plan', 'Callback At'],
+		},
+		withoutSource: {
+			refused:
+				'"Schedule Time" is a number that looks like a spreadsheet serial date, 2026-12-03 10:30 (days since 1899-12-30, the time as the fraction), not a date and time. To read it so, set Options → Schedule Time Numbers → Spreadsheet Serial Dates; or give a date and time such as 2026-11-22T09:30:00+05:30. [item 0]',
+		},
+	},
+	{
+		file: 'microsoft-excel-worksheet-row.json',
+		mapping: 'recipe: Schedule Time Numbers = Spreadsheet Serial Dates, wherever the row came from',
+		node: 'assign',
+		parameters: assignRecord(
+			'$json.Phone',
+			'$json',
+			at("$json['Callback At']", { defaultCountryCode: 'IN', scheduleNumbers: 'serialDates' }),
+		),
+		outcome: {
+			sent: { to_number: '+919820017612', schedule_at: '2026-12-03T10:30:00' },
+			keys: ['Name', 'Phone', 'City', 'Plan', 'Callback At'],
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'postgres-select-row.json',
+		mapping: 'naive: the row as attributes, the DATE column as Schedule Time',
+		node: 'assign',
+		parameters: assignRecord('$json.mobile', '$json', at('$json.follow_up_on')),
+		outcome: {
+			refused:
+				'"Schedule Time" is midnight UTC, as a database gives a date column alone: "2026-12-04T00:00:00.000Z". Add the time, such as 2026-12-04T10:00:00+05:30, or add Options → Calling Hours to start when they open that day. [item 0]',
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'postgres-select-row.json',
+		mapping: 'recipe: the DATE column with Calling Hours',
+		node: 'assign',
+		parameters: assignRecord('$json.mobile', '$json', at('$json.follow_up_on', CALLING_HOURS)),
+		outcome: {
+			sent: { to_number: '+919820017613', schedule_at: '2026-12-04T10:00:00' },
+			keys: [
+				'id',
+				'full_name',
+				'mobile',
+				'city',
+				'plan',
+				'follow_up_on',
+				'last_called_at',
+				'created_at',
+			],
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'mysql-select-row.json',
+		mapping: 'naive: a UTC DATETIME without an offset, 30 s old: refused as probably UTC',
+		node: 'outbound',
+		parameters: {
+			...outboundRecord('$json.phone', '$json', { scheduleAt: '={{ $json.callback_at }}' }),
+			options: { defaultCountryCode: 'IN' },
+		},
+		outcome: {
+			refused:
+				'"Schedule Time" is 2026-11-25T05:59:30 in India time (given as "2026-11-25 05:59:30"), more than an hour in the past; read as UTC it is 2026-11-25T11:29:30 in India time, so it is probably UTC. Set Options → Time Zone to UTC, or give the time with its offset (Z or +00:00). [item 0]',
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'mysql-select-row.json',
+		mapping: 'recipe: Options → Time Zone → UTC',
+		node: 'outbound',
+		parameters: {
+			...outboundRecord('$json.phone', '$json', { scheduleAt: '={{ $json.callback_at }}' }),
+			options: { defaultCountryCode: 'IN', timeZone: 'UTC' },
+		},
+		outcome: {
+			sent: { to_number: '+919820017614', schedule_at: '2026-11-25T11:29:30' },
+			keys: ['id', 'name', 'phone', 'city', 'callback_at', 'status'],
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'twilio-trigger-inbound-sms.json',
+		mapping: 'naive: the whole event as metadata (the text in data.body)',
+		node: 'outbound',
+		parameters: outboundRecord('$json.data.from', '$json'),
+		outcome: { sent: { to_number: '+919820017615' }, keyCount: 16 },
+		withoutSource: true,
+	},
+	{
+		file: 'twilio-trigger-inbound-sms.json',
+		mapping: 'recipe: the message text as metadata',
+		node: 'outbound',
+		parameters: outboundRecord('$json.data.from', '{ message: $json.data.body }'),
+		outcome: { sent: { to_number: '+919820017615' }, keys: ['message'] },
+		withoutSource: true,
+	},
+	{
+		file: 'shopify-trigger-customer-create.json',
+		mapping: 'naive: the whole customer as attributes',
+		node: 'assign',
+		parameters: assignRecord('$json.phone', '$json'),
+		outcome: {
+			refused:
+				'"Attributes" has 52 values to send (after leaving out 9), 2 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out. [item 0]',
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'shopify-trigger-customer-create.json',
+		mapping: 'recipe: leave out the repeated addresses and consents',
+		node: 'assign',
+		parameters: assignRecord('$json.phone', '$json', {
+			options: {
+				attributeKeysToLeaveOut:
+					'addresses, default_address, email_marketing_consent, sms_marketing_consent, admin_graphql_api_id',
+			},
+		}),
+		outcome: {
+			sent: { to_number: '+919820017616' },
+			keyCount: 15,
+			leftOut: { missing: 3, 'in "Attribute Keys to Leave Out"': 42, 'an empty list': 1 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'formio-trigger-submission.json',
+		mapping: 'naive: the whole submission as metadata (Name and Address objects spread)',
+		node: 'outbound',
+		parameters: outboundRecord('$json.data.phoneNumber', '$json', {
+			scheduleAt: '={{ $json.data.preferredTime }}',
+		}),
+		outcome: {
+			sent: { to_number: '+919820017617', schedule_at: '2026-12-05T16:00:00' },
+			keyCount: 21,
+			leftOut: { empty: 2, missing: 1 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'formio-trigger-submission.json',
+		mapping: 'recipe: the answers (data) as metadata',
+		node: 'outbound',
+		parameters: outboundRecord('$json.data.phoneNumber', '$json.data', {
+			scheduleAt: '={{ $json.data.preferredTime }}',
+		}),
+		outcome: {
+			sent: { to_number: '+919820017617', schedule_at: '2026-12-05T16:00:00' },
+			keys: [
+				'fullName.first',
+				'fullName.last',
+				'email',
+				'phoneNumber',
+				'address.address1',
+				'address.city',
+				'address.state',
+				'address.country',
+				'address.zip',
+				'preferredTime',
+				'consent',
+				'submit',
+			],
+			leftOut: { empty: 1 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'brevo-contact-get.json',
+		mapping: 'naive: the whole contact as attributes, attributes.SMS (91 and 10 digits)',
+		node: 'assign',
+		parameters: assignRecord('$json.attributes.SMS', '$json'),
+		outcome: {
+			sent: { to_number: '+919820017618' },
+			keys: [
+				'email',
+				'id',
+				'emailBlacklisted',
+				'smsBlacklisted',
+				'createdAt',
+				'modifiedAt',
+				'attributes.FIRSTNAME',
+				'attributes.LASTNAME',
+				'attributes.SMS',
+				'attributes.PLAN',
+				'listIds',
+			],
+			leftOut: { 'an empty object': 1 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'brevo-contact-get.json',
+		mapping: 'recipe: attributes as attributes',
+		node: 'assign',
+		parameters: assignRecord('$json.attributes.SMS', '$json.attributes'),
+		outcome: {
+			sent: { to_number: '+919820017618' },
+			keys: ['FIRSTNAME', 'LASTNAME', 'SMS', 'PLAN'],
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'keap-contact-get.json',
+		mapping: 'naive: Phone Number as phone_numbers, the contact as metadata',
+		node: 'outbound',
+		parameters: outboundRecord('$json.phone_numbers', '$json'),
+		outcome: {
+			sent: { to_number: '+919820017619' },
+			keyCount: 21,
+			leftOut: { empty: 1, missing: 2 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'keap-contact-get.json',
+		mapping: 'recipe: phone_numbers[0].number, the names and email as metadata',
+		node: 'outbound',
+		parameters: outboundRecord(
+			'$json.phone_numbers[0].number',
+			'{ given_name: $json.given_name, family_name: $json.family_name, email: $json.email_addresses[0].email }',
+		),
+		outcome: { sent: { to_number: '+919820017619' }, keys: ['given_name', 'family_name', 'email'] },
+		withoutSource: true,
+	},
+	{
+		file: 'intercom-user-get.json',
+		mapping: 'naive: the whole user as metadata, custom_attributes.callback_at',
+		node: 'outbound',
+		parameters: outboundRecord('$json.phone', '$json', {
+			scheduleAt: '={{ $json.custom_attributes.callback_at }}',
+		}),
+		outcome: {
+			sent: { to_number: '+919820017620', schedule_at: '2026-12-05T11:00:00' },
+			keyCount: 28,
+			leftOut: { missing: 6, 'an empty list': 4 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'intercom-user-get.json',
+		mapping: 'recipe: name, email and custom_attributes as attributes',
+		node: 'assign',
+		parameters: assignRecord(
+			'$json.phone',
+			'$json',
+			at('$json.custom_attributes.callback_at', {
+				attributeKeysToSend: 'name, email, custom_attributes',
+			}),
+		),
+		outcome: {
+			sent: { to_number: '+919820017620', schedule_at: '2026-12-05T11:00:00' },
+			keys: ['email', 'name', 'custom_attributes.plan', 'custom_attributes.callback_at'],
+			leftOut: { 'not in "Attribute Keys to Send"': 34 },
+		},
+		withoutSource: true,
+	},
 ];
 
 describe("items as n8n's own nodes output them, through the CallKaro nodes", () => {
@@ -739,8 +1342,8 @@ describe("items as n8n's own nodes output them, through the CallKaro nodes", () 
 	});
 
 	test("the corpus names its source in n8n's repository for every item, and every item is run", () => {
-		expect(INDEX.length).toBeGreaterThanOrEqual(20);
-		expect(new Set(INDEX.map((entry) => entry.nodeType)).size).toBeGreaterThanOrEqual(15);
+		expect(INDEX.length).toBeGreaterThanOrEqual(48);
+		expect(new Set(INDEX.map((entry) => entry.nodeType)).size).toBeGreaterThanOrEqual(40);
 		for (const { source } of INDEX) {
 			expect(source).toEqual({
 				repo: 'n8n-io/n8n',
@@ -751,42 +1354,51 @@ describe("items as n8n's own nodes output them, through the CallKaro nodes", () 
 		expect(new Set(RUNS.map((run) => run.file))).toEqual(new Set(INDEX.map((entry) => entry.file)));
 	});
 
+	async function check(run: NodeOutputRun, afterEditFields: boolean, outcome: Outcome) {
+		const entry = INDEX.find(({ file }) => file === run.file);
+		if (!entry) throw new Error(`${run.file} is not in index.json`);
+		const upstream = [{ name: entry.node, type: entry.nodeType }];
+		if (afterEditFields) upstream.push({ name: 'Edit Fields', type: 'n8n-nodes-base.set' });
+		sandbox().reset();
+		const result = await runNode(sandbox(), {
+			type: TYPES[run.node],
+			parameters: { ...DEFAULTS[run.node], ...run.parameters },
+			items: [readNodeOutput(run.file) as IDataObject],
+			upstream,
+			settings: { continueOnFail: true },
+		});
+		const [item] = result.json(NODE_NAME);
+		const requests = apiRequests(sandbox());
+		if ('refused' in outcome) {
+			expect(requests).toEqual([]);
+			expect(item.error).toBe(outcome.refused);
+			return;
+		}
+		expect(item.error).toBeUndefined();
+		expect(requests).toHaveLength(1);
+		const { sent, keys, keyCount, leftOut = {}, assumed } = outcome;
+		const body = requests[0].body as IDataObject;
+		expect(body).toMatchObject(sent);
+		const values = body.attributes ?? body.metadata;
+		const keysSent = Array.isArray(values)
+			? values.map((row: IDataObject) => row.key)
+			: Object.keys((values as IDataObject | undefined) ?? {});
+		if (keys) expect(keysSent).toEqual(keys);
+		if (keyCount !== undefined) expect(keysSent).toHaveLength(keyCount);
+		const reported =
+			(item.attributes as IDataObject | undefined)?.leftOut ?? item.metadataLeftOut ?? [];
+		expect(reasonCounts(reported as Array<{ reason: string }>)).toEqual(leftOut);
+		expect((item.readAs as IDataObject | undefined)?.assumed).toEqual(assumed);
+	}
+
 	test.each(RUNS.map((run) => [`${run.file}: ${run.mapping}`, run] as const))(
 		'%s',
 		async (_mapping, run) => {
-			const entry = INDEX.find(({ file }) => file === run.file);
-			if (!entry) throw new Error(`${run.file} is not in index.json`);
-			const upstream = [{ name: entry.node, type: entry.nodeType }];
-			if (run.afterEditFields) upstream.push({ name: 'Edit Fields', type: 'n8n-nodes-base.set' });
-			const result = await runNode(sandbox(), {
-				type: TYPES[run.node],
-				parameters: { ...DEFAULTS[run.node], ...run.parameters },
-				items: [readNodeOutput(run.file) as IDataObject],
-				upstream,
-				settings: { continueOnFail: true },
-			});
-			const [item] = result.json(NODE_NAME);
-			const requests = apiRequests(sandbox());
-			if ('refused' in run.outcome) {
-				expect(requests).toEqual([]);
-				expect(item.error).toBe(run.outcome.refused);
-				return;
+			await check(run, run.afterEditFields ?? false, run.outcome);
+			const { withoutSource } = run;
+			if (withoutSource !== undefined) {
+				await check(run, true, withoutSource === true ? run.outcome : withoutSource);
 			}
-			expect(item.error).toBeUndefined();
-			expect(requests).toHaveLength(1);
-			const { sent, keys, keyCount, leftOut = {}, assumed } = run.outcome;
-			const body = requests[0].body as IDataObject;
-			expect(body).toMatchObject(sent);
-			const values = body.attributes ?? body.metadata;
-			const keysSent = Array.isArray(values)
-				? values.map((row: IDataObject) => row.key)
-				: Object.keys((values as IDataObject | undefined) ?? {});
-			if (keys) expect(keysSent).toEqual(keys);
-			if (keyCount !== undefined) expect(keysSent).toHaveLength(keyCount);
-			const reported =
-				(item.attributes as IDataObject | undefined)?.leftOut ?? item.metadataLeftOut ?? [];
-			expect(reasonCounts(reported as Array<{ reason: string }>)).toEqual(leftOut);
-			expect((item.readAs as IDataObject | undefined)?.assumed).toEqual(assumed);
 		},
 	);
 });
