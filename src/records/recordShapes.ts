@@ -176,7 +176,13 @@ export function likelySubField(value: unknown): string | undefined {
 		return isScalar(inner) && inner !== '' && !(typeof inner === 'string' && /^[[{"]/.test(inner));
 	};
 	const key = LIKELY_SUB_FIELDS.find(holdsValue);
-	return key === undefined ? undefined : `.${key}`;
+	if (key !== undefined) return `.${key}`;
+	// A whole calendar event mapped: its start holds the time, `.start.dateTime`.
+	for (const name of LIKELY_SUB_FIELDS) {
+		const inner = isPlainObject(value[name]) ? likelySubField(value[name]) : undefined;
+		if (inner !== undefined) return `.${name}${inner}`;
+	}
+	return undefined;
 }
 
 /** One entry of a list of named values, read as [name, value]; undefined when it is no such pair. */

@@ -200,6 +200,11 @@ describe('prepareOutbound', () => {
 			'"Schedule Time" has a date but no time: "2026-11-22"',
 		],
 		[
+			'a whole event',
+			{ id: 'e1', start: { dateTime: '2026-11-22T09:30:00', timeZone: 'UTC', x: 1 }, end: {} },
+			'add .start.dateTime to the end of the expression',
+		],
+		[
 			'a start with more beside it',
 			{ dateTime: '2026-11-22T09:30:00', timeZone: 'UTC', label: 'x' },
 			'add .dateTime to the end of the expression',
