@@ -340,7 +340,31 @@ export function recordEntries(
 ): Array<[string, unknown]> {
 	if (rules.handling === 'jsonText') return entries.map(([key, value]) => [key, value]);
 	refuseNestedRecord(entries, rules);
-	return flattenEntries(entries);
+	const spread = flattenEntries(entries);
+	refuseKeysToSendNotFound(spread, rules);
+	return spread;
+}
+
+/**
+ * Keys to Send of which the record has none would start a call with none of the values the
+ * builder listed (HubSpot's properties behind an Edit Fields node): refused, naming the object
+ * that holds them when a spread key ends in one (`properties.firstname`).
+ */
+function refuseKeysToSendNotFound(entries: Array<[string, unknown]>, rules: ValueRules): void {
+	const listed = rules.keysToSend?.keys ?? [];
+	const matches = (key: string) => listed.some((name) => listedKeyMatches(name, key));
+	if (listed.length === 0 || entries.some(([key]) => matches(key))) return;
+	const nested = entries.find(([key]) =>
+		listed.some((name) => looseKey(key).endsWith(`.${looseKey(name)}`)),
+	)?.[0];
+	const parent = nested?.slice(0, nested.lastIndexOf('.'));
+	throw invalidInput(
+		rules.field,
+		`has none of the keys listed in "${rules.keysToSend?.option}" (${listed.join(', ')})`,
+		parent === undefined
+			? 'List keys the record has, or map the object that holds them'
+			: `They are inside "${parent}": map {{ $json.${parent} }} in place of {{ $json }}`,
+	);
 }
 
 /**

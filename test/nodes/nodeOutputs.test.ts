@@ -98,6 +98,7 @@ const RUNS: NodeOutputRun[] = [
 			keys: ['city', 'company', 'email', 'firstname', 'jobtitle', 'lastname', 'lifecyclestage'],
 			leftOut: { 'not in "Attribute Keys to Send"': 44 },
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'hubspot-contact-get.json',
@@ -114,6 +115,10 @@ const RUNS: NodeOutputRun[] = [
 			keys: ['city', 'company', 'email', 'firstname', 'jobtitle', 'lastname', 'lifecyclestage'],
 			leftOut: { 'not in "Attribute Keys to Send"': 44 },
 			assumed: ['Attributes: the values under "properties", where HubSpot puts the record'],
+		},
+		withoutSource: {
+			refused:
+				'"Attributes" has none of the keys listed in "Attribute Keys to Send" (firstname, lastname, email, company, city, jobtitle, lifecyclestage). They are inside "properties": map {{ $json.properties }} in place of {{ $json }}. [item 0]',
 		},
 	},
 	{
@@ -136,6 +141,7 @@ const RUNS: NodeOutputRun[] = [
 			sent: { to_number: '+919820017318' },
 			keys: ['firstname', 'lastmodifieddate', 'company', 'lastname', 'phone'],
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'hubspot-trigger-contact-property-change.json',
@@ -158,6 +164,7 @@ const RUNS: NodeOutputRun[] = [
 				'contactId',
 			],
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'pipedrive-person-get.json',
@@ -177,6 +184,11 @@ const RUNS: NodeOutputRun[] = [
 				'Attributes: the values under "custom_fields" as fields of the record, as Pipedrive gives them',
 			],
 		},
+		withoutSource: {
+			sent: { to_number: '+919820017331', schedule_at: '2026-12-07T10:00:00' },
+			keyCount: 14,
+			leftOut: { missing: 2, 'an empty list': 1 },
+		},
 	},
 	{
 		file: 'pipedrive-person-get.json',
@@ -184,6 +196,7 @@ const RUNS: NodeOutputRun[] = [
 		node: 'outbound',
 		parameters: { phoneNumber: '={{ $json.phones }}' },
 		outcome: { sent: { to_number: '+919820017331' } },
+		withoutSource: true,
 	},
 	{
 		file: 'pipedrive-person-get-v1.json',
@@ -204,6 +217,7 @@ const RUNS: NodeOutputRun[] = [
 			keys: ['first_name', 'last_name', 'email', 'org_name'],
 			leftOut: { 'not in "Attribute Keys to Send"': 75 },
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'pipedrive-person-get-v1.json',
@@ -217,6 +231,7 @@ const RUNS: NodeOutputRun[] = [
 			refused:
 				'"Attributes" has 55 values to send (after leaving out 24), 5 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out. [item 0]',
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'salesforce-lead-get.json',
@@ -232,6 +247,7 @@ const RUNS: NodeOutputRun[] = [
 			keyCount: 46,
 			leftOut: { 'in "Attribute Keys to Leave Out"': 2, missing: 28 },
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'salesforce-contact-get.json',
@@ -243,6 +259,7 @@ const RUNS: NodeOutputRun[] = [
 			keyCount: 42,
 			leftOut: { missing: 42, empty: 1 },
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'zoho-crm-lead-get.json',
@@ -254,6 +271,7 @@ const RUNS: NodeOutputRun[] = [
 			keyCount: 49,
 			leftOut: { missing: 16, 'an empty object': 1, 'an empty list': 1 },
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'activecampaign-contact-get.json',
@@ -265,6 +283,7 @@ const RUNS: NodeOutputRun[] = [
 			keyCount: 41,
 			leftOut: { empty: 4, missing: 13, 'an empty list': 4 },
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'activecampaign-contact-get.json',
@@ -276,6 +295,10 @@ const RUNS: NodeOutputRun[] = [
 			keyCount: 41,
 			leftOut: { empty: 4, missing: 13, 'an empty list': 4 },
 			assumed: ['Attributes: the values under "contact", where ActiveCampaign puts the record'],
+		},
+		withoutSource: {
+			refused:
+				'"Attributes" has 83 values to send (after leaving out 40), 33 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out. [item 0]',
 		},
 	},
 	{
@@ -298,6 +321,11 @@ const RUNS: NodeOutputRun[] = [
 				'Schedule Time: a time without an offset is UTC, as Odoo gives it',
 			],
 		},
+		withoutSource: {
+			sent: { to_number: '+919820017402', schedule_at: '2026-12-05T05:00:00' },
+			keys: ['name', 'function', 'city', 'email', 'phone', 'x_studio_callback_time'],
+			leftOut: { 'not in "Attribute Keys to Send"': 146 },
+		},
 	},
 	{
 		file: 'odoo-contact-get.json',
@@ -308,6 +336,10 @@ const RUNS: NodeOutputRun[] = [
 			refused:
 				'"Attributes" has 86 values to send (after leaving out 66), 36 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out. [item 0]',
 		},
+		withoutSource: {
+			refused:
+				'"Attributes" has 140 values to send (after leaving out 12), 90 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out. [item 0]',
+		},
 	},
 	{
 		file: 'odoo-contact-get.json',
@@ -317,6 +349,10 @@ const RUNS: NodeOutputRun[] = [
 		outcome: {
 			refused:
 				'"Phone Number" has no value for this item: Odoo gives an empty field as false. Map a field that holds the number, or leave items without one out with a Filter node. [item 0]',
+		},
+		withoutSource: {
+			refused:
+				'"Phone Number" must be text, but is false. Enter a phone number with country code, e.g. +919876543210. [item 0]',
 		},
 	},
 	{
@@ -337,6 +373,10 @@ const RUNS: NodeOutputRun[] = [
 				'Schedule Time: a time without an offset is UTC, as Odoo gives it',
 			],
 		},
+		withoutSource: {
+			sent: { to_number: '+919820017415', schedule_at: '2026-12-04T08:30:00' },
+			keys: ['contact_name', 'email', 'city', 'title'],
+		},
 	},
 	{
 		file: 'agile-crm-contact-get.json',
@@ -349,6 +389,7 @@ const RUNS: NodeOutputRun[] = [
 			keyCount: 47,
 			leftOut: { empty: 2, 'an empty list': 4, 'the same attribute as "owner.calendar_url"': 1 },
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'airtable-record-get.json',
@@ -372,6 +413,7 @@ const RUNS: NodeOutputRun[] = [
 				'Notes',
 			],
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'airtable-record-get.json',
@@ -391,6 +433,10 @@ const RUNS: NodeOutputRun[] = [
 				'Notes',
 			],
 			assumed: ['Attributes: the values under "fields", where Airtable puts the record'],
+		},
+		withoutSource: {
+			refused:
+				'"Attributes" holds the record inside "fields" (8 values under "fields", 2 outside it). Map that object instead, e.g. {{ $json.fields }} in place of {{ $json }}, or list the keys to send in Options > Attribute Keys to Send. [item 0]',
 		},
 	},
 	{
@@ -427,6 +473,7 @@ const RUNS: NodeOutputRun[] = [
 				'Attempts',
 			],
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'google-sheets-row-read.json',
@@ -455,6 +502,7 @@ const RUNS: NodeOutputRun[] = [
 			],
 			leftOut: { empty: 1 },
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'google-sheets-row-read.json',
@@ -469,6 +517,7 @@ const RUNS: NodeOutputRun[] = [
 			refused:
 				'"Schedule Time" is not a date and time: "14/12/2026 16:00:00". Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options \u2192 Time Zone) or 2026-11-22T09:30:00+05:30. [item 0]',
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'notion-database-page-get-simplified.json',
@@ -491,6 +540,7 @@ const RUNS: NodeOutputRun[] = [
 				'property_name',
 			],
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'notion-database-page-get-raw.json',
@@ -506,6 +556,7 @@ const RUNS: NodeOutputRun[] = [
 			keys: ['Status', 'City', 'Email', 'Callback Time', 'Tags', 'Phone', 'Created', 'Name'],
 			leftOut: { missing: 1 },
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'notion-database-page-get-raw.json',
@@ -518,6 +569,7 @@ const RUNS: NodeOutputRun[] = [
 			leftOut: { missing: 1 },
 			assumed: ['Attributes: the values under "properties", where Notion puts the record'],
 		},
+		withoutSource: { sent: { to_number: '+919820017464' }, keyCount: 21, leftOut: { missing: 4 } },
 	},
 	{
 		file: 'monday-board-item-get.json',
@@ -540,6 +592,7 @@ const RUNS: NodeOutputRun[] = [
 			],
 			leftOut: { empty: 1 },
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'monday-board-item-get.json',
@@ -547,6 +600,7 @@ const RUNS: NodeOutputRun[] = [
 		node: 'outbound',
 		parameters: { phoneNumber: "={{ $json.column_values.find(c => c.type === 'phone') }}" },
 		outcome: { sent: { to_number: '+919820017473' } },
+		withoutSource: true,
 	},
 	{
 		file: 'baserow-row-get.json',
@@ -558,6 +612,7 @@ const RUNS: NodeOutputRun[] = [
 			keys: ['id', 'order', 'Name', 'Phone', 'Email', 'City', 'Status', 'Callback At', 'Called'],
 			leftOut: { missing: 1 },
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'form-trigger-submission.json',
@@ -585,6 +640,7 @@ const RUNS: NodeOutputRun[] = [
 			],
 			leftOut: { missing: 1 },
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'typeform-trigger-simplified.json',
@@ -608,6 +664,7 @@ const RUNS: NodeOutputRun[] = [
 				'Do you agree to be contacted by phone?',
 			],
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'typeform-trigger-raw-answers.json',
@@ -619,6 +676,7 @@ const RUNS: NodeOutputRun[] = [
 			options: CALLING_HOURS,
 		},
 		outcome: { sent: { to_number: '+919820017512', schedule_at: '2026-12-20T10:00:00' } },
+		withoutSource: true,
 	},
 	{
 		file: 'jotform-trigger-answers.json',
@@ -642,6 +700,7 @@ const RUNS: NodeOutputRun[] = [
 				'What would you like to discuss?',
 			],
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'jotform-trigger-answers.json',
@@ -649,6 +708,7 @@ const RUNS: NodeOutputRun[] = [
 		node: 'delete',
 		parameters: { phoneNumber: "={{ $json['Phone Number'] }}" },
 		outcome: { sent: { to_number: '+919820017523' } },
+		withoutSource: true,
 	},
 	{
 		file: 'facebook-lead-ads-trigger-simplified.json',
@@ -659,6 +719,7 @@ const RUNS: NodeOutputRun[] = [
 			sent: { to_number: '+919820017534' },
 			keys: ['full_name', 'email', 'phone_number', 'city', 'when_is_the_best_time_to_call_you?'],
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'facebook-lead-ads-trigger-simplified.json',
@@ -672,6 +733,7 @@ const RUNS: NodeOutputRun[] = [
 				'Attributes: the values under "data", where Facebook Lead Ads Trigger puts the record',
 			],
 		},
+		withoutSource: { sent: { to_number: '+919820017534' }, keyCount: 17 },
 	},
 	{
 		file: 'facebook-lead-ads-trigger-raw.json',
@@ -686,6 +748,7 @@ const RUNS: NodeOutputRun[] = [
 			sent: { to_number: '+919820017547' },
 			keys: ['full_name', 'email', 'phone_number', 'city', 'when_is_the_best_time_to_call_you?'],
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'cal-trigger-booking-created.json',
@@ -707,6 +770,7 @@ const RUNS: NodeOutputRun[] = [
 			],
 			leftOut: { 'an empty list': 1 },
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'cal-trigger-booking-created.json',
@@ -714,6 +778,7 @@ const RUNS: NodeOutputRun[] = [
 		node: 'delete',
 		parameters: { phoneNumber: '={{ $json.responses.attendeePhoneNumber }}' },
 		outcome: { sent: { to_number: '+919820017556' } },
+		withoutSource: true,
 	},
 	{
 		file: 'calendly-trigger-invitee-created.json',
@@ -727,6 +792,7 @@ const RUNS: NodeOutputRun[] = [
 			keyCount: 32,
 			leftOut: { missing: 17, 'an empty list': 1 },
 		},
+		withoutSource: true,
 	},
 	// The wide corpus (issue 40): each item mapped as a new user would (the whole item, the
 	// obvious field) and by its recipe, after its own node and behind an Edit Fields node.
