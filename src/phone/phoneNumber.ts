@@ -227,12 +227,18 @@ function looksLikePhone({ path, value }: ValueAtPath): boolean {
 	if (typeof value !== 'string') return false;
 	const text = value.trim().replace(/^tel:/i, '');
 	const digits = text.replace(/\D/g, '').length;
+	// A date ('2026-12-03', '03/12/2026') has a number's characters too.
+	if (/^\d{4}-\d{2}-\d{2}|^\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}$/.test(text)) return false;
 	return /^\+?[\d\s().\-/]+$/.test(text) && digits >= 7 && digits <= 15;
 }
 
 function looksLikeCountry({ value }: ValueAtPath): boolean {
 	if (typeof value === 'number') return Number.isInteger(value) && value > 0 && value < 1000;
 	return typeof value === 'string' && /^([a-z]{2}|\+?\d{1,3})$/i.test(value.trim());
+}
+
+function digitsOf(value: unknown): string {
+	return String(value).replace(/\D/g, '');
 }
 
 /**
@@ -245,7 +251,11 @@ function oneValueInside(
 	fits: (inner: ValueAtPath) => boolean,
 	what: string,
 ): unknown {
-	const found = valuesThatFit(value, fits);
+	// One number written twice (Google's value and canonicalForm) is one number.
+	const found = valuesThatFit(value, fits).filter(
+		(entry, index, all) =>
+			all.findIndex((other) => digitsOf(other.value) === digitsOf(entry.value)) === index,
+	);
 	if (found.length === 1) return found[0].value;
 	if (found.length === 0) return value;
 	throw invalidInput(

@@ -383,6 +383,18 @@ describe('a phone number as n8n nodes wrap it', () => {
 		],
 		['phones grouped by type, one of them filled', { mobile: ['+91 98200 12345'], work: [] }],
 		['an entry whose number is a number', { type: 'mobile', phoneNumber: 919820012345 }],
+		[
+			'Google Contacts with RAW Data on: value and canonicalForm, one number',
+			[
+				{
+					metadata: { primary: true, source: { type: 'CONTACT', id: 'c5081826424312345678' } },
+					value: '+91 98200 12345',
+					canonicalForm: '+919820012345',
+					type: 'mobile',
+				},
+			],
+		],
+		['a number beside its date', { number: '+91 98200 12345', updated: '2026-12-03' }],
 	])('%s is read', (_case, raw) => {
 		expect(normalizePhoneNumber(raw).e164).toBe('+919820012345');
 	});
