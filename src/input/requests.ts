@@ -14,7 +14,7 @@ import { normalizePhoneNumber } from '../phone/phoneNumber';
 import type { DefaultCountryCode, PhoneNumber } from '../phone/phoneNumber';
 import { applyCallingHours } from '../schedule/callingHours';
 import type { CallingHours } from '../schedule/callingHours';
-import { toIstSchedule } from '../schedule/schedule';
+import { SERIAL_DATE_NOTE, toIstSchedule } from '../schedule/schedule';
 import type { FarAhead, IstSchedule, LongPast } from '../schedule/schedule';
 import { MAX_ATTRIBUTE_ROWS, attributeRowSchema } from '../client/schemas';
 
@@ -274,7 +274,7 @@ function istSchedule(
 	callingHours: CallingHours | undefined,
 	now: Date | undefined,
 	sourceNode: SourceNodeRules | undefined,
-): { schedule?: IstSchedule; callingHours?: CallingHoursReport } {
+): { schedule?: IstSchedule; callingHours?: CallingHoursReport; assumed: string[] } {
 	const read = schedule && scheduleValue(schedule, sourceNode);
 	const given =
 		read &&
@@ -288,9 +288,17 @@ function istSchedule(
 			// A date alone starts when the calling hours open that day.
 			dayStart: callingHours && { zone: callingHours.zone, time: callingHours.start },
 		});
-	if (!callingHours) return { schedule: given };
+	// A serial read because of the node the item came from is said, as its other rules are.
+	const assumed =
+		sourceNode && !schedule?.serialDates && given?.note?.startsWith(SERIAL_DATE_NOTE)
+			? [
+					`Schedule Time: a number is a spreadsheet serial date, as ${sourceNode.displayName} gives it`,
+				]
+			: [];
+	if (!callingHours) return { schedule: given, assumed };
 	const outcome = applyCallingHours(given, callingHours, now);
 	return {
+		assumed,
 		schedule: outcome.schedule,
 		callingHours: withoutUndefined({
 			scheduleMovedFrom: outcome.movedFrom,
@@ -330,12 +338,11 @@ export function prepareAssign(input: AssignInput): PreparedAssign {
 	} = input.attributes
 		? checkAttributes(input.attributes, input.attributeRules, input.sourceNode)
 		: { rows: [], leftOut: [], assumed: [] };
-	const { schedule, callingHours } = istSchedule(
-		input.schedule,
-		input.callingHours,
-		input.now,
-		input.sourceNode,
-	);
+	const {
+		schedule,
+		callingHours,
+		assumed: scheduleAssumed,
+	} = istSchedule(input.schedule, input.callingHours, input.now, input.sourceNode);
 	const request = checkedRequest(
 		assignRequestSchema(),
 		withoutUndefined({
@@ -345,7 +352,14 @@ export function prepareAssign(input: AssignInput): PreparedAssign {
 			schedule_at: schedule?.scheduleAt,
 		}),
 	);
-	return { request, phone, attributesLeftOut, assumed, schedule, callingHours };
+	return {
+		request,
+		phone,
+		attributesLeftOut,
+		assumed: [...assumed, ...scheduleAssumed],
+		schedule,
+		callingHours,
+	};
 }
 
 export function prepareDelete(input: DeleteInput): PreparedDelete {
@@ -477,12 +491,11 @@ export function prepareOutbound(input: OutboundInput): PreparedOutbound {
 	const agentId = requireText(input.agentId, 'Agent ID', AGENT_ID_FIX);
 	const { options } = input;
 	const shape = outboundRequestSchema().shape;
-	const { schedule, callingHours } = istSchedule(
-		options.schedule,
-		input.callingHours,
-		input.now,
-		input.sourceNode,
-	);
+	const {
+		schedule,
+		callingHours,
+		assumed: scheduleAssumed,
+	} = istSchedule(options.schedule, input.callingHours, input.now, input.sourceNode);
 	const { metadata, leftOut: metadataLeftOut, assumed } = metadataFrom(options, input.sourceNode);
 	const request = checkedRequest(
 		outboundRequestSchema(),
@@ -531,7 +544,14 @@ export function prepareOutbound(input: OutboundInput): PreparedOutbound {
 		}),
 	);
 	checkCallWindow(request);
-	return { request, phone, metadataLeftOut, assumed, schedule, callingHours };
+	return {
+		request,
+		phone,
+		metadataLeftOut,
+		assumed: [...assumed, ...scheduleAssumed],
+		schedule,
+		callingHours,
+	};
 }
 
 /** A window that ends before it starts would never let the call start: refuse it before sending. */

@@ -339,6 +339,9 @@ function numberShown(number: number): string {
 /** The option that reads spreadsheet serial dates, as fixes name it. */
 export const SERIAL_DATES_OPTION = 'Options → Schedule Time Numbers → Spreadsheet Serial Dates';
 
+/** How scheduleNote starts for a serial read as a date: 'spreadsheet serial date read as 2026-01-13 10:30'. */
+export const SERIAL_DATE_NOTE = 'spreadsheet serial date read as';
+
 /** A serial's wall-clock fields (days since 1899-12-30, the time of day as the fraction), to the minute. */
 function serialWall(serial: number): number {
 	return SERIAL_DATE_EPOCH + Math.round(serial * 24 * 60) * MINUTE;
@@ -359,7 +362,7 @@ function readSerial(serial: number, options: TextOptions, field: string): Readin
 	const reading = Number.isInteger(serial)
 		? readDate(shown, wall, options.dayStart, field)
 		: readWallText(shown, wall, options.zone, field);
-	const note = `spreadsheet serial date read as ${shown}`;
+	const note = `${SERIAL_DATE_NOTE} ${shown}`;
 	return { ...reading, note: reading.note ? `${note}; ${reading.note}` : note };
 }
 

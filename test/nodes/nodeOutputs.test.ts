@@ -1140,6 +1140,9 @@ const RUNS: NodeOutputRun[] = [
 		outcome: {
 			sent: { to_number: '+919820017612', schedule_at: '2026-12-03T10:30:00' },
 			keys: ['Name', 'Phone', 'City', 'Plan', 'Callback At'],
+			assumed: [
+				'Schedule Time: a number is a spreadsheet serial date, as Microsoft Excel 365 gives it',
+			],
 		},
 		withoutSource: {
 			refused:
