@@ -266,7 +266,7 @@ function directValues(value: Record<string, unknown>): number {
 	return Object.values(value).filter((inner) => isSendable(unwrapValue(inner).value)).length;
 }
 
-function objectsIn(path: string, value: Record<string, unknown>, into: ObjectAtPath[]): void {
+function objectsIn(path: string[], value: Record<string, unknown>, into: ObjectAtPath[]): void {
 	into.push({ path, count: directValues(value) });
 	const children = Object.entries(value)
 		.map(([name, inner]) => [name, unwrapValue(inner).value] as const)
@@ -277,12 +277,12 @@ function objectsIn(path: string, value: Record<string, unknown>, into: ObjectAtP
 	children.forEach(([name, child], index) => {
 		// Objects shaped alike side by side are entries of a collection (Mautic's typed fields), not a record.
 		if (shapes.some((shape, other) => other !== index && shape === shapes[index])) return;
-		objectsIn(`${path}.${name}`, child, into);
+		objectsIn([...path, name], child, into);
 	});
 }
 
 interface ObjectAtPath {
-	path: string;
+	path: string[];
 	count: number;
 }
 
@@ -290,9 +290,9 @@ interface ObjectAtPath {
  * The object inside `value` (or `value` itself) that holds the most values directly, by path:
  * Mautic's `fields` holds its typed `core` groups beside `all`, the record itself.
  */
-function recordPathIn(key: string, value: Record<string, unknown>): string {
+function recordPathIn(key: string, value: Record<string, unknown>): string[] {
 	const objects: ObjectAtPath[] = [];
-	objectsIn(key, value, objects);
+	objectsIn([key], value, objects);
 	return objects.reduce((best, object) => (object.count > best.count ? object : best)).path;
 }
 
@@ -318,13 +318,17 @@ function refuseNestedRecord(
 		// A customer with an address object keeps its own values beside it: not a wrapper.
 		if (inside < 2 || inside < 2 * outside) return;
 		const path = recordPathIn(key, value);
+		// `$json.fields.all`, or `$json['Form Answers']` for a key an identifier cannot be.
+		const expression = path
+			.map((name) => (/^[A-Za-z_$][\w$]*$/.test(name) ? `.${name}` : `['${name}']`))
+			.join('');
 		const keysOption = rules.keysToSend
 			? `, or list the keys to send in Options > ${rules.keysToSend.option}`
 			: '';
 		throw invalidInput(
 			rules.field,
-			`holds the record inside "${path}" (${inside} values under "${key}", ${outside} outside it)`,
-			`Map that object instead, e.g. {{ $json.${path} }} in place of {{ $json }}${keysOption}`,
+			`holds the record inside "${path.join('.')}" (${inside} values under "${key}", ${outside} outside it)`,
+			`Map that object instead, e.g. {{ $json${expression} }} in place of {{ $json }}${keysOption}`,
 		);
 	});
 }

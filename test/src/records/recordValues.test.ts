@@ -258,6 +258,13 @@ describe('recordEntries: a record nested under one key', () => {
 		);
 	});
 
+	test('a key that is no identifier is named in brackets', () => {
+		const answer = { 'Form Answers': { Name: 'Asha', City: 'Pune', Plan: 'Gold' }, id: 1 };
+		expect(inputErrorOf(() => sent(answer)).message).toContain(
+			"e.g. {{ $json['Form Answers'] }} in place of {{ $json }}",
+		);
+	});
+
 	test('key lists name a nested object by its key', () => {
 		const order = { id: 5, billing: { first_name: 'Asha', city: 'Pune' }, total: '10.00' };
 		const rules = { ...RULES, keysToLeaveOut: { option: 'Metadata Keys', keys: ['billing'] } };
