@@ -398,6 +398,10 @@ function emptyError(field: string) {
 function parseInput(value: unknown, options: TextOptions, field: string): Reading {
 	if (typeof value === 'number') return readNumber(value, options, field);
 	if (value === undefined || value === null) throw emptyError(field);
+	// A database driver's DATE column as a JS Date, midnight UTC, is read as its ISO text is.
+	if (isJsDate(value) && value.getTime() % DAY === 0) {
+		return parseDateText(value.toISOString(), options, field);
+	}
 	if (typeof value !== 'string') return { instant: millisOf(value, field) };
 	const text = value.trim();
 	if (text === '') throw emptyError(field);

@@ -211,7 +211,11 @@ describe('a date without a time is never a silent midnight call', () => {
 
 	const dayStart = { zone: 'Asia/Kolkata', time: '09:00' };
 
-	test.each(['2026-12-05T00:00:00.000Z', '2026-12-05 00:00:00+00:00'])(
+	test.each([
+		'2026-12-05T00:00:00.000Z',
+		'2026-12-05 00:00:00+00:00',
+		new Date('2026-12-05T00:00:00.000Z'),
+	])(
 		"a database DATE column's midnight UTC (%s) is the date alone, never a 05:30 call",
 		(value) => {
 			expect(inputErrorOf(() => toIstSchedule(value, IN_INDIA)).message).toMatch(
