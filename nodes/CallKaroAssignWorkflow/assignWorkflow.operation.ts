@@ -23,6 +23,7 @@ import {
 	duplicateGuardProperties,
 	farAheadScheduleOption,
 	longPastScheduleOption,
+	scheduleNumbersOption,
 	maxRequestsPerSecondOption,
 	phoneNumberProperty,
 	RECORD_SHAPE_RULES,
@@ -240,6 +241,7 @@ export const description: INodeProperties[] = [
 			previewOnlyOption,
 			farAheadScheduleOption,
 			longPastScheduleOption,
+			scheduleNumbersOption,
 			timeZoneOption,
 		],
 	},
@@ -258,6 +260,7 @@ interface AssignOptions {
 	defaultCountryCode?: unknown;
 	farAheadSchedule?: FarAhead;
 	longPastSchedule?: LongPast;
+	scheduleNumbers?: 'epoch' | 'serialDates';
 	onAttributeProblems?: 'report' | 'fail';
 	timeZone?: string;
 	unsendableValues?: UnsendableValueHandling;
@@ -322,6 +325,7 @@ export function prepare(
 					value: scheduleAt,
 					zone: scheduleZone(options.timeZone, sourceZone?.zone),
 					longPast: options.longPastSchedule,
+					serialDates: options.scheduleNumbers === 'serialDates',
 					farAhead: options.farAheadSchedule,
 				}
 			: undefined,

@@ -16,6 +16,7 @@ import {
 	duplicateGuardProperties,
 	farAheadScheduleOption,
 	longPastScheduleOption,
+	scheduleNumbersOption,
 	maxRequestsPerSecondOption,
 	phoneNumberProperty,
 	RECORD_SHAPE_RULES,
@@ -225,6 +226,7 @@ export const description: INodeProperties[] = [
 			previewOnlyOption,
 			farAheadScheduleOption,
 			longPastScheduleOption,
+			scheduleNumbersOption,
 			timeZoneOption,
 		],
 	},
@@ -272,6 +274,7 @@ export function prepare(
 		defaultCountryCode?: unknown;
 		farAheadSchedule?: FarAhead;
 		longPastSchedule?: LongPast;
+		scheduleNumbers?: 'epoch' | 'serialDates';
 		timeZone?: string;
 	};
 	const sourceZone = sourceZoneOf(
@@ -300,6 +303,7 @@ export function prepare(
 							value: scheduleAt,
 							zone: scheduleZone(options.timeZone, oldPlaceTimeZone, sourceZone?.zone),
 							longPast: options.longPastSchedule,
+							serialDates: options.scheduleNumbers === 'serialDates',
 							farAhead: options.farAheadSchedule,
 						}
 					: undefined,

@@ -79,6 +79,29 @@ export const longPastScheduleOption: INodeProperties = {
 		'What happens when Schedule Time is more than an hour in the past, which is almost always a wrong mapping (a created date, seconds read as milliseconds). A time less than an hour past always starts now.',
 };
 
+/** How a Schedule Time that is a number below 100000 is read. */
+export const scheduleNumbersOption: INodeProperties = {
+	displayName: 'Schedule Time Numbers',
+	name: 'scheduleNumbers',
+	type: 'options',
+	options: [
+		{
+			name: 'Epoch Seconds or Milliseconds',
+			value: 'epoch',
+			description: 'Read a number as epoch time; a small number (a serial date) fails the item',
+		},
+		{
+			name: 'Spreadsheet Serial Dates',
+			value: 'serialDates',
+			description:
+				'Read a number below 100000 as days since 1899-12-30, its fraction the time of day, on the clocks of Time Zone',
+		},
+	],
+	default: 'epoch',
+	description:
+		'How a Schedule Time given as a number is read. Items from Microsoft Excel 365 and Google Sheets are read as serial dates in any case.',
+};
+
 /** What a Schedule Time more than FAR_AHEAD_DAYS ahead does. */
 export const farAheadScheduleOption: INodeProperties = {
 	displayName: 'Schedule Time Far Ahead',

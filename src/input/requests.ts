@@ -5,15 +5,16 @@ import type { AttributeRules, AttributeSource } from '../records/attributes';
 import { invalidInput } from './inputError';
 import { onFirstUse } from '../firstUse';
 import { describeValue, optionalText, requireText } from './input';
-import { readRecord, sendableValues } from '../records/recordValues';
+import { readRecord, recordEntries, sendableValues } from '../records/recordValues';
 import { isDateRange, isPlainObject, unwrapValue } from '../records/recordShapes';
+import type { PlainObject } from '../records/recordShapes';
 import type { SourceNodeRules } from '../records/sourceNodes';
-import type { LeftOutValue, UnsendableValueHandling } from '../records/recordValues';
+import type { LeftOutValue, UnsendableValueHandling, ValueRules } from '../records/recordValues';
 import { normalizePhoneNumber } from '../phone/phoneNumber';
 import type { DefaultCountryCode, PhoneNumber } from '../phone/phoneNumber';
 import { applyCallingHours } from '../schedule/callingHours';
 import type { CallingHours } from '../schedule/callingHours';
-import { toIstSchedule } from '../schedule/schedule';
+import { SERIAL_DATE_NOTE, toIstSchedule } from '../schedule/schedule';
 import type { FarAhead, IstSchedule, LongPast } from '../schedule/schedule';
 import { MAX_ATTRIBUTE_ROWS, attributeRowSchema } from '../client/schemas';
 
@@ -94,6 +95,8 @@ export interface ScheduleInput {
 	longPast?: LongPast;
 	/** What a time more than a year ahead does (default: fail the item). */
 	farAhead?: FarAhead;
+	/** Options → Schedule Time Numbers: numbers below 100000 are spreadsheet serial dates. */
+	serialDates?: boolean;
 }
 
 export interface AssignInput {
@@ -230,9 +233,25 @@ function falseAsEmpty(value: unknown, sourceNode: SourceNodeRules | undefined): 
 }
 
 /**
- * A schedule time as a source node nests it: a value in a wrapper is taken out, and a date range
- * (Notion's `{ start, end, time_zone }`, simplified or typed) starts at its start, read in its
- * own zone when it names one.
+ * A calendar's time: `{ dateTime, timeZone }` (Google Calendar; Microsoft's with Windows zone
+ * names such as "India Standard Time") or an all-day `{ date }`, read with the zone it carries.
+ */
+function calendarTime(value: PlainObject): { value: unknown; zone?: unknown } | undefined {
+	const only = (...keys: string[]) => Object.keys(value).every((key) => keys.includes(key));
+	if (typeof value.dateTime === 'string' && only('dateTime', 'timeZone')) {
+		return { value: value.dateTime, zone: value.timeZone };
+	}
+	if (typeof value.date === 'string' && only('date', 'timeZone')) {
+		return { value: value.date, zone: value.timeZone };
+	}
+	// A Notion date range `{ start, end, time_zone }`, simplified or typed, starts at its start.
+	if (isDateRange(value)) return { value: value.start, zone: value.time_zone };
+	return undefined;
+}
+
+/**
+ * A schedule time as a source node nests it: a value in a wrapper is taken out, and a calendar's
+ * time or a date range is read in its own zone when it names one.
  */
 function scheduleValue(
 	schedule: ScheduleInput,
@@ -240,10 +259,13 @@ function scheduleValue(
 ): { value: unknown; zone: string } {
 	// unwrapValue takes a typed Notion date out of its property, and a date alone out of its range
 	const { value } = unwrapValue(falseAsEmpty(schedule.value, sourceNode));
-	if (!isPlainObject(value) || !isDateRange(value)) return { value, zone: schedule.zone };
-	const zone =
-		typeof value.time_zone === 'string' && value.time_zone ? value.time_zone : schedule.zone;
-	return { value: value.start, zone };
+	const calendar = isPlainObject(value) ? calendarTime(value) : undefined;
+	if (calendar === undefined) return { value, zone: schedule.zone };
+	const { zone } = calendar;
+	return {
+		value: calendar.value,
+		zone: typeof zone === 'string' && zone.trim() ? zone : schedule.zone,
+	};
 }
 
 /** The schedule to send (the start time after the calling hours), and what the hours did. */
@@ -252,7 +274,7 @@ function istSchedule(
 	callingHours: CallingHours | undefined,
 	now: Date | undefined,
 	sourceNode: SourceNodeRules | undefined,
-): { schedule?: IstSchedule; callingHours?: CallingHoursReport } {
+): { schedule?: IstSchedule; callingHours?: CallingHoursReport; assumed: string[] } {
 	const read = schedule && scheduleValue(schedule, sourceNode);
 	const given =
 		read &&
@@ -261,12 +283,22 @@ function istSchedule(
 			now,
 			longPast: schedule?.longPast,
 			farAhead: schedule?.farAhead,
+			// The builder says so, or the node the item came from gives dates as serials.
+			serialDates: schedule?.serialDates || sourceNode?.givesSerialDates,
 			// A date alone starts when the calling hours open that day.
 			dayStart: callingHours && { zone: callingHours.zone, time: callingHours.start },
 		});
-	if (!callingHours) return { schedule: given };
+	// A serial read because of the node the item came from is said, as its other rules are.
+	const assumed =
+		sourceNode && !schedule?.serialDates && given?.note?.startsWith(SERIAL_DATE_NOTE)
+			? [
+					`Schedule Time: a number is a spreadsheet serial date, as ${sourceNode.displayName} gives it`,
+				]
+			: [];
+	if (!callingHours) return { schedule: given, assumed };
 	const outcome = applyCallingHours(given, callingHours, now);
 	return {
+		assumed,
 		schedule: outcome.schedule,
 		callingHours: withoutUndefined({
 			scheduleMovedFrom: outcome.movedFrom,
@@ -306,12 +338,11 @@ export function prepareAssign(input: AssignInput): PreparedAssign {
 	} = input.attributes
 		? checkAttributes(input.attributes, input.attributeRules, input.sourceNode)
 		: { rows: [], leftOut: [], assumed: [] };
-	const { schedule, callingHours } = istSchedule(
-		input.schedule,
-		input.callingHours,
-		input.now,
-		input.sourceNode,
-	);
+	const {
+		schedule,
+		callingHours,
+		assumed: scheduleAssumed,
+	} = istSchedule(input.schedule, input.callingHours, input.now, input.sourceNode);
 	const request = checkedRequest(
 		assignRequestSchema(),
 		withoutUndefined({
@@ -321,7 +352,14 @@ export function prepareAssign(input: AssignInput): PreparedAssign {
 			schedule_at: schedule?.scheduleAt,
 		}),
 	);
-	return { request, phone, attributesLeftOut, assumed, schedule, callingHours };
+	return {
+		request,
+		phone,
+		attributesLeftOut,
+		assumed: [...assumed, ...scheduleAssumed],
+		schedule,
+		callingHours,
+	};
 }
 
 export function prepareDelete(input: DeleteInput): PreparedDelete {
@@ -379,8 +417,13 @@ function metadataFrom(
 		options.metadata === undefined
 			? { entries: [], leftOut: [], assumed: [] }
 			: readRecord(options.metadata, 'Metadata', sourceNode);
+	const rules: ValueRules = {
+		field: 'Metadata',
+		handlingOption: METADATA_HANDLING_OPTION,
+		handling: options.metadataHandling ?? 'leaveOut',
+	};
 	const entries = [
-		...record.entries,
+		...recordEntries(record.entries, rules),
 		...(options.metadataRows ?? []).map(({ key, value }) => [key, value] as const),
 	];
 	const keys = new Set<string>();
@@ -399,11 +442,7 @@ function metadataFrom(
 		keys.add(key);
 		return [key, value] as const;
 	});
-	const { values, leftOut } = sendableValues(given, {
-		field: 'Metadata',
-		handlingOption: METADATA_HANDLING_OPTION,
-		handling: options.metadataHandling ?? 'leaveOut',
-	});
+	const { values, leftOut } = sendableValues(given, rules);
 	const metadata = Object.fromEntries(
 		values.map(([key, value]) => [key, typeof value === 'boolean' ? String(value) : value]),
 	);
@@ -452,12 +491,11 @@ export function prepareOutbound(input: OutboundInput): PreparedOutbound {
 	const agentId = requireText(input.agentId, 'Agent ID', AGENT_ID_FIX);
 	const { options } = input;
 	const shape = outboundRequestSchema().shape;
-	const { schedule, callingHours } = istSchedule(
-		options.schedule,
-		input.callingHours,
-		input.now,
-		input.sourceNode,
-	);
+	const {
+		schedule,
+		callingHours,
+		assumed: scheduleAssumed,
+	} = istSchedule(options.schedule, input.callingHours, input.now, input.sourceNode);
 	const { metadata, leftOut: metadataLeftOut, assumed } = metadataFrom(options, input.sourceNode);
 	const request = checkedRequest(
 		outboundRequestSchema(),
@@ -506,7 +544,14 @@ export function prepareOutbound(input: OutboundInput): PreparedOutbound {
 		}),
 	);
 	checkCallWindow(request);
-	return { request, phone, metadataLeftOut, assumed, schedule, callingHours };
+	return {
+		request,
+		phone,
+		metadataLeftOut,
+		assumed: [...assumed, ...scheduleAssumed],
+		schedule,
+		callingHours,
+	};
 }
 
 /** A window that ends before it starts would never let the call start: refuse it before sending. */

@@ -1,6 +1,7 @@
 import { invalidInput } from '../input/inputError';
 import { describeValue, requireText, wrongTypeError } from '../input/input';
-import { unwrapValue } from '../records/recordShapes';
+import { unwrapValue, valuesThatFit } from '../records/recordShapes';
+import type { ValueAtPath } from '../records/recordShapes';
 import { libphonenumber } from './libphonenumber';
 import type { LibReading, NumberKind, ReadingContext } from './libphonenumber';
 import { maskPhoneNumber } from './mask';
@@ -58,7 +59,12 @@ export function defaultCountryCodeOf(options: {
 function readingContextOf(value: DefaultCountryCode): ReadingContext | 'empty' | undefined {
 	if (value === null) return 'empty';
 	if (value === undefined) return undefined;
-	const unwrapped = unwrapValue(value).value;
+	const unwrapped = oneValueInside(
+		unwrapValue(value).value,
+		'Default Country Code',
+		looksLikeCountry,
+		'country code',
+	);
 	if (typeof unwrapped !== 'string' && typeof unwrapped !== 'number') {
 		throw wrongTypeError(
 			'Default Country Code',
@@ -216,13 +222,58 @@ function indianBareNumberRefusal(
  * number is sent only when libphonenumber calls it valid; every other number is an error naming
  * why, with the number masked.
  */
+/** Text with only a number's characters and 7 to 15 digits: '+91 98200-12345', 'tel:+4930…'. */
+function looksLikePhone({ path, value }: ValueAtPath): boolean {
+	// A bare number is a phone number only under a key that says so; else it is an id or a count.
+	if (typeof value === 'number') return /phone|mobile|cell|tel|whatsapp/i.test(path);
+	if (typeof value !== 'string') return false;
+	const text = value.trim().replace(/^tel:/i, '');
+	const digits = text.replace(/\D/g, '').length;
+	// A date ('2026-12-03', '03/12/2026') has a number's characters too.
+	if (/^\d{4}-\d{2}-\d{2}|^\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}$/.test(text)) return false;
+	return /^\+?[\d\s().\-/]+$/.test(text) && digits >= 7 && digits <= 15;
+}
+
+function looksLikeCountry({ value }: ValueAtPath): boolean {
+	if (typeof value === 'number') return Number.isInteger(value) && value > 0 && value < 1000;
+	return typeof value === 'string' && /^([a-z]{2}|\+?\d{1,3})$/i.test(value.trim());
+}
+
+function digitsOf(value: unknown): string {
+	return String(value).replace(/\D/g, '');
+}
+
+/**
+ * The one value an object or list holds that fits the field: a contact's phones grouped by type
+ * with one number (`{ mobile: ['…'], work: [] }`). Several are refused, naming the first to map.
+ */
+function oneValueInside(
+	value: unknown,
+	field: string,
+	fits: (inner: ValueAtPath) => boolean,
+	what: string,
+): unknown {
+	// One number written twice (Google's value and canonicalForm) is one number.
+	const found = valuesThatFit(value, fits).filter(
+		(entry, index, all) =>
+			all.findIndex((other) => digitsOf(other.value) === digitsOf(entry.value)) === index,
+	);
+	if (found.length === 1) return found[0].value;
+	if (found.length === 0) return value;
+	throw invalidInput(
+		field,
+		`must be one ${what}, but is ${describeValue(value)} holding ${found.length}`,
+		`Map the one meant: add ${found[0].path} to the end of the expression`,
+	);
+}
+
 export function normalizePhoneNumber(
 	raw: unknown,
 	options: { defaultCountryCode?: DefaultCountryCode; field?: string } = {},
 ): PhoneNumber {
 	const field = options.field ?? 'Phone Number';
 	const text = requireText(
-		raw,
+		oneValueInside(unwrapValue(raw).value, field, looksLikePhone, 'phone number'),
 		field,
 		'Enter a phone number with country code, e.g. +919876543210',
 	);

@@ -2,7 +2,7 @@ import { invalidInput } from '../input/inputError';
 import { describeValue } from '../input/input';
 import { maskPhoneNumbersInText } from '../phone/mask';
 import { unwrapValue } from './recordShapes';
-import { looseKey, readRecord, sendableValues } from './recordValues';
+import { looseKey, readRecord, recordEntries, sendableValues } from './recordValues';
 import type { LeftOutValue, UnsendableValueHandling, ValueRules } from './recordValues';
 import { MAX_ATTRIBUTE_ROWS, MAX_ATTRIBUTE_VALUE_LENGTH } from '../client/schemas';
 import type { AttributeReport, AttributeRow } from '../client/schemas';
@@ -84,6 +84,7 @@ function keyedRow(row: unknown, position: number): KeyedRow {
 
 function keyedRows(
 	source: AttributeSource,
+	rules: ValueRules,
 	sourceNode: SourceNodeRules | undefined,
 ): { given: KeyedRow[]; leftOut: LeftOutValue[]; assumed: string[] } {
 	if ('rows' in source) {
@@ -98,17 +99,33 @@ function keyedRows(
 		};
 	}
 	const { entries, leftOut, assumed } = readRecord(source.object, FIELD, sourceNode);
-	const given = entries.map(([key, value], index) =>
+	const given = recordEntries(entries, rules).map(([key, value], index) =>
 		keyedRow({ key, value, replace: source.replace }, index + 1),
 	);
 	return { given, leftOut, assumed };
 }
 
-/** Two sent keys that CallKaro would read as one attribute are refused: which value wins is unclear. */
-function refuseKeysThatMatch(rows: AttributeRow[]): void {
+/** A key spread from a nested value (`owner.calendar_url`), not one the builder or the record named. */
+function isSpreadKey(key: string): boolean {
+	return key.includes('.') || key.includes('[');
+}
+
+/**
+ * Two sent keys that CallKaro would read as one attribute are refused: which value wins is
+ * unclear. Among keys spread from one nested object (Agile CRM's owner has `calendar_url` and
+ * `calendarURL`), the later is left out and reported instead: the record, not the builder, named both.
+ */
+function keysThatMatch(rows: AttributeRow[]): { rows: AttributeRow[]; leftOut: LeftOutValue[] } {
 	const keysByMatchKey = new Map<string, string>();
-	for (const { key } of rows) {
+	const kept: AttributeRow[] = [];
+	const leftOut: LeftOutValue[] = [];
+	for (const row of rows) {
+		const { key } = row;
 		const earlierKey = keysByMatchKey.get(looseKey(key));
+		if (earlierKey !== undefined && isSpreadKey(key) && isSpreadKey(earlierKey)) {
+			leftOut.push({ key, reason: `the same attribute as "${earlierKey}"` });
+			continue;
+		}
 		if (earlierKey !== undefined) {
 			throw invalidInput(
 				FIELD,
@@ -117,27 +134,34 @@ function refuseKeysThatMatch(rows: AttributeRow[]): void {
 			);
 		}
 		keysByMatchKey.set(looseKey(key), key);
+		kept.push(row);
 	}
+	return { rows: kept, leftOut };
 }
 
 /**
  * The attributes to send from rows or a record, checked against CallKaro's limits before
- * anything is sent. Missing and empty values, objects and lists are left out and reported by
- * default (see recordValues.ts); the limit of 50 counts what is left.
+ * anything is sent. A record's nested values are spread into keys of their own; missing and
+ * empty values are left out and reported by default (see recordValues.ts); the limit of 50
+ * counts what is left.
  */
 export function checkAttributes(
 	source: AttributeSource,
 	rules: AttributeRules = DEFAULT_ATTRIBUTE_RULES,
 	sourceNode?: SourceNodeRules,
 ): CheckedAttributes {
-	const { given, leftOut: droppedWhileReading, assumed } = keyedRows(source, sourceNode);
+	const checks = valueRules(rules);
+	const { given, leftOut: droppedWhileReading, assumed } = keyedRows(source, checks, sourceNode);
 	const replaceOf = new Map(given.map(({ key, replace }) => [key, replace]));
 	const { values, leftOut: notSendable } = sendableValues(
 		given.map(({ key, value }) => [key, value] as const),
-		valueRules(rules),
+		checks,
 	);
-	const leftOut = [...droppedWhileReading, ...notSendable];
-	const rows = values.map(([key, value]) => ({ key, value, replace: replaceOf.get(key) ?? false }));
+	const matched = keysThatMatch(
+		values.map(([key, value]) => ({ key, value, replace: replaceOf.get(key) ?? false })),
+	);
+	const { rows } = matched;
+	const leftOut = [...droppedWhileReading, ...notSendable, ...matched.leftOut];
 	if (rows.length > MAX_ATTRIBUTE_ROWS) {
 		const { keysToSend, keysToLeaveOut } = ATTRIBUTE_OPTION_NAMES;
 		throw invalidInput(
@@ -146,7 +170,6 @@ export function checkAttributes(
 			`List the keys to send in Options > ${keysToSend}, or the keys to drop in Options > ${keysToLeaveOut}`,
 		);
 	}
-	refuseKeysThatMatch(rows);
 	return { rows, leftOut, assumed };
 }
 

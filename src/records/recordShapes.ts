@@ -14,8 +14,16 @@ export interface Unwrapped {
 	path: string;
 }
 
-/** Keys that may stand beside `value` in a wrapper without making it ambiguous. */
-const VALUE_WRAPPER_DETAILS = new Set(['versions', 'label', 'primary', 'timestamp', 'source']);
+/** Keys that may stand beside `value` in a wrapper without making it ambiguous (Baserow's option: id, color). */
+const VALUE_WRAPPER_DETAILS = new Set([
+	'versions',
+	'label',
+	'primary',
+	'timestamp',
+	'source',
+	'id',
+	'color',
+]);
 /** Keys that may stand beside `type` and the value named by it in a typed property. */
 const TYPED_PROPERTY_DETAILS = new Set(['id', 'type', 'field']);
 
@@ -110,7 +118,45 @@ export function unwrapValue(value: unknown): Unwrapped {
 }
 
 /** Field names that most likely hold the value a text field wants, in the order they are tried. */
-const LIKELY_SUB_FIELDS = ['value', 'start', 'full', 'text', 'phone', 'number', 'name', 'date'];
+const LIKELY_SUB_FIELDS = [
+	'value',
+	'dateTime',
+	'start',
+	'full',
+	'text',
+	'phone',
+	'number',
+	'name',
+	'date',
+];
+
+/** A value inside an object or list, with the path an expression adds to reach it ('.mobile[0]'). */
+export interface ValueAtPath {
+	path: string;
+	value: unknown;
+}
+
+/**
+ * The values inside an object or list that `fits` accepts (a phone number, a country code): one
+ * is the value meant; several are refused by the caller, naming the first path.
+ */
+export function valuesThatFit(
+	value: unknown,
+	fits: (inner: ValueAtPath) => boolean,
+): ValueAtPath[] {
+	return isPlainObject(value) || Array.isArray(value) ? valuesInside(value).filter(fits) : [];
+}
+
+/** Every text, number and true/false inside a value, with its path, in order. */
+export function valuesInside(value: unknown, path = ''): ValueAtPath[] {
+	if (Array.isArray(value)) {
+		return value.flatMap((entry, index) => valuesInside(entry, `${path}[${index}]`));
+	}
+	if (isPlainObject(value)) {
+		return Object.entries(value).flatMap(([key, entry]) => valuesInside(entry, `${path}.${key}`));
+	}
+	return isScalar(value) ? [{ path, value }] : [];
+}
 
 /**
  * The sub-field to map when an object arrives where text is expected, e.g. '.full' for Jotform's
@@ -130,7 +176,13 @@ export function likelySubField(value: unknown): string | undefined {
 		return isScalar(inner) && inner !== '' && !(typeof inner === 'string' && /^[[{"]/.test(inner));
 	};
 	const key = LIKELY_SUB_FIELDS.find(holdsValue);
-	return key === undefined ? undefined : `.${key}`;
+	if (key !== undefined) return `.${key}`;
+	// A whole calendar event mapped: its start holds the time, `.start.dateTime`.
+	for (const name of LIKELY_SUB_FIELDS) {
+		const inner = isPlainObject(value[name]) ? likelySubField(value[name]) : undefined;
+		if (inner !== undefined) return `.${name}${inner}`;
+	}
+	return undefined;
 }
 
 /** One entry of a list of named values, read as [name, value]; undefined when it is no such pair. */

@@ -183,25 +183,25 @@ function verdictOf(key: string, value: unknown, rules: ValueRules): Verdict {
 	};
 }
 
+/** A listed key names the key itself or, as `billing`, every key under it: `billing.city`, `billing[0]`. */
+function listedKeyMatches(listed: string, key: string): boolean {
+	const [loose, name] = [looseKey(key), looseKey(listed)];
+	return loose === name || loose.startsWith(`${name}.`) || loose.startsWith(`${name}[`);
+}
+
 function keyFilterReason(key: string, rules: ValueRules): string | undefined {
 	const { keysToSend, keysToLeaveOut } = rules;
-	const loose = looseKey(key);
-	if (keysToLeaveOut?.keys.some((listed) => looseKey(listed) === loose)) {
+	if (keysToLeaveOut?.keys.some((listed) => listedKeyMatches(listed, key))) {
 		return `in "${keysToLeaveOut.option}"`;
 	}
 	if (
 		keysToSend &&
 		keysToSend.keys.length > 0 &&
-		!keysToSend.keys.some((listed) => looseKey(listed) === loose)
+		!keysToSend.keys.some((listed) => listedKeyMatches(listed, key))
 	) {
 		return `not in "${keysToSend.option}"`;
 	}
 	return undefined;
-}
-
-/** How many values of a nested object could be sent: text, numbers, true/false, once unwrapped. */
-function sendableCount(value: Record<string, unknown>): number {
-	return Object.values(value).filter((inner) => isSendable(unwrapValue(inner).value)).length;
 }
 
 function isSendable(value: unknown): boolean {
@@ -209,33 +209,166 @@ function isSendable(value: unknown): boolean {
 	return typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
 }
 
+// A list is joined into one value with this, as a person would write it.
+const LIST_SEPARATOR = ', ';
+
+/** The values of a list as one text: a list of values, or of objects that each hold one value. */
+function joinedList(list: unknown[]): string | undefined {
+	const values: unknown[] = [];
+	for (const entry of list) {
+		const inner = unwrapValue(entry).value;
+		if (isPlainObject(inner) || Array.isArray(inner)) {
+			const leaves = flattenEntries([['', inner]]).filter(([, leaf]) => isSendable(leaf));
+			if (leaves.length !== 1) return undefined;
+			values.push(leaves[0][1]);
+		} else if (isSendable(inner)) values.push(inner);
+	}
+	return values.length > 0 ? values.join(LIST_SEPARATOR) : undefined;
+}
+
+function flattenInto(key: string, value: unknown, into: Array<[string, unknown]>): void {
+	const inner = unwrapValue(value).value;
+	if (Array.isArray(inner) && inner.length > 0) {
+		const joined = joinedList(inner);
+		if (joined !== undefined) into.push([key, joined]);
+		else inner.forEach((entry, index) => flattenInto(`${key}[${index}]`, entry, into));
+		return;
+	}
+	if (isPlainObject(inner) && Object.keys(inner).length > 0) {
+		for (const [name, entry] of Object.entries(inner)) {
+			flattenInto(key === '' ? name : `${key}.${name}`, entry, into);
+		}
+		return;
+	}
+	into.push([key, inner]);
+}
+
 /**
- * A record nested one level under one key (Airtable's `fields`, a lead under `data`): mapped
- * whole, it would send a few incidental keys and leave the person out. Refused, naming the key
- * to map, when an object holds at least twice as many values as the rest of the record.
+ * A record's nested values as keys of their own, named by the path an expression would use, so
+ * that a whole record carries the person's values: an object's values are `billing.first_name`,
+ * a list of values (or of objects that each hold one value) is one text joined with ", ", and
+ * any other list names its entries by place, `names[0].givenName`. Wrappers are unwrapped first.
+ */
+export function flattenEntries(
+	entries: ReadonlyArray<readonly [string, unknown]>,
+): Array<[string, unknown]> {
+	const into: Array<[string, unknown]> = [];
+	for (const [key, value] of entries) flattenInto(key, value, into);
+	return into;
+}
+
+function sendableLeaves(value: unknown): number {
+	return flattenEntries([['', value]]).filter(([, leaf]) => isSendable(leaf)).length;
+}
+
+/** How many values an object holds directly (not in objects of its own), once unwrapped. */
+function directValues(value: Record<string, unknown>): number {
+	return Object.values(value).filter((inner) => isSendable(unwrapValue(inner).value)).length;
+}
+
+function objectsIn(path: string[], value: Record<string, unknown>, into: ObjectAtPath[]): void {
+	into.push({ path, count: directValues(value) });
+	const children = Object.entries(value)
+		.map(([name, inner]) => [name, unwrapValue(inner).value] as const)
+		.filter((child): child is readonly [string, Record<string, unknown>] =>
+			isPlainObject(child[1]),
+		);
+	const shapes = children.map(([, child]) => Object.keys(child).sort().join('\n'));
+	children.forEach(([name, child], index) => {
+		// Objects shaped alike side by side are entries of a collection (Mautic's typed fields), not a record.
+		if (shapes.some((shape, other) => other !== index && shape === shapes[index])) return;
+		objectsIn([...path, name], child, into);
+	});
+}
+
+interface ObjectAtPath {
+	path: string[];
+	count: number;
+}
+
+/**
+ * The object inside `value` (or `value` itself) that holds the most values directly, by path:
+ * Mautic's `fields` holds its typed `core` groups beside `all`, the record itself.
+ */
+function recordPathIn(key: string, value: Record<string, unknown>): string[] {
+	const objects: ObjectAtPath[] = [];
+	objectsIn([key], value, objects);
+	return objects.reduce((best, object) => (object.count > best.count ? object : best)).path;
+}
+
+/**
+ * A record nested under one key (Airtable's `fields`, a lead under `data`, Mautic's
+ * `fields.all`): mapped whole, it would send a few incidental keys beside the person's values
+ * spread under long paths. Refused, naming the object that holds the record, when one key holds
+ * at least twice as many values as the rest of the record, counted at every depth.
  */
 function refuseNestedRecord(
 	entries: ReadonlyArray<readonly [string, unknown]>,
 	rules: ValueRules,
 ): void {
-	const kept = entries.filter(([key]) => keyFilterReason(key, rules) === undefined);
-	for (const [key, value] of kept) {
-		if (!isPlainObject(value)) continue;
-		const inside = sendableCount(value);
-		const outside = kept.filter(
-			([other, otherValue]) => other !== key && isSendable(otherValue),
-		).length;
+	const kept = entries
+		.filter(([key]) => keyFilterReason(key, rules) === undefined)
+		.map(([key, value]) => ({ key, value: unwrapValue(value).value }));
+	const leaves = kept.map(({ value }) => sendableLeaves(value));
+	const total = leaves.reduce((sum, count) => sum + count, 0);
+	kept.forEach(({ key, value }, index) => {
+		if (!isPlainObject(value)) return;
+		const inside = leaves[index];
+		const outside = total - inside;
 		// A customer with an address object keeps its own values beside it: not a wrapper.
-		if (inside < 2 || inside < 2 * outside) continue;
+		if (inside < 2 || inside < 2 * outside) return;
+		const path = recordPathIn(key, value);
+		// `$json.fields.all`, or `$json['Form Answers']` for a key an identifier cannot be.
+		const expression = path
+			.map((name) => (/^[A-Za-z_$][\w$]*$/.test(name) ? `.${name}` : `['${name}']`))
+			.join('');
 		const keysOption = rules.keysToSend
 			? `, or list the keys to send in Options > ${rules.keysToSend.option}`
 			: '';
 		throw invalidInput(
 			rules.field,
-			`has most of its values inside "${key}" (${inside} there, ${outside} outside it), and an object is not sent`,
-			`Map that object instead, e.g. {{ $json.${key} }} in place of {{ $json }}${keysOption}`,
+			`holds the record inside "${path.join('.')}" (${inside} values under "${key}", ${outside} outside it)`,
+			`Map that object instead, e.g. {{ $json${expression} }} in place of {{ $json }}${keysOption}`,
 		);
-	}
+	});
+}
+
+/**
+ * A whole record's entries as they are sent: refused when the record sits inside one object,
+ * else its nested values spread into keys of their own (see flattenEntries). With the handling
+ * 'jsonText' objects and lists stay whole, to be sent as JSON text.
+ */
+export function recordEntries(
+	entries: ReadonlyArray<readonly [string, unknown]>,
+	rules: ValueRules,
+): Array<[string, unknown]> {
+	if (rules.handling === 'jsonText') return entries.map(([key, value]) => [key, value]);
+	refuseNestedRecord(entries, rules);
+	const spread = flattenEntries(entries);
+	refuseKeysToSendNotFound(spread, rules);
+	return spread;
+}
+
+/**
+ * Keys to Send of which the record has none would start a call with none of the values the
+ * builder listed (HubSpot's properties behind an Edit Fields node): refused, naming the object
+ * that holds them when a spread key ends in one (`properties.firstname`).
+ */
+function refuseKeysToSendNotFound(entries: Array<[string, unknown]>, rules: ValueRules): void {
+	const listed = rules.keysToSend?.keys ?? [];
+	const matches = (key: string) => listed.some((name) => listedKeyMatches(name, key));
+	if (listed.length === 0 || entries.some(([key]) => matches(key))) return;
+	const nested = entries.find(([key]) =>
+		listed.some((name) => looseKey(key).endsWith(`.${looseKey(name)}`)),
+	)?.[0];
+	const parent = nested?.slice(0, nested.lastIndexOf('.'));
+	throw invalidInput(
+		rules.field,
+		`has none of the keys listed in "${rules.keysToSend?.option}" (${listed.join(', ')})`,
+		parent === undefined
+			? 'List keys the record has, or map the object that holds them'
+			: `They are inside "${parent}": map {{ $json.${parent} }} in place of {{ $json }}`,
+	);
 }
 
 /**
@@ -247,7 +380,6 @@ export function sendableValues(
 	entries: ReadonlyArray<readonly [string, unknown]>,
 	rules: ValueRules,
 ): { values: Array<[string, SendableValue]>; leftOut: LeftOutValue[] } {
-	if (rules.handling !== 'jsonText') refuseNestedRecord(entries, rules);
 	const values: Array<[string, SendableValue]> = [];
 	const leftOut: LeftOutValue[] = [];
 	for (const [key, value] of entries) {

@@ -15,6 +15,8 @@ export interface SourceNodeRules {
 	falseMeansEmpty?: boolean;
 	/** The zone of its date-and-time text without an offset. */
 	timesWithoutOffsetIn?: string;
+	/** It gives dates as spreadsheet serial numbers (days since 1899-12-30). */
+	givesSerialDates?: boolean;
 }
 
 const SOURCE_NODES: Readonly<Record<string, SourceNodeRules>> = {
@@ -31,6 +33,10 @@ const SOURCE_NODES: Readonly<Record<string, SourceNodeRules>> = {
 	'n8n-nodes-base.notion': { displayName: 'Notion', recordUnder: 'properties' },
 	'n8n-nodes-base.pipedrive': { displayName: 'Pipedrive', moreFieldsUnder: 'custom_fields' },
 	'n8n-nodes-base.activeCampaign': { displayName: 'ActiveCampaign', recordUnder: 'contact' },
+	// Excel 365 gives a sheet's cells unformatted, dates as serials; it has no option for text.
+	'n8n-nodes-base.microsoftExcel': { displayName: 'Microsoft Excel 365', givesSerialDates: true },
+	// Google Sheets gives serials only when Options → Output Formatting → Date Formatting says so.
+	'n8n-nodes-base.googleSheets': { displayName: 'Google Sheets', givesSerialDates: true },
 	'n8n-nodes-base.facebookLeadAdsTrigger': {
 		displayName: 'Facebook Lead Ads Trigger',
 		recordUnder: 'data',

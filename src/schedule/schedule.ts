@@ -3,6 +3,7 @@ import type { Zone } from 'luxon';
 
 import { invalidInput } from '../input/inputError';
 import { describeValue, wrongTypeError } from '../input/input';
+import { ianaZoneOfWindowsName } from './windowsZones';
 
 /** CallKaro reads schedule times as wall-clock time in India. */
 export const IST_ZONE = 'Asia/Kolkata';
@@ -64,6 +65,8 @@ export interface ScheduleOptions {
 	farAhead?: FarAhead;
 	/** When a date without a time starts ('HH:MM' in a zone: Calling Hours' opening); refused without. */
 	dayStart?: { zone: string; time: string };
+	/** Numbers below 100000 are spreadsheet serial dates, read on the clocks of `zone`. */
+	serialDates?: boolean;
 }
 
 // 'YYYY-MM-DD', 'YYYY-MM-DDTHH:mm[:ss[.fraction]]' or with a space instead of T, optionally with Z or an offset.
@@ -205,6 +208,8 @@ interface Reading {
 	wallClockZone?: string;
 	/** The last instant the value may mean, when later than `instant`: the end of a date's day. */
 	latest?: number;
+	/** Wall-clock text without an offset: its fields read as UTC, for the hint that it is UTC. */
+	wallAsUtc?: number;
 }
 
 function skippedError(text: string, zone: Zone, field: string, reading: WallReading) {
@@ -227,6 +232,7 @@ function readWallText(text: string, wall: number, zone: Zone, field: string): Re
 	return {
 		instant,
 		wallClockZone: zone.name,
+		wallAsUtc: wall,
 		...(repeatedOffset === undefined
 			? {}
 			: {
@@ -253,13 +259,16 @@ function readDate(
 ): Reading {
 	const date = text.slice(0, 10);
 	const midnight = text.length > 10;
+	const utcMidnight = midnight && /(Z|[+-]00:?00)$/.test(text);
 	if (dayStart === undefined) {
 		throw invalidInput(
 			field,
-			midnight
-				? `is midnight without an offset, as a date picker gives a date alone: ${describeValue(text)}`
-				: `has a date but no time: ${describeValue(text)}`,
-			`Add the time, such as ${date}T10:00:00+05:30, or add Options → Calling Hours to start when they open that day${midnight ? `; for a call at midnight, give the offset: ${date}T00:00:00+05:30` : ''}`,
+			utcMidnight
+				? `is midnight UTC, as a database gives a date column alone: ${describeValue(text)}`
+				: midnight
+					? `is midnight without an offset, as a date picker gives a date alone: ${describeValue(text)}`
+					: `has a date but no time: ${describeValue(text)}`,
+			`Add the time, such as ${date}T10:00:00+05:30, or add Options → Calling Hours to start when they open that day${midnight && !utcMidnight ? `; for a call at midnight, give the offset: ${date}T00:00:00+05:30` : ''}`,
 		);
 	}
 	const zone = knownZone(dayStart.zone, 'Calling Hours Time Zone');
@@ -295,8 +304,11 @@ function parseDateText(text: string, options: TextOptions, field: string): Readi
 	// Any number of fraction digits; CallKaro's format has whole seconds, so milliseconds are plenty.
 	const millisecond = fraction.slice(0, 3).padEnd(3, '0');
 	const wall = wallMillis([year, month, day, hour ?? '0', minute, second, millisecond].map(Number));
-	// Midnight without an offset is what a date picker gives for a date alone: no one means a call at 00:00.
-	const dateAlone = hour === undefined || (offset === undefined && wall % DAY === 0);
+	// Midnight without an offset is what a date picker gives for a date alone, and midnight UTC what a
+	// database gives for a DATE column: no one means a call at 00:00 (or at 05:30 in India).
+	const midnight = wall % DAY === 0;
+	const dateAlone =
+		hour === undefined || (midnight && (offset === undefined || offsetMinutes(offset) === 0));
 	if (dateAlone) return readDate(text, wall, options.dayStart, field);
 	if (offset === undefined) return readWallText(text, wall, options.zone, field);
 	const minutes = offsetMinutes(offset);
@@ -314,6 +326,7 @@ function parseDateText(text: string, options: TextOptions, field: string): Readi
 interface TextOptions {
 	zone: Zone;
 	dayStart: ScheduleOptions['dayStart'];
+	serialDates?: boolean;
 }
 
 /** A number as a message shows it: its size, once it has as many digits as a phone number. */
@@ -323,18 +336,48 @@ function numberShown(number: number): string {
 	return `a ${number < 0 ? 'negative ' : ''}number of ${digits} digits`;
 }
 
-/** A number by its size: epoch milliseconds, epoch seconds, or refused saying what it looks like. */
-function readNumber(number: number, field: string): Reading {
+/** The option that reads spreadsheet serial dates, as fixes name it. */
+export const SERIAL_DATES_OPTION = 'Options → Schedule Time Numbers → Spreadsheet Serial Dates';
+
+/** How scheduleNote starts for a serial read as a date: 'spreadsheet serial date read as 2026-01-13 10:30'. */
+export const SERIAL_DATE_NOTE = 'spreadsheet serial date read as';
+
+/** A serial's wall-clock fields (days since 1899-12-30, the time of day as the fraction), to the minute. */
+function serialWall(serial: number): number {
+	return SERIAL_DATE_EPOCH + Math.round(serial * 24 * 60) * MINUTE;
+}
+
+/** '2026-01-14 10:30', or '2026-01-14' for a whole day: how a serial is shown, never as its digits. */
+function serialShown(serial: number): string {
+	const text = new Date(serialWall(serial)).toISOString();
+	return Number.isInteger(serial)
+		? text.slice(0, 10)
+		: `${text.slice(0, 10)} ${text.slice(11, 16)}`;
+}
+
+/** A serial as its date and time on the zone's clocks, or its date alone for a whole number. */
+function readSerial(serial: number, options: TextOptions, field: string): Reading {
+	const wall = serialWall(serial);
+	const shown = serialShown(serial);
+	const reading = Number.isInteger(serial)
+		? readDate(shown, wall, options.dayStart, field)
+		: readWallText(shown, wall, options.zone, field);
+	const note = `${SERIAL_DATE_NOTE} ${shown}`;
+	return { ...reading, note: reading.note ? `${note}; ${reading.note}` : note };
+}
+
+/** A number by its size: epoch milliseconds, epoch seconds, a serial date, or refused saying what it looks like. */
+function readNumber(number: number, options: TextOptions, field: string): Reading {
 	if (Number.isNaN(number) || number >= FIRST_EPOCH_MILLIS) return { instant: number };
 	if (number >= FIRST_EPOCH_SECONDS) {
 		return { instant: number * SECOND, note: 'number read as epoch seconds, not milliseconds' };
 	}
 	if (number > 0 && number < LAST_SERIAL_DATE) {
-		const day = new Date(SERIAL_DATE_EPOCH + Math.floor(number) * DAY).toISOString().slice(0, 10);
+		if (options.serialDates) return readSerial(number, options, field);
 		throw invalidInput(
 			field,
-			`is ${number}, which looks like a spreadsheet serial date (day ${Math.floor(number)} after 1899-12-30 is ${day}), not a date and time`,
-			"Read the sheet's dates as formatted text, or give a date and time such as 2026-11-22T09:30:00+05:30",
+			`is a number that looks like a spreadsheet serial date, ${serialShown(number)} (days since 1899-12-30, the time as the fraction), not a date and time`,
+			`To read it so, set ${SERIAL_DATES_OPTION}; or give a date and time such as 2026-11-22T09:30:00+05:30`,
 		);
 	}
 	throw invalidInput(
@@ -353,14 +396,18 @@ function emptyError(field: string) {
 }
 
 function parseInput(value: unknown, options: TextOptions, field: string): Reading {
-	if (typeof value === 'number') return readNumber(value, field);
+	if (typeof value === 'number') return readNumber(value, options, field);
 	if (value === undefined || value === null) throw emptyError(field);
+	// A database driver's DATE column as a JS Date, midnight UTC, is read as its ISO text is.
+	if (isJsDate(value) && value.getTime() % DAY === 0) {
+		return parseDateText(value.toISOString(), options, field);
+	}
 	if (typeof value !== 'string') return { instant: millisOf(value, field) };
 	const text = value.trim();
 	if (text === '') throw emptyError(field);
 	// HubSpot sends epoch milliseconds as text.
 	return NUMERIC_TEXT.test(text)
-		? readNumber(Number(text), field)
+		? readNumber(Number(text), options, field)
 		: parseDateText(text, options, field);
 }
 
@@ -393,12 +440,13 @@ const ZONE_ABBREVIATION = /^([A-Z]{3,4}|[a-z]{3,4})$/;
 const ZONE_FIX = 'Use an IANA time zone name such as Asia/Kolkata or America/New_York';
 
 /**
- * A luxon zone for an IANA name in any case (or UTC and fixed offsets), or an error naming the
+ * A luxon zone for an IANA or Windows name in any case (or UTC and fixed offsets), or an error naming the
  * field. India's zone by any of its names (IST, asia/calcutta) is Asia/Kolkata, so zones compare
  * as zones, not as text; other abbreviations are refused, since each means several zones.
  */
 export function knownZone(zone: string, field = 'Time Zone'): Zone {
-	const given = zone.trim();
+	// Microsoft's calendars name zones as Windows does: 'India Standard Time'.
+	const given = ianaZoneOfWindowsName(zone) ?? zone.trim();
 	if (INDIA_ZONE_NAMES.has(given.toLowerCase())) return IANAZone.create(IST_ZONE);
 	if (ZONE_ABBREVIATION.test(given) && !['utc', 'gmt'].includes(given.toLowerCase())) {
 		throw invalidInput(
@@ -456,18 +504,40 @@ function givenAs(value: unknown, farOff: boolean): string {
 }
 
 /**
+ * A time without an offset, read in a zone east of UTC, that is long past but would be now or
+ * ahead read as UTC: the system that gave it wrote UTC (a database, an API), not local time.
+ * Its reading in India time as UTC, or undefined.
+ */
+function probablyUtc(reading: Reading, now: number): string | undefined {
+	const { wallAsUtc, wallClockZone } = reading;
+	if (wallAsUtc === undefined || wallClockZone === 'UTC' || wallAsUtc < now - LONG_PAST_MS) {
+		return undefined;
+	}
+	return formatIst(istDateTime(wallAsUtc, wallAsUtc, 'Schedule Time'));
+}
+
+/**
  * Converts a date input (luxon DateTime, JS Date, epoch seconds or milliseconds as a number or
  * text, ISO text) into CallKaro's IST schedule format.
  */
 export function toIstSchedule(value: unknown, options: ScheduleOptions): IstSchedule {
 	const zone = knownZone(options.zone);
 	const field = options.field ?? 'Schedule Time';
-	const reading = parseInput(value, { zone, dayStart: options.dayStart }, field);
+	const { dayStart, serialDates } = options;
+	const reading = parseInput(value, { zone, dayStart, serialDates }, field);
 	const { instant, note, wallClockZone, latest = instant } = reading;
 	const ist = istDateTime(instant, value, field);
 	// Settings.now is luxon's clock, which tests (and hosts) may set.
 	const now = options.now?.getTime() ?? Settings.now();
 	if (options.longPast !== 'startNow' && latest < now - LONG_PAST_MS) {
+		const utc = probablyUtc(reading, now);
+		if (utc !== undefined) {
+			throw invalidInput(
+				field,
+				`is ${formatIst(ist)} in India time${givenAs(value, false)}, more than an hour in the past; read as UTC it is ${utc} in India time, so it is probably UTC`,
+				'Set Options → Time Zone to UTC, or give the time with its offset (Z or +00:00)',
+			);
+		}
 		throw invalidInput(
 			field,
 			`is ${formatIst(ist)} in India time${givenAs(value, instant < FIRST_PLAUSIBLE_EPOCH)}, more than an hour in the past`,

@@ -47,6 +47,7 @@ const DEFAULTS_THAT_ARE_CHOICES = [
 	'options.callingHours.window.onOutside = move',
 	'options.farAheadSchedule = fail',
 	'options.longPastSchedule = fail',
+	'options.scheduleNumbers = epoch',
 	'options.onAttributeProblems = report',
 	'options.unsendableValues = leaveOut',
 	'options.bodyFormat = json',

@@ -49,6 +49,8 @@ interface NodeOutputRun {
 	/** An Edit Fields node stands between the source node and CallKaro: nothing is known of the shape. */
 	afterEditFields?: boolean;
 	outcome: Outcome;
+	/** Run again behind an Edit Fields node: the same outcome (true), or this one. */
+	withoutSource?: true | Outcome;
 }
 
 const TYPES = { assign: ASSIGN_WORKFLOW, outbound: OUTBOUND_CALL, delete: DELETE_SCHEDULED_CALL };
@@ -96,6 +98,7 @@ const RUNS: NodeOutputRun[] = [
 			keys: ['city', 'company', 'email', 'firstname', 'jobtitle', 'lastname', 'lifecyclestage'],
 			leftOut: { 'not in "Attribute Keys to Send"': 44 },
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'hubspot-contact-get.json',
@@ -113,6 +116,10 @@ const RUNS: NodeOutputRun[] = [
 			leftOut: { 'not in "Attribute Keys to Send"': 44 },
 			assumed: ['Attributes: the values under "properties", where HubSpot puts the record'],
 		},
+		withoutSource: {
+			refused:
+				'"Attributes" has none of the keys listed in "Attribute Keys to Send" (firstname, lastname, email, company, city, jobtitle, lifecyclestage). They are inside "properties": map {{ $json.properties }} in place of {{ $json }}. [item 0]',
+		},
 	},
 	{
 		file: 'hubspot-contact-get.json',
@@ -122,7 +129,7 @@ const RUNS: NodeOutputRun[] = [
 		afterEditFields: true,
 		outcome: {
 			refused:
-				'"Attributes" has most of its values inside "properties" (51 there, 4 outside it), and an object is not sent. Map that object instead, e.g. {{ $json.properties }} in place of {{ $json }}, or list the keys to send in Options > Attribute Keys to Send. [item 0]',
+				'"Attributes" holds the record inside "properties" (51 values under "properties", 14 outside it). Map that object instead, e.g. {{ $json.properties }} in place of {{ $json }}, or list the keys to send in Options > Attribute Keys to Send. [item 0]',
 		},
 	},
 	{
@@ -134,6 +141,7 @@ const RUNS: NodeOutputRun[] = [
 			sent: { to_number: '+919820017318' },
 			keys: ['firstname', 'lastmodifieddate', 'company', 'lastname', 'phone'],
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'hubspot-trigger-contact-property-change.json',
@@ -156,6 +164,7 @@ const RUNS: NodeOutputRun[] = [
 				'contactId',
 			],
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'pipedrive-person-get.json',
@@ -175,6 +184,11 @@ const RUNS: NodeOutputRun[] = [
 				'Attributes: the values under "custom_fields" as fields of the record, as Pipedrive gives them',
 			],
 		},
+		withoutSource: {
+			sent: { to_number: '+919820017331', schedule_at: '2026-12-07T10:00:00' },
+			keyCount: 14,
+			leftOut: { missing: 2, 'an empty list': 1 },
+		},
 	},
 	{
 		file: 'pipedrive-person-get.json',
@@ -182,6 +196,7 @@ const RUNS: NodeOutputRun[] = [
 		node: 'outbound',
 		parameters: { phoneNumber: '={{ $json.phones }}' },
 		outcome: { sent: { to_number: '+919820017331' } },
+		withoutSource: true,
 	},
 	{
 		file: 'pipedrive-person-get-v1.json',
@@ -200,22 +215,23 @@ const RUNS: NodeOutputRun[] = [
 		outcome: {
 			sent: { to_number: '+919820017344', schedule_at: '2026-12-08T10:00:00' },
 			keys: ['first_name', 'last_name', 'email', 'org_name'],
-			leftOut: { 'not in "Attribute Keys to Send"': 61 },
+			leftOut: { 'not in "Attribute Keys to Send"': 75 },
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'pipedrive-person-get-v1.json',
 		mapping:
-			'the whole person: 40-character custom field keys too, which CallKaro reports as ignored',
+			'the whole person: its org and owner objects spread into keys, over 50 values, refused with the options that choose',
 		node: 'assign',
 		parameters: assignRecord('$json.phone[0].value', '$json', {
 			options: { defaultCountryCode: 'IN' },
 		}),
 		outcome: {
-			sent: { to_number: '+919820017344' },
-			keyCount: 41,
-			leftOut: { 'an object': 2, missing: 20, 'an empty list': 1, empty: 1 },
+			refused:
+				'"Attributes" has 55 values to send (after leaving out 24), 5 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out. [item 0]',
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'salesforce-lead-get.json',
@@ -228,9 +244,10 @@ const RUNS: NodeOutputRun[] = [
 		),
 		outcome: {
 			sent: { to_number: '+919820017353', schedule_at: '2026-12-09T10:00:00' },
-			keyCount: 41,
-			leftOut: { 'in "Attribute Keys to Leave Out"': 1, missing: 25, 'an object': 1 },
+			keyCount: 46,
+			leftOut: { 'in "Attribute Keys to Leave Out"': 2, missing: 28 },
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'salesforce-contact-get.json',
@@ -239,9 +256,10 @@ const RUNS: NodeOutputRun[] = [
 		parameters: outboundRecord('$json.MobilePhone', '$json'),
 		outcome: {
 			sent: { to_number: '+919820017366' },
-			keyCount: 33,
-			leftOut: { 'an object': 2, missing: 39, empty: 1 },
+			keyCount: 42,
+			leftOut: { missing: 42, empty: 1 },
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'zoho-crm-lead-get.json',
@@ -250,9 +268,10 @@ const RUNS: NodeOutputRun[] = [
 		parameters: assignRecord('$json.Phone', '$json', at('$json.Callback_Time')),
 		outcome: {
 			sent: { to_number: '+919820017375', schedule_at: '2026-12-11T11:00:00' },
-			keyCount: 32,
-			leftOut: { 'an object': 5, missing: 16, 'an empty object': 1, 'an empty list': 1 },
+			keyCount: 49,
+			leftOut: { missing: 16, 'an empty object': 1, 'an empty list': 1 },
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'activecampaign-contact-get.json',
@@ -261,9 +280,10 @@ const RUNS: NodeOutputRun[] = [
 		parameters: assignRecord('$json.contact.phone', '$json.contact'),
 		outcome: {
 			sent: { to_number: '+919820017388' },
-			keyCount: 22,
-			leftOut: { empty: 4, missing: 13, 'an empty list': 4, 'a list': 1, 'an object': 1 },
+			keyCount: 41,
+			leftOut: { empty: 4, missing: 13, 'an empty list': 4 },
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'activecampaign-contact-get.json',
@@ -272,9 +292,13 @@ const RUNS: NodeOutputRun[] = [
 		parameters: assignRecord('$json.contact.phone', '$json'),
 		outcome: {
 			sent: { to_number: '+919820017388' },
-			keyCount: 22,
-			leftOut: { empty: 4, missing: 13, 'an empty list': 4, 'a list': 1, 'an object': 1 },
+			keyCount: 41,
+			leftOut: { empty: 4, missing: 13, 'an empty list': 4 },
 			assumed: ['Attributes: the values under "contact", where ActiveCampaign puts the record'],
+		},
+		withoutSource: {
+			refused:
+				'"Attributes" has 83 values to send (after leaving out 40), 33 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out. [item 0]',
 		},
 	},
 	{
@@ -297,6 +321,11 @@ const RUNS: NodeOutputRun[] = [
 				'Schedule Time: a time without an offset is UTC, as Odoo gives it',
 			],
 		},
+		withoutSource: {
+			sent: { to_number: '+919820017402', schedule_at: '2026-12-05T05:00:00' },
+			keys: ['name', 'function', 'city', 'email', 'phone', 'x_studio_callback_time'],
+			leftOut: { 'not in "Attribute Keys to Send"': 146 },
+		},
 	},
 	{
 		file: 'odoo-contact-get.json',
@@ -305,7 +334,11 @@ const RUNS: NodeOutputRun[] = [
 		parameters: assignRecord('$json.mobile', '$json'),
 		outcome: {
 			refused:
-				'"Attributes" has 69 values to send (after leaving out 83), 19 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out. [item 0]',
+				'"Attributes" has 86 values to send (after leaving out 66), 36 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out. [item 0]',
+		},
+		withoutSource: {
+			refused:
+				'"Attributes" has 140 values to send (after leaving out 12), 90 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out. [item 0]',
 		},
 	},
 	{
@@ -316,6 +349,10 @@ const RUNS: NodeOutputRun[] = [
 		outcome: {
 			refused:
 				'"Phone Number" has no value for this item: Odoo gives an empty field as false. Map a field that holds the number, or leave items without one out with a Filter node. [item 0]',
+		},
+		withoutSource: {
+			refused:
+				'"Phone Number" must be text, but is false. Enter a phone number with country code, e.g. +919876543210. [item 0]',
 		},
 	},
 	{
@@ -336,6 +373,10 @@ const RUNS: NodeOutputRun[] = [
 				'Schedule Time: a time without an offset is UTC, as Odoo gives it',
 			],
 		},
+		withoutSource: {
+			sent: { to_number: '+919820017415', schedule_at: '2026-12-04T08:30:00' },
+			keys: ['contact_name', 'email', 'city', 'title'],
+		},
 	},
 	{
 		file: 'agile-crm-contact-get.json',
@@ -345,9 +386,10 @@ const RUNS: NodeOutputRun[] = [
 		parameters: assignRecord("$json.properties.find(p => p.name === 'phone').value", '$json'),
 		outcome: {
 			sent: { to_number: '+919820017396' },
-			keyCount: 35,
-			leftOut: { 'an object': 2, empty: 1, 'a list': 1, 'an empty list': 4 },
+			keyCount: 47,
+			leftOut: { empty: 2, 'an empty list': 4, 'the same attribute as "owner.calendar_url"': 1 },
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'airtable-record-get.json',
@@ -371,6 +413,7 @@ const RUNS: NodeOutputRun[] = [
 				'Notes',
 			],
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'airtable-record-get.json',
@@ -391,6 +434,10 @@ const RUNS: NodeOutputRun[] = [
 			],
 			assumed: ['Attributes: the values under "fields", where Airtable puts the record'],
 		},
+		withoutSource: {
+			refused:
+				'"Attributes" holds the record inside "fields" (8 values under "fields", 2 outside it). Map that object instead, e.g. {{ $json.fields }} in place of {{ $json }}, or list the keys to send in Options > Attribute Keys to Send. [item 0]',
+		},
 	},
 	{
 		file: 'airtable-record-get.json',
@@ -400,7 +447,7 @@ const RUNS: NodeOutputRun[] = [
 		afterEditFields: true,
 		outcome: {
 			refused:
-				'"Attributes" has most of its values inside "fields" (8 there, 2 outside it), and an object is not sent. Map that object instead, e.g. {{ $json.fields }} in place of {{ $json }}, or list the keys to send in Options > Attribute Keys to Send. [item 0]',
+				'"Attributes" holds the record inside "fields" (8 values under "fields", 2 outside it). Map that object instead, e.g. {{ $json.fields }} in place of {{ $json }}, or list the keys to send in Options > Attribute Keys to Send. [item 0]',
 		},
 	},
 	{
@@ -426,6 +473,7 @@ const RUNS: NodeOutputRun[] = [
 				'Attempts',
 			],
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'google-sheets-row-read.json',
@@ -454,6 +502,7 @@ const RUNS: NodeOutputRun[] = [
 			],
 			leftOut: { empty: 1 },
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'google-sheets-row-read.json',
@@ -468,6 +517,7 @@ const RUNS: NodeOutputRun[] = [
 			refused:
 				'"Schedule Time" is not a date and time: "14/12/2026 16:00:00". Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options \u2192 Time Zone) or 2026-11-22T09:30:00+05:30. [item 0]',
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'notion-database-page-get-simplified.json',
@@ -490,6 +540,7 @@ const RUNS: NodeOutputRun[] = [
 				'property_name',
 			],
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'notion-database-page-get-raw.json',
@@ -505,6 +556,7 @@ const RUNS: NodeOutputRun[] = [
 			keys: ['Status', 'City', 'Email', 'Callback Time', 'Tags', 'Phone', 'Created', 'Name'],
 			leftOut: { missing: 1 },
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'notion-database-page-get-raw.json',
@@ -517,6 +569,7 @@ const RUNS: NodeOutputRun[] = [
 			leftOut: { missing: 1 },
 			assumed: ['Attributes: the values under "properties", where Notion puts the record'],
 		},
+		withoutSource: { sent: { to_number: '+919820017464' }, keyCount: 21, leftOut: { missing: 4 } },
 	},
 	{
 		file: 'monday-board-item-get.json',
@@ -539,16 +592,15 @@ const RUNS: NodeOutputRun[] = [
 			],
 			leftOut: { empty: 1 },
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'monday-board-item-get.json',
-		mapping: 'Phone Number as the phone column: refused, naming .text',
+		mapping: 'Phone Number as the phone column: its one number read',
 		node: 'outbound',
 		parameters: { phoneNumber: "={{ $json.column_values.find(c => c.type === 'phone') }}" },
-		outcome: {
-			refused:
-				'"Phone Number" must be text, but is an object. Map the value inside it: add .text to the end of the expression. [item 0]',
-		},
+		outcome: { sent: { to_number: '+919820017473' } },
+		withoutSource: true,
 	},
 	{
 		file: 'baserow-row-get.json',
@@ -557,9 +609,10 @@ const RUNS: NodeOutputRun[] = [
 		parameters: assignRecord('$json.Phone', '$json', at("$json['Callback At']")),
 		outcome: {
 			sent: { to_number: '+919820017486', schedule_at: '2026-12-19T14:00:00' },
-			keys: ['id', 'order', 'Name', 'Phone', 'Email', 'City', 'Callback At', 'Called'],
-			leftOut: { 'an object': 1, missing: 1 },
+			keys: ['id', 'order', 'Name', 'Phone', 'Email', 'City', 'Status', 'Callback At', 'Called'],
+			leftOut: { missing: 1 },
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'form-trigger-submission.json',
@@ -587,6 +640,7 @@ const RUNS: NodeOutputRun[] = [
 			],
 			leftOut: { missing: 1 },
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'typeform-trigger-simplified.json',
@@ -610,6 +664,7 @@ const RUNS: NodeOutputRun[] = [
 				'Do you agree to be contacted by phone?',
 			],
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'typeform-trigger-raw-answers.json',
@@ -621,6 +676,7 @@ const RUNS: NodeOutputRun[] = [
 			options: CALLING_HOURS,
 		},
 		outcome: { sent: { to_number: '+919820017512', schedule_at: '2026-12-20T10:00:00' } },
+		withoutSource: true,
 	},
 	{
 		file: 'jotform-trigger-answers.json',
@@ -629,19 +685,30 @@ const RUNS: NodeOutputRun[] = [
 		parameters: outboundRecord("$json['Phone Number'].full", '$json'),
 		outcome: {
 			sent: { to_number: '+919820017523' },
-			keys: ['E-mail', 'City', 'What would you like to discuss?'],
-			leftOut: { 'an object': 4 },
+			keys: [
+				'Full Name.first',
+				'Full Name.last',
+				'E-mail',
+				'Phone Number.full',
+				'City',
+				'Preferred Call Date.month',
+				'Preferred Call Date.day',
+				'Preferred Call Date.year',
+				'Preferred Call Time.hourSelect',
+				'Preferred Call Time.minuteSelect',
+				'Preferred Call Time.ampm',
+				'What would you like to discuss?',
+			],
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'jotform-trigger-answers.json',
-		mapping: 'Phone Number as the phone answer: refused, naming .full',
+		mapping: 'Phone Number as the phone answer { area, phone, full }: its one whole number read',
 		node: 'delete',
 		parameters: { phoneNumber: "={{ $json['Phone Number'] }}" },
-		outcome: {
-			refused:
-				'"Phone Number" must be text, but is an object. Map the value inside it: add .full to the end of the expression. [item 0]',
-		},
+		outcome: { sent: { to_number: '+919820017523' } },
+		withoutSource: true,
 	},
 	{
 		file: 'facebook-lead-ads-trigger-simplified.json',
@@ -652,6 +719,7 @@ const RUNS: NodeOutputRun[] = [
 			sent: { to_number: '+919820017534' },
 			keys: ['full_name', 'email', 'phone_number', 'city', 'when_is_the_best_time_to_call_you?'],
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'facebook-lead-ads-trigger-simplified.json',
@@ -665,6 +733,7 @@ const RUNS: NodeOutputRun[] = [
 				'Attributes: the values under "data", where Facebook Lead Ads Trigger puts the record',
 			],
 		},
+		withoutSource: { sent: { to_number: '+919820017534' }, keyCount: 17 },
 	},
 	{
 		file: 'facebook-lead-ads-trigger-raw.json',
@@ -679,6 +748,7 @@ const RUNS: NodeOutputRun[] = [
 			sent: { to_number: '+919820017547' },
 			keys: ['full_name', 'email', 'phone_number', 'city', 'when_is_the_best_time_to_call_you?'],
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'cal-trigger-booking-created.json',
@@ -689,9 +759,18 @@ const RUNS: NodeOutputRun[] = [
 		}),
 		outcome: {
 			sent: { to_number: '+919820017556', schedule_at: '2026-12-01T11:30:00' },
-			keys: ['name', 'email', 'attendeePhoneNumber', 'notes'],
-			leftOut: { 'an object': 2, 'an empty list': 1 },
+			keys: [
+				'name',
+				'email',
+				'attendeePhoneNumber',
+				'location.optionValue',
+				'location.value',
+				'notes',
+				'rescheduleReason.label',
+			],
+			leftOut: { 'an empty list': 1 },
 		},
+		withoutSource: true,
 	},
 	{
 		file: 'cal-trigger-booking-created.json',
@@ -699,6 +778,7 @@ const RUNS: NodeOutputRun[] = [
 		node: 'delete',
 		parameters: { phoneNumber: '={{ $json.responses.attendeePhoneNumber }}' },
 		outcome: { sent: { to_number: '+919820017556' } },
+		withoutSource: true,
 	},
 	{
 		file: 'calendly-trigger-invitee-created.json',
@@ -709,9 +789,614 @@ const RUNS: NodeOutputRun[] = [
 		}),
 		outcome: {
 			sent: { to_number: '+919820017569', schedule_at: '2026-12-11T11:00:00' },
-			keyCount: 13,
-			leftOut: { missing: 9, 'a list': 1, 'an object': 2 },
+			keyCount: 32,
+			leftOut: { missing: 17, 'an empty list': 1 },
 		},
+		withoutSource: true,
+	},
+	// The wide corpus (issue 40): each item mapped as a new user would (the whole item, the
+	// obvious field) and by its recipe, after its own node and behind an Edit Fields node.
+	{
+		file: 'woocommerce-order-get.json',
+		mapping: 'naive: the whole order as metadata, billing.phone',
+		node: 'outbound',
+		parameters: outboundRecord('$json.billing.phone', '$json'),
+		outcome: {
+			sent: { to_number: '+919820017601' },
+			keyCount: 61,
+			leftOut: { empty: 8, missing: 2, 'an empty list': 6 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'woocommerce-order-get.json',
+		mapping: "recipe: the billing person, the order's number and note as metadata",
+		node: 'outbound',
+		parameters: outboundRecord(
+			'$json.billing.phone',
+			'{ ...$json.billing, order: $json.number, note: $json.customer_note }',
+		),
+		outcome: {
+			sent: { to_number: '+919820017601' },
+			keys: [
+				'first_name',
+				'last_name',
+				'address_1',
+				'city',
+				'state',
+				'postcode',
+				'country',
+				'email',
+				'phone',
+				'order',
+				'note',
+			],
+			leftOut: { empty: 2 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'stripe-customer-get.json',
+		mapping: 'naive: the whole customer as attributes, metadata.callback_at',
+		node: 'assign',
+		parameters: assignRecord('$json.phone', '$json', at('$json.metadata.callback_at')),
+		outcome: {
+			sent: { to_number: '+919820017602', schedule_at: '2026-12-03T11:00:00' },
+			keyCount: 22,
+			leftOut: { missing: 9 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'stripe-customer-get.json',
+		mapping: 'recipe: the keys the workflow reads (metadata by its key)',
+		node: 'assign',
+		parameters: assignRecord(
+			'$json.phone',
+			'$json',
+			at('$json.metadata.callback_at', { attributeKeysToSend: 'name, email, metadata' }),
+		),
+		outcome: {
+			sent: { to_number: '+919820017602', schedule_at: '2026-12-03T11:00:00' },
+			keys: ['email', 'metadata.plan', 'metadata.callback_at', 'name'],
+			leftOut: { 'not in "Attribute Keys to Send"': 27 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'stripe-trigger-customer-created.json',
+		mapping: 'naive: the whole event as metadata',
+		node: 'outbound',
+		parameters: outboundRecord('$json.data.object.phone', '$json'),
+		outcome: {
+			refused:
+				'"Metadata" holds the record inside "data.object" (22 values under "data", 9 outside it). Map that object instead, e.g. {{ $json.data.object }} in place of {{ $json }}. [item 0]',
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'stripe-trigger-customer-created.json',
+		mapping: 'recipe: data.object as metadata',
+		node: 'outbound',
+		parameters: outboundRecord('$json.data.object.phone', '$json.data.object', {
+			scheduleAt: '={{ $json.data.object.metadata.callback_at }}',
+		}),
+		outcome: {
+			sent: { to_number: '+919820017603', schedule_at: '2026-12-03T11:00:00' },
+			keyCount: 22,
+			leftOut: { missing: 9 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'zendesk-user-get.json',
+		mapping: 'naive: the whole user as metadata, user_fields.callback_time',
+		node: 'outbound',
+		parameters: outboundRecord('$json.phone', '$json', {
+			scheduleAt: '={{ $json.user_fields.callback_time }}',
+		}),
+		outcome: {
+			sent: { to_number: '+919820017604', schedule_at: '2026-12-04T10:00:00' },
+			keyCount: 27,
+			leftOut: { missing: 8, empty: 3 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'zendesk-user-get.json',
+		mapping: 'recipe: name, email and the user fields as attributes',
+		node: 'assign',
+		parameters: assignRecord(
+			'$json.phone',
+			'$json',
+			at('$json.user_fields.callback_time', { attributeKeysToSend: 'name, email, user_fields' }),
+		),
+		outcome: {
+			sent: { to_number: '+919820017604', schedule_at: '2026-12-04T10:00:00' },
+			keys: ['name', 'email', 'user_fields.plan', 'user_fields.callback_time'],
+			leftOut: { 'not in "Attribute Keys to Send"': 34 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'freshdesk-contact-getall.json',
+		mapping: 'naive: the whole contact as attributes, the date field as Schedule Time',
+		node: 'assign',
+		parameters: assignRecord(
+			'$json.mobile',
+			'$json',
+			at('$json.custom_fields.preferred_call_time'),
+		),
+		outcome: {
+			refused:
+				'"Schedule Time" has a date but no time: "2026-12-04". Add the time, such as 2026-12-04T10:00:00+05:30, or add Options → Calling Hours to start when they open that day. [item 0]',
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'freshdesk-contact-getall.json',
+		mapping: 'recipe: the date with Calling Hours',
+		node: 'assign',
+		parameters: assignRecord(
+			'$json.mobile',
+			'$json',
+			at('$json.custom_fields.preferred_call_time', CALLING_HOURS),
+		),
+		outcome: {
+			sent: { to_number: '+919820017605', schedule_at: '2026-12-04T10:00:00' },
+			keyCount: 14,
+			leftOut: { missing: 8, 'an empty list': 1 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'mailchimp-member-get.json',
+		mapping: 'naive: the whole member as metadata',
+		node: 'outbound',
+		parameters: outboundRecord('$json.merge_fields.PHONE', '$json'),
+		outcome: { sent: { to_number: '+919820017606' }, keyCount: 43, leftOut: { empty: 12 } },
+		withoutSource: true,
+	},
+	{
+		file: 'mailchimp-member-get.json',
+		mapping: 'recipe: merge_fields as attributes (ADDRESS spread)',
+		node: 'assign',
+		parameters: assignRecord('$json.merge_fields.PHONE', '$json.merge_fields'),
+		outcome: {
+			sent: { to_number: '+919820017606' },
+			keys: [
+				'FNAME',
+				'LNAME',
+				'ADDRESS.addr1',
+				'ADDRESS.city',
+				'ADDRESS.state',
+				'ADDRESS.zip',
+				'ADDRESS.country',
+				'PHONE',
+			],
+			leftOut: { empty: 2 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'mailchimp-trigger-subscribe.json',
+		mapping: 'naive: the whole event as metadata',
+		node: 'outbound',
+		parameters: outboundRecord('$json.data.merges.PHONE', '$json'),
+		outcome: {
+			refused:
+				'"Metadata" holds the record inside "data" (10 values under "data", 2 outside it). Map that object instead, e.g. {{ $json.data }} in place of {{ $json }}. [item 0]',
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'mailchimp-trigger-subscribe.json',
+		mapping: 'recipe: data.merges as metadata',
+		node: 'outbound',
+		parameters: outboundRecord('$json.data.merges.PHONE', '$json.data.merges'),
+		outcome: { sent: { to_number: '+919820017621' }, keys: ['EMAIL', 'FNAME', 'LNAME', 'PHONE'] },
+		withoutSource: true,
+	},
+	{
+		file: 'mautic-contact-get-raw.json',
+		mapping: 'naive: the whole contact as attributes: refused, naming fields.all',
+		node: 'assign',
+		parameters: assignRecord('$json.fields.all.mobile', '$json'),
+		outcome: {
+			refused:
+				'"Attributes" holds the record inside "fields.all" (73 values under "fields", 11 outside it). Map that object instead, e.g. {{ $json.fields.all }} in place of {{ $json }}, or list the keys to send in Options > Attribute Keys to Send. [item 0]',
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'mautic-contact-get-raw.json',
+		mapping: 'recipe: fields.all as attributes',
+		node: 'assign',
+		parameters: assignRecord('$json.fields.all.mobile', '$json.fields.all'),
+		outcome: {
+			sent: { to_number: '+919820017607' },
+			keys: [
+				'id',
+				'firstname',
+				'lastname',
+				'email',
+				'mobile',
+				'points',
+				'address1',
+				'city',
+				'state',
+				'zipcode',
+				'country',
+				'plan',
+			],
+			leftOut: { missing: 18 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'google-contacts-get.json',
+		mapping: 'naive: Phone Number as phoneNumbers (two types filled): refused, naming .mobile[0]',
+		node: 'outbound',
+		parameters: outboundRecord('$json.phoneNumbers', '$json'),
+		outcome: {
+			refused:
+				'"Phone Number" must be one phone number, but is an object holding 2. Map the one meant: add .mobile[0] to the end of the expression. [item 0]',
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'google-contacts-get.json',
+		mapping: 'recipe: phoneNumbers.mobile[0], the contact as metadata',
+		node: 'outbound',
+		parameters: outboundRecord('$json.phoneNumbers.mobile[0]', '$json'),
+		outcome: { sent: { to_number: '+919820017608' }, keyCount: 18 },
+		withoutSource: true,
+	},
+	{
+		file: 'google-calendar-event-get.json',
+		mapping: 'naive: location, start as it is ({ dateTime, timeZone }), the event as metadata',
+		node: 'outbound',
+		parameters: outboundRecord('$json.location', '$json', { scheduleAt: '={{ $json.start }}' }),
+		outcome: {
+			sent: { to_number: '+919820017609', schedule_at: '2026-12-02T15:30:00' },
+			keyCount: 24,
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'google-calendar-event-get.json',
+		mapping: 'recipe: start.dateTime, the summary as metadata',
+		node: 'outbound',
+		parameters: outboundRecord('$json.location', '{ summary: $json.summary }', {
+			scheduleAt: '={{ $json.start.dateTime }}',
+		}),
+		outcome: {
+			sent: { to_number: '+919820017609', schedule_at: '2026-12-02T15:30:00' },
+			keys: ['summary'],
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'google-calendar-trigger-all-day.json',
+		mapping: 'naive: start ({ date }) as it is: a date alone, refused without Calling Hours',
+		node: 'outbound',
+		parameters: outboundRecord('$json.location', '$json', { scheduleAt: '={{ $json.start }}' }),
+		outcome: {
+			refused:
+				'"Schedule Time" has a date but no time: "2026-12-03". Add the time, such as 2026-12-03T10:00:00+05:30, or add Options → Calling Hours to start when they open that day. [item 0]',
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'google-calendar-trigger-all-day.json',
+		mapping: 'recipe: start with Calling Hours',
+		node: 'outbound',
+		parameters: {
+			...outboundRecord('$json.location', '{ summary: $json.summary }', {
+				scheduleAt: '={{ $json.start }}',
+			}),
+			options: CALLING_HOURS,
+		},
+		outcome: {
+			sent: { to_number: '+919820017610', schedule_at: '2026-12-03T10:00:00' },
+			keys: ['summary'],
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'microsoft-outlook-event-get.json',
+		mapping: 'naive: location, start as it is (a Windows zone), the event as metadata',
+		node: 'outbound',
+		parameters: outboundRecord('$json.location', '$json', { scheduleAt: '={{ $json.start }}' }),
+		outcome: {
+			sent: { to_number: '+919820017611', schedule_at: '2026-12-02T11:00:00' },
+			keyCount: 45,
+			leftOut: { 'an empty list': 1, missing: 4, 'an empty object': 2 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'microsoft-outlook-event-get.json',
+		mapping: 'recipe: location.displayName, start, the subject as metadata',
+		node: 'outbound',
+		parameters: outboundRecord('$json.location.displayName', '{ subject: $json.subject }', {
+			scheduleAt: '={{ $json.start }}',
+		}),
+		outcome: {
+			sent: { to_number: '+919820017611', schedule_at: '2026-12-02T11:00:00' },
+			keys: ['subject'],
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'microsoft-excel-worksheet-row.json',
+		mapping: 'naive: the row as attributes, the serial Callback At',
+		node: 'assign',
+		parameters: assignRecord(
+			'$json.Phone',
+			'$json',
+			at("$json['Callback At']", { defaultCountryCode: 'IN' }),
+		),
+		outcome: {
+			sent: { to_number: '+919820017612', schedule_at: '2026-12-03T10:30:00' },
+			keys: ['Name', 'Phone', 'City', 'Plan', 'Callback At'],
+			assumed: [
+				'Schedule Time: a number is a spreadsheet serial date, as Microsoft Excel 365 gives it',
+			],
+		},
+		withoutSource: {
+			refused:
+				'"Schedule Time" is a number that looks like a spreadsheet serial date, 2026-12-03 10:30 (days since 1899-12-30, the time as the fraction), not a date and time. To read it so, set Options → Schedule Time Numbers → Spreadsheet Serial Dates; or give a date and time such as 2026-11-22T09:30:00+05:30. [item 0]',
+		},
+	},
+	{
+		file: 'microsoft-excel-worksheet-row.json',
+		mapping: 'recipe: Schedule Time Numbers = Spreadsheet Serial Dates, wherever the row came from',
+		node: 'assign',
+		parameters: assignRecord(
+			'$json.Phone',
+			'$json',
+			at("$json['Callback At']", { defaultCountryCode: 'IN', scheduleNumbers: 'serialDates' }),
+		),
+		outcome: {
+			sent: { to_number: '+919820017612', schedule_at: '2026-12-03T10:30:00' },
+			keys: ['Name', 'Phone', 'City', 'Plan', 'Callback At'],
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'postgres-select-row.json',
+		mapping: 'naive: the row as attributes, the DATE column as Schedule Time',
+		node: 'assign',
+		parameters: assignRecord('$json.mobile', '$json', at('$json.follow_up_on')),
+		outcome: {
+			refused:
+				'"Schedule Time" is midnight UTC, as a database gives a date column alone: "2026-12-04T00:00:00.000Z". Add the time, such as 2026-12-04T10:00:00+05:30, or add Options → Calling Hours to start when they open that day. [item 0]',
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'postgres-select-row.json',
+		mapping: 'recipe: the DATE column with Calling Hours',
+		node: 'assign',
+		parameters: assignRecord('$json.mobile', '$json', at('$json.follow_up_on', CALLING_HOURS)),
+		outcome: {
+			sent: { to_number: '+919820017613', schedule_at: '2026-12-04T10:00:00' },
+			keys: [
+				'id',
+				'full_name',
+				'mobile',
+				'city',
+				'plan',
+				'follow_up_on',
+				'last_called_at',
+				'created_at',
+			],
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'mysql-select-row.json',
+		mapping: 'naive: a UTC DATETIME without an offset, 30 s old: refused as probably UTC',
+		node: 'outbound',
+		parameters: {
+			...outboundRecord('$json.phone', '$json', { scheduleAt: '={{ $json.callback_at }}' }),
+			options: { defaultCountryCode: 'IN' },
+		},
+		outcome: {
+			refused:
+				'"Schedule Time" is 2026-11-25T05:59:30 in India time (given as "2026-11-25 05:59:30"), more than an hour in the past; read as UTC it is 2026-11-25T11:29:30 in India time, so it is probably UTC. Set Options → Time Zone to UTC, or give the time with its offset (Z or +00:00). [item 0]',
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'mysql-select-row.json',
+		mapping: 'recipe: Options → Time Zone → UTC',
+		node: 'outbound',
+		parameters: {
+			...outboundRecord('$json.phone', '$json', { scheduleAt: '={{ $json.callback_at }}' }),
+			options: { defaultCountryCode: 'IN', timeZone: 'UTC' },
+		},
+		outcome: {
+			sent: { to_number: '+919820017614', schedule_at: '2026-11-25T11:29:30' },
+			keys: ['id', 'name', 'phone', 'city', 'callback_at', 'status'],
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'twilio-trigger-inbound-sms.json',
+		mapping: 'naive: the whole event as metadata (the text in data.body)',
+		node: 'outbound',
+		parameters: outboundRecord('$json.data.from', '$json'),
+		outcome: { sent: { to_number: '+919820017615' }, keyCount: 16 },
+		withoutSource: true,
+	},
+	{
+		file: 'twilio-trigger-inbound-sms.json',
+		mapping: 'recipe: the message text as metadata',
+		node: 'outbound',
+		parameters: outboundRecord('$json.data.from', '{ message: $json.data.body }'),
+		outcome: { sent: { to_number: '+919820017615' }, keys: ['message'] },
+		withoutSource: true,
+	},
+	{
+		file: 'shopify-trigger-customer-create.json',
+		mapping: 'naive: the whole customer as attributes',
+		node: 'assign',
+		parameters: assignRecord('$json.phone', '$json'),
+		outcome: {
+			refused:
+				'"Attributes" has 52 values to send (after leaving out 9), 2 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out. [item 0]',
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'shopify-trigger-customer-create.json',
+		mapping: 'recipe: leave out the repeated addresses and consents',
+		node: 'assign',
+		parameters: assignRecord('$json.phone', '$json', {
+			options: {
+				attributeKeysToLeaveOut:
+					'addresses, default_address, email_marketing_consent, sms_marketing_consent, admin_graphql_api_id',
+			},
+		}),
+		outcome: {
+			sent: { to_number: '+919820017616' },
+			keyCount: 15,
+			leftOut: { missing: 3, 'in "Attribute Keys to Leave Out"': 42, 'an empty list': 1 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'formio-trigger-submission.json',
+		mapping: 'naive: the whole submission as metadata (Name and Address objects spread)',
+		node: 'outbound',
+		parameters: outboundRecord('$json.data.phoneNumber', '$json', {
+			scheduleAt: '={{ $json.data.preferredTime }}',
+		}),
+		outcome: {
+			sent: { to_number: '+919820017617', schedule_at: '2026-12-05T16:00:00' },
+			keyCount: 21,
+			leftOut: { empty: 2, missing: 1 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'formio-trigger-submission.json',
+		mapping: 'recipe: the answers (data) as metadata',
+		node: 'outbound',
+		parameters: outboundRecord('$json.data.phoneNumber', '$json.data', {
+			scheduleAt: '={{ $json.data.preferredTime }}',
+		}),
+		outcome: {
+			sent: { to_number: '+919820017617', schedule_at: '2026-12-05T16:00:00' },
+			keys: [
+				'fullName.first',
+				'fullName.last',
+				'email',
+				'phoneNumber',
+				'address.address1',
+				'address.city',
+				'address.state',
+				'address.country',
+				'address.zip',
+				'preferredTime',
+				'consent',
+				'submit',
+			],
+			leftOut: { empty: 1 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'brevo-contact-get.json',
+		mapping: 'naive: the whole contact as attributes, attributes.SMS (91 and 10 digits)',
+		node: 'assign',
+		parameters: assignRecord('$json.attributes.SMS', '$json'),
+		outcome: {
+			sent: { to_number: '+919820017618' },
+			keys: [
+				'email',
+				'id',
+				'emailBlacklisted',
+				'smsBlacklisted',
+				'createdAt',
+				'modifiedAt',
+				'attributes.FIRSTNAME',
+				'attributes.LASTNAME',
+				'attributes.SMS',
+				'attributes.PLAN',
+				'listIds',
+			],
+			leftOut: { 'an empty object': 1 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'brevo-contact-get.json',
+		mapping: 'recipe: attributes as attributes',
+		node: 'assign',
+		parameters: assignRecord('$json.attributes.SMS', '$json.attributes'),
+		outcome: {
+			sent: { to_number: '+919820017618' },
+			keys: ['FIRSTNAME', 'LASTNAME', 'SMS', 'PLAN'],
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'keap-contact-get.json',
+		mapping: 'naive: Phone Number as phone_numbers, the contact as metadata',
+		node: 'outbound',
+		parameters: outboundRecord('$json.phone_numbers', '$json'),
+		outcome: {
+			sent: { to_number: '+919820017619' },
+			keyCount: 21,
+			leftOut: { empty: 1, missing: 2 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'keap-contact-get.json',
+		mapping: 'recipe: phone_numbers[0].number, the names and email as metadata',
+		node: 'outbound',
+		parameters: outboundRecord(
+			'$json.phone_numbers[0].number',
+			'{ given_name: $json.given_name, family_name: $json.family_name, email: $json.email_addresses[0].email }',
+		),
+		outcome: { sent: { to_number: '+919820017619' }, keys: ['given_name', 'family_name', 'email'] },
+		withoutSource: true,
+	},
+	{
+		file: 'intercom-user-get.json',
+		mapping: 'naive: the whole user as metadata, custom_attributes.callback_at',
+		node: 'outbound',
+		parameters: outboundRecord('$json.phone', '$json', {
+			scheduleAt: '={{ $json.custom_attributes.callback_at }}',
+		}),
+		outcome: {
+			sent: { to_number: '+919820017620', schedule_at: '2026-12-05T11:00:00' },
+			keyCount: 28,
+			leftOut: { missing: 6, 'an empty list': 4 },
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'intercom-user-get.json',
+		mapping: 'recipe: name, email and custom_attributes as attributes',
+		node: 'assign',
+		parameters: assignRecord(
+			'$json.phone',
+			'$json',
+			at('$json.custom_attributes.callback_at', {
+				attributeKeysToSend: 'name, email, custom_attributes',
+			}),
+		),
+		outcome: {
+			sent: { to_number: '+919820017620', schedule_at: '2026-12-05T11:00:00' },
+			keys: ['email', 'name', 'custom_attributes.plan', 'custom_attributes.callback_at'],
+			leftOut: { 'not in "Attribute Keys to Send"': 34 },
+		},
+		withoutSource: true,
 	},
 ];
 
@@ -726,8 +1411,8 @@ describe("items as n8n's own nodes output them, through the CallKaro nodes", () 
 	});
 
 	test("the corpus names its source in n8n's repository for every item, and every item is run", () => {
-		expect(INDEX.length).toBeGreaterThanOrEqual(20);
-		expect(new Set(INDEX.map((entry) => entry.nodeType)).size).toBeGreaterThanOrEqual(15);
+		expect(INDEX.length).toBeGreaterThanOrEqual(48);
+		expect(new Set(INDEX.map((entry) => entry.nodeType)).size).toBeGreaterThanOrEqual(40);
 		for (const { source } of INDEX) {
 			expect(source).toEqual({
 				repo: 'n8n-io/n8n',
@@ -738,42 +1423,51 @@ describe("items as n8n's own nodes output them, through the CallKaro nodes", () 
 		expect(new Set(RUNS.map((run) => run.file))).toEqual(new Set(INDEX.map((entry) => entry.file)));
 	});
 
+	async function check(run: NodeOutputRun, afterEditFields: boolean, outcome: Outcome) {
+		const entry = INDEX.find(({ file }) => file === run.file);
+		if (!entry) throw new Error(`${run.file} is not in index.json`);
+		const upstream = [{ name: entry.node, type: entry.nodeType }];
+		if (afterEditFields) upstream.push({ name: 'Edit Fields', type: 'n8n-nodes-base.set' });
+		sandbox().reset();
+		const result = await runNode(sandbox(), {
+			type: TYPES[run.node],
+			parameters: { ...DEFAULTS[run.node], ...run.parameters },
+			items: [readNodeOutput(run.file) as IDataObject],
+			upstream,
+			settings: { continueOnFail: true },
+		});
+		const [item] = result.json(NODE_NAME);
+		const requests = apiRequests(sandbox());
+		if ('refused' in outcome) {
+			expect(requests).toEqual([]);
+			expect(item.error).toBe(outcome.refused);
+			return;
+		}
+		expect(item.error).toBeUndefined();
+		expect(requests).toHaveLength(1);
+		const { sent, keys, keyCount, leftOut = {}, assumed } = outcome;
+		const body = requests[0].body as IDataObject;
+		expect(body).toMatchObject(sent);
+		const values = body.attributes ?? body.metadata;
+		const keysSent = Array.isArray(values)
+			? values.map((row: IDataObject) => row.key)
+			: Object.keys((values as IDataObject | undefined) ?? {});
+		if (keys) expect(keysSent).toEqual(keys);
+		if (keyCount !== undefined) expect(keysSent).toHaveLength(keyCount);
+		const reported =
+			(item.attributes as IDataObject | undefined)?.leftOut ?? item.metadataLeftOut ?? [];
+		expect(reasonCounts(reported as Array<{ reason: string }>)).toEqual(leftOut);
+		expect((item.readAs as IDataObject | undefined)?.assumed).toEqual(assumed);
+	}
+
 	test.each(RUNS.map((run) => [`${run.file}: ${run.mapping}`, run] as const))(
 		'%s',
 		async (_mapping, run) => {
-			const entry = INDEX.find(({ file }) => file === run.file);
-			if (!entry) throw new Error(`${run.file} is not in index.json`);
-			const upstream = [{ name: entry.node, type: entry.nodeType }];
-			if (run.afterEditFields) upstream.push({ name: 'Edit Fields', type: 'n8n-nodes-base.set' });
-			const result = await runNode(sandbox(), {
-				type: TYPES[run.node],
-				parameters: { ...DEFAULTS[run.node], ...run.parameters },
-				items: [readNodeOutput(run.file) as IDataObject],
-				upstream,
-				settings: { continueOnFail: true },
-			});
-			const [item] = result.json(NODE_NAME);
-			const requests = apiRequests(sandbox());
-			if ('refused' in run.outcome) {
-				expect(requests).toEqual([]);
-				expect(item.error).toBe(run.outcome.refused);
-				return;
+			await check(run, run.afterEditFields ?? false, run.outcome);
+			const { withoutSource } = run;
+			if (withoutSource !== undefined) {
+				await check(run, true, withoutSource === true ? run.outcome : withoutSource);
 			}
-			expect(item.error).toBeUndefined();
-			expect(requests).toHaveLength(1);
-			const { sent, keys, keyCount, leftOut = {}, assumed } = run.outcome;
-			const body = requests[0].body as IDataObject;
-			expect(body).toMatchObject(sent);
-			const values = body.attributes ?? body.metadata;
-			const keysSent = Array.isArray(values)
-				? values.map((row: IDataObject) => row.key)
-				: Object.keys((values as IDataObject | undefined) ?? {});
-			if (keys) expect(keysSent).toEqual(keys);
-			if (keyCount !== undefined) expect(keysSent).toHaveLength(keyCount);
-			const reported =
-				(item.attributes as IDataObject | undefined)?.leftOut ?? item.metadataLeftOut ?? [];
-			expect(reasonCounts(reported as Array<{ reason: string }>)).toEqual(leftOut);
-			expect((item.readAs as IDataObject | undefined)?.assumed).toEqual(assumed);
 		},
 	);
 });

@@ -109,10 +109,10 @@ const RUNS: PayloadRun[] = [
 			scheduleAt: '={{ $json.Callback_Time }}',
 		},
 		outcome: { sent: { to_number: '+919820017342', schedule_at: '2026-12-05T10:30:00' } },
-		// Owner, Created_By, Modified_By, $approval; $converted_detail {}; Tag []
+		// Owner, Created_By, Modified_By, $approval spread into keys; $converted_detail {}; Tag []
 		attributes: {
-			sent: 32,
-			leftOut: { missing: 23, 'an object': 4, 'an empty object': 1, 'an empty list': 1 },
+			sent: 45,
+			leftOut: { missing: 23, 'an empty object': 1, 'an empty list': 1 },
 		},
 	},
 	{
@@ -185,7 +185,7 @@ const RUNS: PayloadRun[] = [
 		},
 		outcome: {
 			refused:
-				'"Attributes" has 59 values to send (after leaving out 25), 9 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out. [item 0]',
+				'"Attributes" has 74 values to send (after leaving out 24), 24 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out. [item 0]',
 		},
 	},
 	{
@@ -221,8 +221,8 @@ const RUNS: PayloadRun[] = [
 			scheduleAt: '={{ $json.Callback_Time__c }}',
 		},
 		outcome: { sent: { to_number: '+919876545501', schedule_at: '2026-12-05T10:30:00' } },
-		// attributes {type, url} and the compound Address
-		attributes: { sent: 29, leftOut: { missing: 27, 'an object': 2 } },
+		// attributes {type, url} and the compound Address, spread into keys
+		attributes: { sent: 36, leftOut: { missing: 30 } },
 	},
 	{
 		mapping: 'LeadSquared lead: mx_Follow_Up_Date (UTC, no offset) with Time Zone UTC',
@@ -329,10 +329,10 @@ const RUNS: PayloadRun[] = [
 			attributesJson: '={{ $json }}',
 		},
 		outcome: { sent: { to_number: '+919820013377' } },
-		// addresses, default_address, email_marketing_consent, sms_marketing_consent; tags ""
+		// addresses, default_address, email_marketing_consent, sms_marketing_consent spread; tags ""
 		attributes: {
-			sent: 14,
-			leftOut: { missing: 4, empty: 1, 'a list': 1, 'an empty list': 1, 'an object': 3 },
+			sent: 49,
+			leftOut: { missing: 10, empty: 1, 'an empty list': 1 },
 		},
 	},
 	{

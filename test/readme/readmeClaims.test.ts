@@ -76,6 +76,8 @@ function quotesOfFile(file: string): string[] {
 
 /** Quotes the documentation shows that the examples below do not produce, and where they are checked. */
 const CHECKED_ELSEWHERE: Record<string, string> = {
+	'"Schedule Time" is 2026-11-22T03:59:30 in India time (given as "2026-11-22T03:59:30"), more than an hour in the past; read as UTC it is 2026-11-22T09:29:30 in India time, so it is probably UTC. Set Options → Time Zone to UTC, or give the time with its offset (Z or +00:00).':
+		'test/src/schedule/scheduleReading.test.ts (needs the clock at 2026-11-22T04:00Z)',
 	'9 of 10 calls were placed (items 0–4, 6–9); running this node again calls them again unless Skip Numbers Called Before is on.':
 		'test/src/run/runReport.test.ts (wording) and test/nodes/shared/runItems.test.ts',
 	'"Skip Numbers Called Before" cannot work: this n8n has no store of processed items. Nothing was sent':
@@ -303,8 +305,10 @@ describe('README examples, produced by the nodes', () => {
 		expectQuoted(withoutItem(String(item.error)));
 	});
 
-	it('a Jotform phone answer mapped as the object', async () => {
-		const [item] = await outbound({}, [{ phone: { full: '+91 98200-17523' } }]);
+	it('phones grouped by type mapped as the object', async () => {
+		const [item] = await outbound({}, [
+			{ phone: { mobile: ['+91 98200-17523'], work: ['+91 22 4000 1234'] } },
+		]);
 		expect(apiRequests(sandbox())).toEqual([]);
 		expectQuoted(withoutItem(String(item.error)));
 	});
@@ -458,7 +462,8 @@ describe('README examples, produced by the nodes', () => {
 		['a spreadsheet serial date', 46000],
 		['a date alone, without Calling Hours', '2030-12-05'],
 		["midnight without an offset, as n8n's date picker gives a day", '2030-12-05T00:00:00'],
-		['a time long past', '2020-01-01T00:00:00Z'],
+		['a time long past', '2020-01-01T04:00:00Z'],
+		["a database DATE column's midnight UTC", '2030-12-05T00:00:00.000Z'],
 	])('Schedule Time refused: %s', async (_case, when) => {
 		const [item] = await outbound({ additionalFields: { scheduleAt: '={{ $json.when }}' } }, [
 			{ phone: freshNumber(), when },
@@ -469,6 +474,7 @@ describe('README examples, produced by the nodes', () => {
 
 	it.each([
 		['epoch seconds', 1893466800, {}],
+		['a spreadsheet serial date, when asked', 47822.4375, { scheduleNumbers: 'serialDates' }],
 		[
 			'a date alone, with Calling Hours',
 			'2030-12-05',

@@ -167,6 +167,53 @@ describe('prepareOutbound', () => {
 		});
 	});
 
+	test.each<[string, unknown, string]>([
+		[
+			"Google Calendar's start, with its offset",
+			{ dateTime: '2026-11-22T09:30:00+05:30', timeZone: 'Asia/Kolkata' },
+			'2026-11-22T09:30:00',
+		],
+		[
+			"Microsoft's start in a Windows zone",
+			{ dateTime: '2026-11-22T09:30:00.0000000', timeZone: 'India Standard Time' },
+			'2026-11-22T09:30:00',
+		],
+		[
+			"Microsoft's start in UTC",
+			{ dateTime: '2026-11-22T04:00:00.0000000', timeZone: 'UTC' },
+			'2026-11-22T09:30:00',
+		],
+		[
+			'a start in New York, by its Windows name',
+			{ dateTime: '2026-11-21T23:00:00', timeZone: 'Eastern Standard Time' },
+			'2026-11-22T09:30:00',
+		],
+	])("a calendar's time: %s", (_case, value, scheduleAt) => {
+		const prepared = prepare({ schedule: { value, zone: 'Asia/Kolkata' } });
+		expect(prepared.request.schedule_at).toBe(scheduleAt);
+	});
+
+	test.each<[string, unknown, string]>([
+		[
+			'an all-day event',
+			{ date: '2026-11-22' },
+			'"Schedule Time" has a date but no time: "2026-11-22"',
+		],
+		[
+			'a whole event',
+			{ id: 'e1', start: { dateTime: '2026-11-22T09:30:00', timeZone: 'UTC', x: 1 }, end: {} },
+			'add .start.dateTime to the end of the expression',
+		],
+		[
+			'a start with more beside it',
+			{ dateTime: '2026-11-22T09:30:00', timeZone: 'UTC', label: 'x' },
+			'add .dateTime to the end of the expression',
+		],
+	])("a calendar's time: %s is refused, naming what to do", (_case, value, message) => {
+		const error = inputErrorOf(() => prepare({ schedule: { value, zone: 'Asia/Kolkata' } }));
+		expect(error.message).toContain(message);
+	});
+
 	test('sends every option that is set', () => {
 		const prepared = prepare({
 			batchId: ' batch_1 ',
@@ -236,7 +283,7 @@ describe('prepareOutbound', () => {
 		[
 			'a whole payment event as metadata: what cannot be sent is left out',
 			{ metadata: { amount: 49900, email: null, notes: {}, card: { last4: '4242' } } },
-			{ metadata: { amount: 49900 } },
+			{ metadata: { amount: 49900, 'card.last4': '4242' } },
 		],
 		[
 			'nested metadata as JSON text when asked',
@@ -260,8 +307,13 @@ describe('prepareOutbound', () => {
 		['Campaign ID', { batchId: 42 as unknown as string }, '"Campaign ID" must be text, but is 42'],
 		[
 			'Metadata',
-			{ metadata: { address: { city: 'Pune' } }, metadataHandling: 'fail' },
+			{ metadataRows: [{ key: 'address', value: { city: 'Pune' } }], metadataHandling: 'fail' },
 			'"Metadata" has a value for "address" that is an object',
+		],
+		[
+			'Metadata',
+			{ metadata: { address: { city: 'Pune', zip: null } }, metadataHandling: 'fail' },
+			'"Metadata" has no value for "address.zip": it is missing or null',
 		],
 		['Metadata', { metadata: { ' ': 'x' } }, '"Metadata" has an entry without a key'],
 		[

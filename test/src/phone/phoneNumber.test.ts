@@ -99,7 +99,7 @@ describe('normalizePhoneNumber', () => {
 		['empty', '', undefined, 'is empty'],
 		['blank', '   ', undefined, 'is empty'],
 		['missing', undefined, undefined, 'is empty'],
-		['an object', { number: '+919123456789' }, undefined, 'must be text, but is an object'],
+		['an object without a number', { label: 'work' }, undefined, 'must be text, but is an object'],
 		['letters', '91234abc56789', '91', 'must be a phone number: digits'],
 		['a vanity number', '+1 800 FLOWERS', undefined, 'Letters are not dialled'],
 		['a + in the middle', '91+9123456789', '91', 'must be a phone number: digits'],
@@ -347,7 +347,14 @@ describe('Default Country Code as a mapped field gives it', () => {
 			normalizePhoneNumber('98200 12345', { defaultCountryCode: { iso2: 'IN', dial: '91' } }),
 		);
 		expect(error.message).toBe(
-			'"Default Country Code" must be text or a number, but is an object. Map the calling code, such as 91, or the ISO country code, such as IN.',
+			'"Default Country Code" must be one country code, but is an object holding 2. Map the one meant: add .iso2 to the end of the expression.',
+		);
+	});
+
+	test('an object holding one country code gives it', () => {
+		const country = { name: 'India', code: 'IN' };
+		expect(normalizePhoneNumber('98200 12345', { defaultCountryCode: country }).e164).toBe(
+			'+919820012345',
 		);
 	});
 
@@ -370,15 +377,43 @@ describe('a phone number as n8n nodes wrap it', () => {
 		],
 		["Meta's one-element answer", ['+919820012345']],
 		['one Pipedrive phone entry', [{ label: 'mobile', value: '+919820012345', primary: true }]],
+		[
+			'a monday.com column',
+			{ id: 'phone', title: 'Phone', text: '+91 98200 12345', type: 'phone', value: null },
+		],
+		['phones grouped by type, one of them filled', { mobile: ['+91 98200 12345'], work: [] }],
+		['an entry whose number is a number', { type: 'mobile', phoneNumber: 919820012345 }],
+		[
+			'Google Contacts with RAW Data on: value and canonicalForm, one number',
+			[
+				{
+					metadata: { primary: true, source: { type: 'CONTACT', id: 'c5081826424312345678' } },
+					value: '+91 98200 12345',
+					canonicalForm: '+919820012345',
+					type: 'mobile',
+				},
+			],
+		],
+		['a number beside its date', { number: '+91 98200 12345', updated: '2026-12-03' }],
 	])('%s is read', (_case, raw) => {
 		expect(normalizePhoneNumber(raw).e164).toBe('+919820012345');
 	});
 
+	test("Jotform's phone answer is read from .full, the one value that is a whole number", () => {
+		const answer = { area: '98200', phone: '12345', full: '(98200) 12345' };
+		expect(normalizePhoneNumber(answer, { defaultCountryCode: 'IN' }).e164).toBe('+919820012345');
+	});
+
 	test.each([
 		[
-			"Jotform's phone answer",
-			{ area: '98200', phone: '12345', full: '(98200) 12345' },
-			'"Phone Number" must be text, but is an object. Map the value inside it: add .full to the end of the expression.',
+			'phones grouped by type, two filled',
+			{ mobile: ['+91 98200 12345'], work: ['+91 22 4000 1234'] },
+			'"Phone Number" must be one phone number, but is an object holding 2. Map the one meant: add .mobile[0] to the end of the expression.',
+		],
+		[
+			'an id beside a name',
+			{ id: 98200123, name: 'Asha' },
+			'"Phone Number" must be text, but is an object. Map the value inside it: add .name to the end of the expression.',
 		],
 		[
 			'two Pipedrive phone entries',
@@ -386,12 +421,7 @@ describe('a phone number as n8n nodes wrap it', () => {
 				{ label: 'work', value: '+919820012345', primary: true },
 				{ label: 'home', value: '+919820012346', primary: false },
 			],
-			'"Phone Number" must be text, but is a list. Map the value inside it: add [0].value to the end of the expression.',
-		],
-		[
-			'a monday.com column',
-			{ id: 'phone', title: 'Phone', text: '+91 98200 12345', type: 'phone', value: null },
-			'"Phone Number" must be text, but is an object. Map the value inside it: add .text to the end of the expression.',
+			'"Phone Number" must be one phone number, but is a list holding 2. Map the one meant: add [0].value to the end of the expression.',
 		],
 	])('%s is refused, naming the field to map', (_case, raw, message) => {
 		expect(inputErrorOf(() => normalizePhoneNumber(raw)).message).toBe(message);

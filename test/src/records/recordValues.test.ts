@@ -1,4 +1,11 @@
-import { keyList, looseKey, readRecord, sendableValues } from '../../../src/records/recordValues';
+import {
+	flattenEntries,
+	keyList,
+	looseKey,
+	readRecord,
+	recordEntries,
+	sendableValues,
+} from '../../../src/records/recordValues';
 import type { ValueRules } from '../../../src/records/recordValues';
 import { inputErrorOf } from '../helpers';
 
@@ -174,7 +181,7 @@ describe('readRecord: a record as n8n nodes shape it', () => {
 	});
 });
 
-describe('sendableValues: a record nested one level under one key', () => {
+describe('recordEntries: a record nested under one key', () => {
 	const airtableItem = {
 		id: 'rec1',
 		createdTime: '2026-11-20T04:35:03.000Z',
@@ -182,41 +189,117 @@ describe('sendableValues: a record nested one level under one key', () => {
 	};
 
 	test('mapped whole, it is refused, naming the key to map', () => {
-		const error = inputErrorOf(() => sendableValues(Object.entries(airtableItem), RULES));
+		const error = inputErrorOf(() => recordEntries(Object.entries(airtableItem), RULES));
 		expect(error.message).toBe(
-			'"Metadata" has most of its values inside "fields" (4 there, 2 outside it), and an object is not sent. Map that object instead, e.g. {{ $json.fields }} in place of {{ $json }}.',
+			'"Metadata" holds the record inside "fields" (4 values under "fields", 2 outside it). Map that object instead, e.g. {{ $json.fields }} in place of {{ $json }}.',
 		);
 	});
 
 	test('with Fail the Item too, the refusal names the key to map', () => {
 		const error = inputErrorOf(() =>
-			sendableValues(Object.entries(airtableItem), { ...RULES, handling: 'fail' }),
+			recordEntries(Object.entries(airtableItem), { ...RULES, handling: 'fail' }),
 		);
 		expect(error.message).toContain('Map that object instead, e.g. {{ $json.fields }}');
 	});
 
+	const sent = (record: object, rules: ValueRules = RULES) =>
+		sendableValues(recordEntries(Object.entries(record), rules), rules);
+
 	test('keys chosen by the builder are their choice', () => {
 		const rules = { ...RULES, keysToSend: { option: 'Attribute Keys to Send', keys: ['id'] } };
-		expect(sendableValues(Object.entries(airtableItem), rules).values).toEqual([['id', 'rec1']]);
+		expect(sent(airtableItem, rules).values).toEqual([['id', 'rec1']]);
 	});
 
 	test('sent as JSON text when the builder asks for it', () => {
-		const { values } = sendableValues(Object.entries(airtableItem), {
-			...RULES,
-			handling: 'jsonText',
-		});
+		const { values } = sent(airtableItem, { ...RULES, handling: 'jsonText' });
 		expect(values.map(([key]) => key)).toEqual(['id', 'createdTime', 'fields']);
 	});
 
-	test('a customer beside its address object is no nested record', () => {
+	test('a customer beside its address object is no nested record: its values are spread', () => {
 		const customer = {
 			first_name: 'Asha',
 			last_name: 'Rao',
 			email: 'asha@example.com',
 			address: { city: 'Pune', zip: '411001', country: 'IN', phone: '+919820012345' },
 		};
-		expect(sendableValues(Object.entries(customer), RULES).leftOut).toEqual([
-			{ key: 'address', reason: 'an object' },
+		expect(sent(customer).values.map(([key]) => key)).toEqual([
+			'first_name',
+			'last_name',
+			'email',
+			'address.city',
+			'address.zip',
+			'address.country',
+			'address.phone',
 		]);
+	});
+
+	test("a form's Name { first, last } counts beside its Address: not refused", () => {
+		const answer = {
+			Name: { first: 'Asha', last: 'Rao' },
+			Address: { addr_line1: '12 MG Road', city: 'Pune', state: 'MH', postal: '411001' },
+			Email: 'asha@example.com',
+		};
+		expect(sent(answer).values).toHaveLength(7);
+	});
+
+	test('a record two levels down is named by its path (Mautic keeps it in fields.all)', () => {
+		const typed = (value: string) => ({ id: 1, label: 'L', alias: 'a', type: 'text', value });
+		const contact = {
+			id: 7,
+			points: 0,
+			dateAdded: '2026-11-20T04:35:03+00:00',
+			fields: {
+				core: { firstname: typed('Asha'), lastname: typed('Rao'), city: typed('Pune') },
+				all: { id: 7, firstname: 'Asha', lastname: 'Rao', city: 'Pune' },
+			},
+		};
+		expect(inputErrorOf(() => sent(contact)).message).toContain(
+			'holds the record inside "fields.all"',
+		);
+	});
+
+	test('a key that is no identifier is named in brackets', () => {
+		const answer = { 'Form Answers': { Name: 'Asha', City: 'Pune', Plan: 'Gold' }, id: 1 };
+		expect(inputErrorOf(() => sent(answer)).message).toContain(
+			"e.g. {{ $json['Form Answers'] }} in place of {{ $json }}",
+		);
+	});
+
+	test('key lists name a nested object by its key', () => {
+		const order = { id: 5, billing: { first_name: 'Asha', city: 'Pune' }, total: '10.00' };
+		const rules = { ...RULES, keysToLeaveOut: { option: 'Metadata Keys', keys: ['billing'] } };
+		expect(sent(order, rules).values).toEqual([
+			['id', 5],
+			['total', '10.00'],
+		]);
+	});
+});
+
+describe('flattenEntries: nested values as keys of their own', () => {
+	test.each<[string, unknown, Array<[string, unknown]>]>([
+		['an object by path', { billing: { first_name: 'Asha' } }, [['billing.first_name', 'Asha']]],
+		['a list of values, joined', { tags: ['vip', 'renewal'] }, [['tags', 'vip, renewal']]],
+		[
+			'a list of one-value objects, as its values',
+			{ emails: [{ email: 'a@x.in' }, { email: 'b@x.in' }] },
+			[['emails', 'a@x.in, b@x.in']],
+		],
+		[
+			'Google Contacts: a list of entries with their metadata, by place',
+			{ names: [{ metadata: { primary: true }, givenName: 'Asha' }] },
+			[
+				['names[0].metadata.primary', true],
+				['names[0].givenName', 'Asha'],
+			],
+		],
+		[
+			'a wrapper unwrapped first',
+			{ phone: { value: '+919820012345', label: 'work' } },
+			[['phone', '+919820012345']],
+		],
+		['an empty object stays, to be reported', { notes: {} }, [['notes', {}]]],
+		['a list of nulls stays, by place', { x: [null] }, [['x[0]', null]]],
+	])('%s', (_case, record, entries) => {
+		expect(flattenEntries(Object.entries(record as object))).toEqual(entries);
 	});
 });

@@ -297,7 +297,11 @@ export function drawCase(random: () => number, now: number): PropertyCase {
 			value,
 			zone,
 			shown: value,
-			expected: expectedForInstant(exact, now),
+			// midnight UTC is read as the date alone (what a database gives for a DATE column)
+			expected:
+				minutes === 0 && exact % DAY === 0
+					? expectedForDate(exact, zone, now)
+					: expectedForInstant(exact, now),
 		};
 	}
 	// Wall-clock text, most of it within hours of one of the zone's clock changes.

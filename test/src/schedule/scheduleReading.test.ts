@@ -34,12 +34,12 @@ describe('numbers and numeric text are read by their size', () => {
 		[
 			'a spreadsheet serial date',
 			46000,
-			'"Schedule Time" is 46000, which looks like a spreadsheet serial date (day 46000 after 1899-12-30 is 2025-12-09), not a date and time. Read the sheet\'s dates as formatted text, or give a date and time such as 2026-11-22T09:30:00+05:30.',
+			'"Schedule Time" is a number that looks like a spreadsheet serial date, 2025-12-09 (days since 1899-12-30, the time as the fraction), not a date and time. To read it so, set Options → Schedule Time Numbers → Spreadsheet Serial Dates; or give a date and time such as 2026-11-22T09:30:00+05:30.',
 		],
 		[
 			'a serial date and time, as text',
 			'46348.75',
-			'"Schedule Time" is 46348.75, which looks like a spreadsheet serial date (day 46348 after 1899-12-30 is 2026-11-22), not a date and time. Read the sheet\'s dates as formatted text, or give a date and time such as 2026-11-22T09:30:00+05:30.',
+			'"Schedule Time" is a number that looks like a spreadsheet serial date, 2026-11-22 18:00 (days since 1899-12-30, the time as the fraction), not a date and time. To read it so, set Options → Schedule Time Numbers → Spreadsheet Serial Dates; or give a date and time such as 2026-11-22T09:30:00+05:30.',
 		],
 		[
 			'a number of neither size',
@@ -60,6 +60,29 @@ describe('numbers and numeric text are read by their size', () => {
 		const error = inputErrorOf(() => toIstSchedule(value, IN_INDIA));
 		expect(error.field).toBe('Schedule Time');
 		expect(error.message).toBe(message);
+	});
+
+	test('a serial is read as its date and time when asked, on the clocks of the zone', () => {
+		const read = (value: unknown, more = {}) =>
+			toIstSchedule(value, { ...IN_INDIA, serialDates: true, ...more });
+		expect(read(46348.4375)).toMatchObject({
+			scheduleAt: '2026-11-22T10:30:00',
+			note: 'spreadsheet serial date read as 2026-11-22 10:30',
+		});
+		expect(read('46348.4375', { zone: 'UTC' }).scheduleAt).toBe('2026-11-22T16:00:00');
+		// A whole day is a date alone: refused without Calling Hours, never a midnight call.
+		expect(inputErrorOf(() => read(46348)).message).toMatch(
+			/^"Schedule Time" has a date but no time: "2026-11-22"/,
+		);
+		expect(read(46348, { dayStart: { zone: 'Asia/Kolkata', time: '10:00' } }).scheduleAt).toBe(
+			'2026-11-22T10:00:00',
+		);
+	});
+
+	test('a serial refused is shown as a date, never masked as a phone number', () => {
+		const error = inputErrorOf(() => toIstSchedule(46035.4375, IN_INDIA));
+		expect(error.message).toContain('serial date, 2026-01-13 10:30 (days since');
+		expect(error.message).not.toMatch(/\*|46035/);
 	});
 
 	test('a date given as digits is shown as the date it stands for, never as its digits', () => {
@@ -151,16 +174,28 @@ describe('a time far in the past fails unless Start Now is chosen', () => {
 	});
 
 	test('a luxon DateTime or Date is named by its time only', () => {
-		const error = inputErrorOf(() => toIstSchedule(new Date('2020-01-01T00:00:00Z'), IN_INDIA));
+		const error = inputErrorOf(() => toIstSchedule(new Date('2020-01-01T04:00:00Z'), IN_INDIA));
 		expect(error.message).toMatch(
-			/^"Schedule Time" is 2020-01-01T05:30:00 in India time, more than an hour in the past\./,
+			/^"Schedule Time" is 2020-01-01T09:30:00 in India time, more than an hour in the past\./,
+		);
+	});
+
+	test('a time without an offset that would be now read as UTC is said to be probably UTC', () => {
+		// NOW is 04:00 UTC; 04:00 read in India is 22:30 UTC the day before.
+		const error = inputErrorOf(() => toIstSchedule('2026-11-22T03:59:30', IN_INDIA));
+		expect(error.message).toBe(
+			'"Schedule Time" is 2026-11-22T03:59:30 in India time (given as "2026-11-22T03:59:30"), more than an hour in the past; read as UTC it is 2026-11-22T09:29:30 in India time, so it is probably UTC. Set Options → Time Zone to UTC, or give the time with its offset (Z or +00:00).',
+		);
+		// Long past read as UTC too: the usual refusal, no hint.
+		expect(inputErrorOf(() => toIstSchedule('2026-11-20T03:59:30', IN_INDIA)).message).toMatch(
+			/more than an hour in the past\. Such a time is usually the wrong field/,
 		);
 	});
 
 	test('Start Now sends it as it is, flagged as past', () => {
-		expect(toIstSchedule('2020-01-01T00:00:00Z', { ...IN_INDIA, longPast: 'startNow' })).toEqual({
-			scheduleAt: '2020-01-01T05:30:00',
-			utc: '2020-01-01T00:00:00.000Z',
+		expect(toIstSchedule('2020-01-01T04:00:00Z', { ...IN_INDIA, longPast: 'startNow' })).toEqual({
+			scheduleAt: '2020-01-01T09:30:00',
+			utc: '2020-01-01T04:00:00.000Z',
 			isPast: true,
 		});
 	});
@@ -175,6 +210,22 @@ describe('a date without a time is never a silent midnight call', () => {
 	});
 
 	const dayStart = { zone: 'Asia/Kolkata', time: '09:00' };
+
+	test.each([
+		'2026-12-05T00:00:00.000Z',
+		'2026-12-05 00:00:00+00:00',
+		new Date('2026-12-05T00:00:00.000Z'),
+	])(
+		"a database DATE column's midnight UTC (%s) is the date alone, never a 05:30 call",
+		(value) => {
+			expect(inputErrorOf(() => toIstSchedule(value, IN_INDIA)).message).toMatch(
+				/^"Schedule Time" is midnight UTC, as a database gives a date column alone/,
+			);
+			expect(toIstSchedule(value, { ...IN_INDIA, dayStart }).scheduleAt).toBe(
+				'2026-12-05T09:00:00',
+			);
+		},
+	);
 
 	test('with a day start, it starts then that day', () => {
 		expect(toIstSchedule('2026-12-05', { ...IN_INDIA, dayStart })).toEqual({

@@ -103,13 +103,13 @@ const REFUSED: Array<[string, string, string]> = [
 	],
 	[
 		'a time more than an hour in the past',
-		'2020-01-01T00:00:00Z',
-		'"Schedule Time" is 2020-01-01T05:30:00 in India time (given as "2020-01-01T00:00:00Z"), more than an hour in the past. Such a time is usually the wrong field (a created date, say): map the time the call should start, or set Options → Schedule Time Long Past to Start Now. [item 0]',
+		'2020-01-01T04:00:00Z',
+		'"Schedule Time" is 2020-01-01T09:30:00 in India time (given as "2020-01-01T04:00:00Z"), more than an hour in the past. Such a time is usually the wrong field (a created date, say): map the time the call should start, or set Options → Schedule Time Long Past to Start Now. [item 0]',
 	],
 	[
 		'a spreadsheet serial date',
 		'46000',
-		`"Schedule Time" is 46000, which looks like a spreadsheet serial date (day 46000 after 1899-12-30 is 2025-12-09), not a date and time. Read the sheet's dates as formatted text, or give a date and time such as 2026-11-22T09:30:00+05:30. [item 0]`,
+		'"Schedule Time" is a number that looks like a spreadsheet serial date, 2025-12-09 (days since 1899-12-30, the time as the fraction), not a date and time. To read it so, set Options → Schedule Time Numbers → Spreadsheet Serial Dates; or give a date and time such as 2026-11-22T09:30:00+05:30. [item 0]',
 	],
 	[
 		'a date without a time, without Calling Hours',
@@ -192,7 +192,7 @@ export function schedule(row: ActionNodeRow, sandbox: SandboxOf) {
 		);
 
 		it.each([
-			['2020-01-01T00:00:00Z', '2020-01-01T05:30:00', '2020-01-01T00:00:00.000Z'],
+			['2020-01-01T04:00:00Z', '2020-01-01T09:30:00', '2020-01-01T04:00:00.000Z'],
 			['2020-01-06T10:00:00+05:30', '2020-01-06T10:00:00', '2020-01-06T04:30:00.000Z'],
 		])(
 			'with Schedule Time Long Past = Start Now, sends a time long past (%s) as it is, flags it, and CallKaro starts it now',
