@@ -5,7 +5,9 @@
 'use strict';
 const path = require('node:path');
 
-const requests = require(path.resolve(__dirname, '..', '..', 'dist', 'src', 'input', 'requests.js'));
+const requests = require(
+	path.resolve(__dirname, '..', '..', 'dist', 'src', 'input', 'requests.js'),
+);
 
 const CALLS = 20_000;
 const cpuUsPerCall = (fn) => {
