@@ -10,6 +10,8 @@ module.exports = {
 		const { code, map } = transformSync(source, {
 			loader: filename.endsWith('.ts') ? 'ts' : 'js',
 			format: 'cjs',
+			// also names the exports for Node's ESM import of CommonJS (the queue e2e imports .ts)
+			platform: 'node',
 			target: 'node20',
 			sourcemap: 'external',
 			sourcefile: filename,
