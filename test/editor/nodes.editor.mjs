@@ -49,12 +49,12 @@ const PANELS = {
 		labels:
 			'Phone Number | Workflow ID | Attributes to Save | Start Run | Skip Numbers Enrolled Before',
 		fill: { phoneNumber: PHONE, workflowId: '6650f0c2a1b2c3d4e5f60718' },
-		options: `Attribute Keys to Leave Out | Attribute Keys to Send | Attribute Values That Cannot Be Sent | Calling Hours | ${PACING} | On Attribute Problems | ${PREVIEW} | Schedule Time Far Ahead | Schedule Time Long Past | Time Zone`,
+		options: `Attribute Keys to Leave Out | Attribute Keys to Send | Attribute Values That Cannot Be Sent | Calling Hours | ${PACING} | On Attribute Problems | ${PREVIEW} | Schedule Time Far Ahead | Schedule Time Long Past | Schedule Time Numbers | Time Zone`,
 	},
 	outbound: {
 		labels: 'Phone Number | Agent ID | Additional Fields | Skip Numbers Called Before',
 		fill: { agentId: AGENT, phoneNumber: PHONE },
-		options: `Allow Duplicate Calls | Calling Hours | ${PACING} | Metadata Values That Cannot Be Sent | ${PREVIEW} | Schedule Time Far Ahead | Schedule Time Long Past | Time Zone`,
+		options: `Allow Duplicate Calls | Calling Hours | ${PACING} | Metadata Values That Cannot Be Sent | ${PREVIEW} | Schedule Time Far Ahead | Schedule Time Long Past | Schedule Time Numbers | Time Zone`,
 	},
 	del: {
 		labels: 'Phone Number | Agent ID',
