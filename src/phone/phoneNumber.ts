@@ -216,19 +216,13 @@ function indianBareNumberRefusal(
 	);
 }
 
-/**
- * Reads a phone number as typed by a person or sent by another system, into E.164, as
- * libphonenumber reads it (docs/phone-numbers.md lists where the package departs from it). A
- * number is sent only when libphonenumber calls it valid; every other number is an error naming
- * why, with the number masked.
- */
 /** Text with only a number's characters and 7 to 15 digits: '+91 98200-12345', 'tel:+4930…'. */
 function looksLikePhone({ path, value }: ValueAtPath): boolean {
 	// A bare number is a phone number only under a key that says so; else it is an id or a count.
 	if (typeof value === 'number') return /phone|mobile|cell|tel|whatsapp/i.test(path);
 	if (typeof value !== 'string') return false;
 	const text = value.trim().replace(/^tel:/i, '');
-	const digits = text.replace(/\D/g, '').length;
+	const digits = digitsOf(text).length;
 	// A date ('2026-12-03', '03/12/2026') has a number's characters too.
 	if (/^\d{4}-\d{2}-\d{2}|^\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}$/.test(text)) return false;
 	return /^\+?[\d\s().\-/]+$/.test(text) && digits >= 7 && digits <= 15;
@@ -267,6 +261,12 @@ function oneValueInside(
 	);
 }
 
+/**
+ * Reads a phone number as typed by a person or sent by another system, into E.164, as
+ * libphonenumber reads it (docs/phone-numbers.md lists where the package departs from it). A
+ * number is sent only when libphonenumber calls it valid; every other number is an error naming
+ * why, with the number masked.
+ */
 export function normalizePhoneNumber(
 	raw: unknown,
 	options: { defaultCountryCode?: DefaultCountryCode; field?: string } = {},

@@ -21,10 +21,10 @@ export function regionName(region: string): string {
  * 24 other regions)'.
  */
 export function placeOf(callingCode: string, region?: string): string {
-	const regions = libphonenumber().regionsOf(callingCode);
 	if (region !== undefined && region !== NON_GEOGRAPHIC) {
 		return `${regionName(region)} (+${callingCode})`;
 	}
+	const regions = libphonenumber().regionsOf(callingCode);
 	if (regions.length === 0 || regions[0] === NON_GEOGRAPHIC) {
 		return `+${callingCode}, a calling code outside any country`;
 	}
