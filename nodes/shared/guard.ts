@@ -149,7 +149,7 @@ export function createItemGuard(
 			warn(
 				'could not give back its lock',
 				releaseError,
-				`this workflow's next guarded executions wait up to ${lock.recoveryMs / 1000} s for it`,
+				`this workflow's next guarded executions wait up to ${Math.ceil(lock.recoveryMs / 1000)} s for it`,
 			);
 		}
 		return value;

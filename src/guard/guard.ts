@@ -12,15 +12,17 @@ import type { LockTiming } from './guardLock';
 export const DEFAULT_HISTORY_SIZE = 10_000;
 
 /**
- * A holder keeps the lock for a few store calls (tens of ms); 10 s is far beyond that. A lock left
- * by a killed worker delays the workflow's guarded executions by staleAfterMs + 2 × settleMs (18 s);
- * a takeover (2 × settleMs) must end before others take the lock for stale again. The timing
- * assumption is in docs/running-at-scale.md. Tests pass shorter ones.
+ * A holder keeps the lock for a few store calls (tens of ms); the timing assumption allows a lock
+ * call 2 s and the history call 8 s (settleMs 4 s), and a row unchanged for 12 s, longer than a
+ * plain holder may hold it, is taken for a dead holder's. Every wait derives from these
+ * (lockDurations; docs/running-at-scale.md): a lock left by a killed worker delays the workflow's
+ * guarded executions by up to 50 s. Tests pass shorter ones.
  */
 export const DEFAULT_GUARD_TIMING: LockTiming = {
 	pollMs: 20,
-	staleAfterMs: 10_000,
+	staleAfterMs: 12_000,
 	settleMs: 4_000,
+	callLimitMs: 10_000,
 };
 
 /** Share of the history in use from which the node warns that old numbers are about to be forgotten. */

@@ -25,11 +25,64 @@ export interface LockTiming {
 	/** A lock seen unchanged this long is taken for a dead or stalled holder's, and taken over. */
 	staleAfterMs: number;
 	/**
-	 * How long a taker waits, twice, before it trusts a lock it took over. The timing assumption:
-	 * every lock call ends within half of it, and the work done under the lock within 1.5 times it.
+	 * The timing assumption's unit: every lock call ends within settleMs / 2, and the history call
+	 * under the lock within 2 × settleMs (docs/running-at-scale.md, "The timing it rests on").
 	 */
 	settleMs: number;
+	/** A store call that has not answered by then fails (it would otherwise block its queue for good). */
+	callLimitMs: number;
 }
+
+/** The lock's waits and windows, each derived from the timing assumption. */
+export interface LockDurations {
+	/** The longest a lock call takes (the assumption). */
+	lockCall: number;
+	/** The longest the history call under the lock takes (the assumption). */
+	historyCall: number;
+	/**
+	 * How long after a raise is sent a plain holder whose row it landed on has let go: its look
+	 * ended within lockCall of the raise landing (which is within lockCall of its sending), then
+	 * come the history call and the delete, which lands within lockCall of its sending.
+	 */
+	plainLife: number;
+	/** Longer than a takeover lasts: two waits of plainLife and six lock calls. */
+	takeoverSpan: number;
+	/**
+	 * How long after sending the look that created its row a plain holder may still take its
+	 * history call's answer and send its delete: a waiter first saw the row at most lockCall
+	 * before the creation, takes it over staleAfterMs later at the earliest, and trusts it after
+	 * two waits of plainLife; the delete must land before that.
+	 */
+	plainWindow: number;
+	/** The same for a holder that took the lock over: others take its stamp over 2 × takeoverSpan later. */
+	takerWindow: number;
+	/** The longest a plain lock left behind delays the next execution (looks aside). */
+	recovery: number;
+	/** The same for a lock left behind by a holder that took it over (a stamp is trusted longer). */
+	recoveryAfterTaker: number;
+}
+
+export function lockDurations(timing: LockTiming): LockDurations {
+	const lockCall = timing.settleMs / 2;
+	const historyCall = 2 * timing.settleMs;
+	const plainLife = 4 * lockCall + historyCall;
+	const takeoverSpan = 2 * plainLife + 6 * lockCall;
+	return {
+		lockCall,
+		historyCall,
+		plainLife,
+		takeoverSpan,
+		plainWindow: timing.staleAfterMs + 2 * plainLife - 2 * lockCall,
+		// others' clocks lie up to lockCall ahead
+		takerWindow: 2 * takeoverSpan - 2 * lockCall,
+		recovery: timing.staleAfterMs + 2 * plainLife + 6 * lockCall,
+		recoveryAfterTaker:
+			2 * takeoverSpan + 2 * lockCall + timing.staleAfterMs + 2 * plainLife + 6 * lockCall,
+	};
+}
+
+/** The history call under the lock, or the lock's own calls, took longer than the lock allows. */
+export class LockTimeError extends Error {}
 
 /** Below every other number: reported "processed" exactly when the row exists. */
 export const LOCK_FLOOR = Number.MIN_SAFE_INTEGER;
@@ -73,6 +126,8 @@ interface Look {
 interface Hold {
 	first: number;
 	last: number;
+	/** Until when (this clock) its holder may take the history call's answer and give the lock back. */
+	until: number;
 }
 
 export interface WorkflowLock {
@@ -82,17 +137,47 @@ export interface WorkflowLock {
 	readonly recoveryMs: number;
 }
 
+/**
+ * `call`, or a LockTimeError once `limitMs` has passed without its answer. The call itself goes on
+ * (a statement cannot be taken back) and may still land.
+ */
+export async function withinTime<T>(
+	call: Promise<T>,
+	limitMs: number,
+	clock: Clock,
+	what: string,
+): Promise<T> {
+	const answered = new AbortController();
+	const expired = clock.expire(Math.max(0, limitMs), answered.signal).then(
+		() => {
+			throw new LockTimeError(`${what} did not answer within ${Math.round(limitMs / 1000)} s`);
+		},
+		// answered in time: this wait is over, and never settles
+		async () => await new Promise<never>(() => undefined),
+	);
+	try {
+		return await Promise.race([call, expired]);
+	} finally {
+		answered.abort();
+	}
+}
+
 export function createWorkflowLock(
 	row: LockRow,
 	timing: LockTiming,
 	clock: Clock,
 	random: () => number = Math.random,
 ): WorkflowLock {
+	const durations = lockDurations(timing);
+	const { plainLife, takeoverSpan } = durations;
+	const limited = async <T>(call: Promise<T>) =>
+		await withinTime(call, timing.callLimitMs, clock, "n8n's store");
+
 	/** One call; 'busy' when another process created the row between its read and its insert. */
 	async function look(values: number[]): Promise<Look | 'busy'> {
 		let failure: unknown;
 		try {
-			const seen = await row.record(values);
+			const seen = await limited(row.record(values));
 			const held = new Set(seen.processed.map(Number));
 			return { created: !held.has(LOCK_FLOOR), holds: (value) => held.has(value) };
 		} catch (error) {
@@ -124,9 +209,6 @@ export function createWorkflowLock(
 		return seen.holds(hold.first) ? 'mine' : 'again';
 	}
 
-	/** Longer than a takeover lasts (2 × settleMs), with room for clocks settleMs / 2 apart. */
-	const takeoverSpan = 2.5 * timing.settleMs;
-
 	/**
 	 * Takes over a lock judged stale. Its first value is as of a takeover span ago: above a plain
 	 * lock, and above a taker that died, but below a takeover still under way, which it leaves alone.
@@ -136,27 +218,33 @@ export function createWorkflowLock(
 	 * value was copied onto. The row stays in place throughout, so nobody can create it meanwhile.
 	 */
 	async function takeOver(): Promise<Hold | 'lost' | 'not ours'> {
+		let raisedAt = clock.now();
 		const attempt = takeoverValue(clock.now() - takeoverSpan, random);
 		const raised = await look([LOCK_FLOOR, attempt]).catch(() => 'busy' as const);
 		if (raised === 'busy') return 'lost';
-		if (raised.created) return { first: attempt, last: attempt };
+		if (raised.created)
+			return { first: attempt, last: attempt, until: raisedAt + durations.plainWindow };
 		// the row holds more: a takeover under way, or not a lock at all
 		if (raised.holds(attempt)) return 'not ours';
-		const stamp = takeoverValue(clock.now() + takeoverSpan, random);
+		const stampedAt = clock.now();
+		const stamp = takeoverValue(stampedAt + takeoverSpan, random);
 		// a stamp that failed may have landed or not: the checks tell
 		const stamped = await look([LOCK_FLOOR, stamp]).catch(() => undefined);
 		if (stamped === 'busy' || stamped?.holds(stamp)) return 'lost';
-		const hold = { first: stamp, last: stamp };
+		const hold = { first: stamp, last: stamp, until: stampedAt + durations.takerWindow };
 		if (stamped?.created) return hold;
 		// two checks in a row that find the row as this taker left it, settleMs apart
 		for (let clean = 0; clean < 2; ) {
-			await clock.sleep(timing.settleMs);
+			// each check comes once a plain holder that created the row before the last raise has let go
+			await clock.sleep(Math.max(timing.settleMs, raisedAt + plainLife - clock.now()));
+			const checkedAt = clock.now();
 			const state = await check(hold);
 			if (state === 'lost') return 'lost';
+			raisedAt = checkedAt;
 			// a check that failed may have raised the row too
 			hold.last += 1;
 			// the row was gone, so nobody held it: this call created it
-			if (state === 'created') return { first: hold.last, last: hold.last };
+			if (state === 'created') return { ...hold, first: hold.last };
 			clean = state === 'mine' ? clean + 1 : 0;
 		}
 		return hold;
@@ -196,7 +284,7 @@ export function createWorkflowLock(
 				if (failure instanceof SharedLockRowError || ++failedLooks >= 3) throw failure;
 			}
 			if (seen !== undefined && seen !== 'busy' && seen.created)
-				return { first: probe, last: probe };
+				return { first: probe, last: probe, until: lookedAt + durations.plainWindow };
 			if (seen !== undefined) {
 				// the row was created, or is held by someone who took it after the previous look
 				const unchanged = seen !== 'busy' && seen.holds(probe);
@@ -226,25 +314,40 @@ export function createWorkflowLock(
 	/**
 	 * Gives the lock back. A plain lock is deleted: were it taken over meanwhile, the taker's checks
 	 * find the row gone (or created again) before it trusts it. A lock taken over is deleted only
-	 * while it holds exactly its value; a row left in place is taken over later.
+	 * while it holds exactly its value; a row left in place is taken over later. Past its window a
+	 * holder leaves the row: a delete landing then might remove a taker's.
 	 */
 	async function release(hold: Hold): Promise<void> {
-		if (hold.last < TAKEN_FLOOR) return await row.remove();
+		if (clock.now() > hold.until) return;
+		if (hold.last < TAKEN_FLOOR) return await limited(row.remove());
 		const seen = await look([LOCK_FLOOR, hold.first, hold.last + 1]);
-		if (seen === 'busy') return;
+		if (seen === 'busy' || clock.now() > hold.until) return;
 		const mine = seen.holds(hold.first) && !seen.holds(hold.last + 1);
-		if (seen.created || mine) await row.remove();
+		if (seen.created || mine) await limited(row.remove());
 	}
 
 	return {
-		recoveryMs: timing.staleAfterMs + 2 * timing.settleMs,
+		recoveryMs: durations.recovery,
 		async hold(task) {
 			const held = await acquire();
+			const started = clock.now();
 			let outcome: { value: Awaited<ReturnType<typeof task>> } | { error: unknown };
 			try {
-				outcome = { value: await task() };
+				const answer = withinTime(
+					task(),
+					held.until - started,
+					clock,
+					"n8n's store of processed items",
+				);
+				outcome = { value: await answer };
 			} catch (error) {
 				outcome = { error };
+				// Past its window the holder gives nothing back: it may no longer hold the lock.
+				if (error instanceof LockTimeError) throw error;
+				// A write that failed may land after all, within the time a history call may take:
+				// the lock stays until then, so that no one reads the history before it lands.
+				const landed = Math.min(started + durations.historyCall, held.until);
+				await clock.sleep(Math.max(0, landed - clock.now()));
 			}
 			const releaseError = await release(held).then(
 				() => undefined,

@@ -282,11 +282,14 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 
 let installed: InMemoryDeduplicator | undefined;
 
+/** The timing assumption's unit in engine tests, small: a takeover's waits and a holder's windows derive from it. */
+export const ENGINE_SETTLE_MS = 10;
+
 /**
  * Gives n8n-core the in-memory store (once per test file: n8n-core allows one init per process,
  * and jest loads n8n-core afresh for each file) and empties it before each test. The guard looks at
  * a busy lock, and checks a claim after a broken lock, at once: this store's other processes act
- * on the next call, not after a time.
+ * on the next call, not after a time; a takeover waits some tens of ms.
  */
 export function useDeduplicationStore(): () => InMemoryDeduplicator {
 	beforeAll(async () => {
@@ -299,7 +302,7 @@ export function useDeduplicationStore(): () => InMemoryDeduplicator {
 		installed?.rows.clear();
 		installed?.healAll();
 		jest.replaceProperty(DEFAULT_GUARD_TIMING, 'pollMs', 0);
-		jest.replaceProperty(DEFAULT_GUARD_TIMING, 'settleMs', 0);
+		jest.replaceProperty(DEFAULT_GUARD_TIMING, 'settleMs', ENGINE_SETTLE_MS);
 	});
 	return () => {
 		if (!installed) throw new UnexpectedError('The deduplication store is not installed yet');

@@ -11,6 +11,7 @@ import type { INode } from 'n8n-workflow';
 
 import type * as GuardModule from '../../../nodes/shared/guard';
 import type { Clock } from '../../../src/schedule/clock';
+import { lockDurations } from '../../../src/guard/guardLock';
 import type { LockTiming } from '../../../src/guard/guardLock';
 import { ProcessedDataTable } from '../../support/guardSimulation/processedDataTable';
 import type {
@@ -20,15 +21,19 @@ import type {
 } from '../../support/guardSimulation/processedDataTable';
 import { VirtualTime } from '../../support/guardSimulation/virtualTime';
 import { seededRandom } from '../../src/schedule/scheduleOracle';
-import { replaySeed, report, simulationSeeds } from '../../support/guardSimulation/host.mjs';
+import {
+	edgeScales,
+	edgeSeeds,
+	replaySeed,
+	report,
+	simulationSeeds,
+} from '../../support/guardSimulation/host.mjs';
 
-const TIMING: LockTiming = { pollMs: 20, staleAfterMs: 1000, settleMs: 400 };
+const TIMING: LockTiming = { pollMs: 20, staleAfterMs: 1000, settleMs: 400, callLimitMs: 1000 };
 /** New executions start until then; faults happen until then. */
 const WORK_END = 2500;
-/** When the probe, a process that saw no fault, delivers one more lead. */
-const PROBE_AT = WORK_END + 2 * TIMING.settleMs;
-/** How long the probe may wait for the lock: a dead holder's row, taken over once. */
-const RECOVERY_BOUND = TIMING.staleAfterMs + 2 * TIMING.settleMs + 10 * TIMING.pollMs;
+/** How long the probe may wait for the lock: a row left by a dead holder or taker, taken over once. */
+const RECOVERY_BOUND = lockDurations(TIMING).recoveryAfterTaker + 10 * TIMING.pollMs;
 const SETTINGS = {
 	window: { kind: 'ever' as const },
 	historySize: 1000,
@@ -55,6 +60,9 @@ function guardModule(): typeof GuardModule {
 	return loaded!;
 }
 const MAX_PROCESSES = 5;
+/** The edge search runs up to 8 processes, and for longer. */
+const EDGE_PROCESSES = 8;
+const EDGE_WORK_END = 3 * WORK_END;
 let modules: Array<typeof GuardModule>;
 
 /** What the faults of one schedule are like. */
@@ -94,18 +102,39 @@ interface Outcome {
 	stalls: number;
 	kills: number;
 	probeWaitedMs?: number;
+	erasedKeys: number;
 	violations: string[];
 	trace: string[];
 }
 
-async function simulate(seed: number, tracing = false): Promise<Outcome> {
+/**
+ * Draws every bound of the timing assumption up to `scale` times its edge: a lock call (two
+ * statements) ends within scale × settleMs / 2, a history call within scale × 2 × settleMs, clocks
+ * lie up to scale × settleMs / 2 apart; answers come late, statements fail and land after all.
+ */
+interface EdgeBounds {
+	scale: number;
+}
+
+const EDGE_AT_MAX = Number(0.9);
+/** Up to `max`: half the time exactly there, often close to it. */
+function towardEdge(random: () => number, max: number): number {
+	const draw = random();
+	if (draw < EDGE_AT_MAX) return max;
+	return draw < 0.75 ? max * (0.85 + 0.15 * random()) : max * random();
+}
+
+async function simulate(seed: number, tracing = false, edge?: EdgeBounds): Promise<Outcome> {
 	const random = seededRandom(seed);
 	const time = new VirtualTime();
-	const profileName = Object.keys(PROFILES)[seed % Object.keys(PROFILES).length];
-	const profile = PROFILES[profileName];
-	const processCount = 2 + Math.floor(random() * (MAX_PROCESSES - 1));
+	const profileName = edge
+		? `edge ${edge.scale}`
+		: Object.keys(PROFILES)[seed % Object.keys(PROFILES).length];
+	const profile = edge ? PROFILES.everything : PROFILES[profileName];
+	const processCount = 2 + Math.floor(random() * ((edge ? EDGE_PROCESSES : MAX_PROCESSES) - 1));
+	const workEnd = edge ? EDGE_WORK_END : WORK_END;
 	const pool = Array.from({ length: 2 + Math.floor(random() * 6) }, (_, n) => `+9198200${n}`);
-	const workflowId = `wf-${seed}`;
+	const workflowId = `wf-${seed}-${edge?.scale ?? 'faults'}`;
 	const outcome: Outcome = {
 		seed,
 		profile: profileName,
@@ -118,17 +147,47 @@ async function simulate(seed: number, tracing = false): Promise<Outcome> {
 		failedStatements: 0,
 		stalls: 0,
 		kills: 0,
+		erasedKeys: 0,
 		violations: [],
 		trace: [],
 	};
 	const violation = (text: string) => outcome.violations.push(`${time.now.toFixed(1)} ${text}`);
 
+	const edgePlan = (scale: number, process: SimulatedProcess, statement: Statement) => {
+		const { settleMs } = TIMING;
+		const callBound =
+			statement.scope === 'node'
+				? scale * settleMs
+				: statement.kind === 'delete'
+					? (scale * settleMs) / 2
+					: (scale * settleMs) / 4;
+		const total = towardEdge(random, callBound);
+		// most often the answer is what comes late: the statement lands early, its answer at the bound
+		const landAfter = random() < 0.5 ? 0 : total * random();
+		const planned: StatementPlan = { landAfter, answerAfter: total - landAfter };
+		if (time.now >= workEnd || process.name === 'probe') return planned;
+		const fault = random() * 40;
+		if (fault < 1) {
+			planned.fails = (['before', 'after', 'late'] as const)[Math.floor(random() * 3)];
+			if (planned.fails === 'late') {
+				planned.answerAfter = landAfter * random();
+			}
+			outcome.failedStatements++;
+		}
+		if (random() * 200 < 1) {
+			planned.killsProcess = true;
+			outcome.kills++;
+		}
+		return planned;
+	};
+
 	const plan = (process: SimulatedProcess, statement: Statement): StatementPlan => {
+		if (edge) return edgePlan(edge.scale, process, statement);
 		const planned: StatementPlan = {
 			landAfter: 0.2 + random() * 1.5,
 			answerAfter: 0.2 + random() * 1.5,
 		};
-		if (time.now >= WORK_END || process.name === 'probe') return planned;
+		if (time.now >= workEnd || process.name === 'probe') return planned;
 		if (profile.failEvery && random() * profile.failEvery < 1) {
 			planned.fails = random() < 0.5 ? 'before' : 'after';
 			outcome.failedStatements++;
@@ -158,15 +217,14 @@ async function simulate(seed: number, tracing = false): Promise<Outcome> {
 
 	function startProcess(name: string, module: typeof GuardModule): SimulatedProcess {
 		const process: SimulatedProcess = { name, alive: true, failedAt: [] };
-		// clocks of different machines: a few ms apart
-		const offset = (random() - 0.5) * 50;
-		const clock: Clock = {
-			now: () => time.now + offset,
-			sleep: async (ms) => {
-				await time.sleep(ms);
-				if (!process.alive) await new Promise<never>(() => undefined);
-			},
+		// clocks of different machines: a few ms apart, or as far as the assumption allows
+		const offset = (random() - 0.5) * (edge ? (edge.scale * TIMING.settleMs) / 2 : 50);
+		// a dead process's waits, and its time limits, end nothing
+		const wait = async (ms: number) => {
+			await time.sleep(ms);
+			if (!process.alive) await new Promise<never>(() => undefined);
 		};
+		const clock: Clock = { now: () => time.now + offset, sleep: wait, expire: wait };
 		const helpers = table.helpersFor(process, workflowId, NODE.id);
 		const context = {
 			getNode: () => NODE,
@@ -253,9 +311,12 @@ async function simulate(seed: number, tracing = false): Promise<Outcome> {
 		for (let slot = 0; slot < slots; slot++) {
 			const loop = async () => {
 				await time.sleep(random() * 200);
-				while (time.now < WORK_END && run.alive) {
-					const first = pool[Math.floor(random() * pool.length)];
-					const second = pool[Math.floor(random() * pool.length)];
+				while (time.now < workEnd && run.alive) {
+					// at the edge: new numbers throughout, each soon delivered again elsewhere
+					if (edge && random() < 0.4) pool.push(`+9198300${pool.length}`);
+					const recent = edge ? pool.slice(-3) : pool;
+					const first = recent[Math.floor(random() * recent.length)];
+					const second = recent[Math.floor(random() * recent.length)];
 					await run.execute(random() < 0.7 || first === second ? [first] : [first, second]);
 					await time.sleep(random() * 150);
 				}
@@ -263,7 +324,7 @@ async function simulate(seed: number, tracing = false): Promise<Outcome> {
 			void loop();
 		}
 		if (random() < profile.killChance) {
-			time.after(random() * WORK_END, () => {
+			time.after(random() * workEnd, () => {
 				if (run.alive) outcome.kills++;
 				run.alive = false;
 			});
@@ -271,16 +332,17 @@ async function simulate(seed: number, tracing = false): Promise<Outcome> {
 	}
 
 	// After the faults: a process that saw none delivers a new number, and must get the lock in time.
-	const probe = startProcess('probe', modules[MAX_PROCESSES]) as SimulatedProcess & {
+	const probe = startProcess('probe', modules[EDGE_PROCESSES]) as SimulatedProcess & {
 		execute: (numbers: string[]) => Promise<void>;
 	};
-	time.after(PROBE_AT, () => {
+	const probeAt = workEnd + 2 * TIMING.settleMs;
+	time.after(probeAt, () => {
 		void probe.execute(['+919999999999']).then(() => {
-			outcome.probeWaitedMs = time.now - PROBE_AT;
+			outcome.probeWaitedMs = time.now - probeAt;
 		});
 	});
 
-	await time.run(PROBE_AT + 60_000);
+	await time.run(probeAt + 60_000);
 	if (outcome.probeWaitedMs === undefined) violation('the probe never got the lock');
 	else if (outcome.probeWaitedMs > RECOVERY_BOUND) {
 		violation(`the probe waited ${outcome.probeWaitedMs.toFixed(0)} ms for the lock`);
@@ -290,6 +352,8 @@ async function simulate(seed: number, tracing = false): Promise<Outcome> {
 		violation(`${pending.size} executions of live processes never finished`);
 	}
 	if (table.rows.has(`${workflowId}|`)) violation('the lock row is left in place at the end');
+	for (const overlap of table.overlaps) outcome.violations.push(overlap);
+	outcome.erasedKeys = table.erasedKeys;
 	outcome.trace = table.trace;
 	return outcome;
 }
@@ -298,7 +362,7 @@ const seedCount = simulationSeeds();
 const onlySeed = replaySeed();
 
 beforeAll(() => {
-	modules = Array.from({ length: MAX_PROCESSES + 1 }, guardModule);
+	modules = Array.from({ length: EDGE_PROCESSES + 1 }, guardModule);
 });
 
 describe("the guard's lock, simulated with faults", () => {
@@ -351,4 +415,53 @@ describe("the guard's lock, simulated with faults", () => {
 		expect(sum('stalls')).toBeGreaterThan(0);
 		expect(sum('kills')).toBeGreaterThan(0);
 	}, 300_000);
+});
+
+/** What one scale of the edge search found, per schedule. */
+function edgeFindings(outcomes: Outcome[]) {
+	const having = (pattern: RegExp) =>
+		outcomes.filter((outcome) => outcome.violations.some((text) => pattern.test(text))).length;
+	return {
+		schedules: outcomes.length,
+		doubleCalls: having(/called \d+ times/),
+		overlaps: having(/read the history while/),
+		erasedKeys: outcomes.filter((outcome) => outcome.erasedKeys > 0).length,
+		executions: outcomes.reduce((total, outcome) => total + outcome.executions, 0),
+		failedOnStore: outcomes.reduce((total, outcome) => total + outcome.storeFailures, 0),
+	};
+}
+
+describe("the guard's lock, with every bound of its timing assumption drawn to its edge", () => {
+	const scales = edgeScales();
+	if (onlySeed !== undefined) {
+		it(`replays seed ${onlySeed} at ${scales.join(', ')} × the bounds`, async () => {
+			for (const scale of scales) {
+				const outcome = await simulate(Number(onlySeed), true, { scale });
+				report([`edge ${scale}`, ...outcome.trace, ...outcome.violations].join('\n'));
+			}
+		});
+		return;
+	}
+	for (const scale of scales) {
+		it(`${edgeSeeds()} schedules at ${scale} × the bounds`, async () => {
+			const outcomes: Outcome[] = [];
+			for (let seed = 1; seed <= edgeSeeds(); seed++) {
+				outcomes.push(await simulate(seed, false, { scale }));
+			}
+			const found = edgeFindings(outcomes);
+			const seeds = (pattern: RegExp) =>
+				outcomes
+					.filter((outcome) => outcome.violations.some((text) => pattern.test(text)))
+					.map((outcome) => outcome.seed)
+					.slice(0, 6);
+			report(
+				`edge ${scale}: ${found.schedules} schedules, ${found.executions} executions ` +
+					`(${found.failedOnStore} failed on the store): a number called twice in ` +
+					`${found.doubleCalls}, history calls overlapping in ${found.overlaps}, keys ` +
+					`written over in ${found.erasedKeys} (seeds: called twice ${seeds(/called \d+ times/).join(' ')}; ` +
+					`overlapping ${seeds(/read the history while/).join(' ')})`,
+			);
+			expect(found.executions).toBeGreaterThan(found.schedules);
+		}, 600_000);
+	}
 });

@@ -3,6 +3,8 @@ import type * as DeduplicationHelpersModule from 'n8n-core/dist/execution-engine
 import type { DeduplicationHelperFunctions, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { DEFAULT_GUARD_TIMING } from '../../../../src/guard/guard';
+import { lockDurations } from '../../../../src/guard/guardLock';
+import { ENGINE_SETTLE_MS } from '../../../engine/deduplication';
 import type { StoreCall } from '../../../engine/deduplication';
 import { useJumpingClock } from '../../../engine/jumpingClock';
 import type { RunResult } from '../../../engine/harness';
@@ -23,8 +25,9 @@ const deduplicationHelpers = jest.requireActual<typeof DeduplicationHelpersModul
 	'n8n-core/dist/execution-engine/node-execution-context/utils/deduplication-helper-functions',
 );
 
-/** How long a lock left behind delays the next executions, with the engine tests' timing (no settleMs). */
-const recoverySeconds = () => DEFAULT_GUARD_TIMING.staleAfterMs / 1000;
+/** How long a lock left behind delays the next executions, with the engine tests' timing, in whole seconds. */
+const recoverySeconds = () =>
+	Math.ceil(lockDurations({ ...DEFAULT_GUARD_TIMING, settleMs: ENGINE_SETTLE_MS }).recovery / 1000);
 
 export function guard(row: ActionNodeRow, sandbox: SandboxOf, store: StoreOf) {
 	if (!row.guard) return;
@@ -243,7 +246,7 @@ export function guard(row: ActionNodeRow, sandbox: SandboxOf, store: StoreOf) {
 				expect(store().rows.has(LOCK_ROW)).toBe(false);
 			});
 
-			it("takes over a dead worker's lock once it has looked unchanged for 10 s, waits twice 10 s, then claims", async () => {
+			it("takes over a dead worker's lock once it has looked unchanged for staleAfterMs, waits twice a plain holder's life, then claims", async () => {
 				const clock = useJumpingClock();
 				jest.replaceProperty(DEFAULT_GUARD_TIMING, 'pollMs', 1000);
 				jest.replaceProperty(DEFAULT_GUARD_TIMING, 'settleMs', 10_000);
@@ -255,8 +258,11 @@ export function guard(row: ActionNodeRow, sandbox: SandboxOf, store: StoreOf) {
 				reopen?.(sandbox());
 				const again = await guarded(guardOn(), [row.item(key)]);
 
-				expect(clock.now() - started).toBeGreaterThanOrEqual(30_000);
-				expect(clock.now() - started).toBeLessThan(33_000);
+				// 12 s unchanged, then twice 40 s (a plain holder's life with settleMs at 10 s), and polls
+				const { plainLife } = lockDurations(DEFAULT_GUARD_TIMING);
+				expect(plainLife).toBe(40_000);
+				expect(clock.now() - started).toBeGreaterThanOrEqual(12_000 + 2 * plainLife);
+				expect(clock.now() - started).toBeLessThan(12_000 + 2 * plainLife + 3_000);
 				expect(jsonOf(first)[0]).toEqual(row.succeeded(key));
 				expect(jsonOf(again)[0]).toMatchObject({ status: skippedStatus(key), guard: 'skipped' });
 				expect(sentKeys(row, sandbox())).toEqual([key]);
@@ -335,7 +341,7 @@ export function guard(row: ActionNodeRow, sandbox: SandboxOf, store: StoreOf) {
 					failed(
 						'could not give back its lock',
 						'clearAllProcessedItems',
-						// the tests wait no settleMs: 10 s + 2 × 10 s in n8n
+						// 12 s and a few tens of ms in the tests, 56 s in n8n
 						`this workflow's next guarded executions wait up to ${recoverySeconds()} s for it`,
 					),
 				],
