@@ -342,8 +342,10 @@ export function createWorkflowLock(
 				outcome = { value: await answer };
 			} catch (error) {
 				outcome = { error };
+			}
+			if ('error' in outcome) {
 				// Past its window the holder gives nothing back: it may no longer hold the lock.
-				if (error instanceof LockTimeError) throw error;
+				if (outcome.error instanceof LockTimeError) throw outcome.error;
 				// A write that failed may land after all, within the time a history call may take:
 				// the lock stays until then, so that no one reads the history before it lands.
 				const landed = Math.min(started + durations.historyCall, held.until);
