@@ -213,27 +213,40 @@ export function createWorkflowLock(
 	 * Takes over a lock judged stale. Its first value is as of a takeover span ago: above a plain
 	 * lock, and above a taker that died, but below a takeover still under way, which it leaves alone.
 	 * Once it has raised the row, it stamps a value a span ahead, so that nobody takes it over while
-	 * it waits. It then waits settleMs (so that whatever a holder began before lands first) and checks
-	 * the row still holds its value, twice: the second wait covers a holder that began on a row its
-	 * value was copied onto. The row stays in place throughout, so nobody can create it meanwhile.
+	 * it waits. It then waits until a plain holder whose row its raise landed on has let go, and
+	 * checks the row still holds its value, twice: a check that finds it raised over something else
+	 * waits anew. The row stays in place throughout, so nobody can create it meanwhile.
+	 *
+	 * `beyondEveryStamp`: the row has stayed above its attempts for longer than any takeover lasts;
+	 * its first value is then a stamp of now, above every takeover's. A row that holds more is not
+	 * a lock ('not a lock'); one that did not now holds this taker's stamp, which it goes on with
+	 * (rather than leaving a fresh stamp for others to wait out).
 	 */
-	async function takeOver(): Promise<Hold | 'lost' | 'not ours'> {
+	async function takeOver(
+		beyondEveryStamp = false,
+	): Promise<Hold | 'lost' | 'not ours' | 'not a lock'> {
 		let raisedAt = clock.now();
-		const attempt = takeoverValue(clock.now() - takeoverSpan, random);
+		const attempt = beyondEveryStamp
+			? // by a clock up to settleMs ahead, with the highest low bits
+				takeoverValue(raisedAt + takeoverSpan + timing.settleMs, () => 1)
+			: takeoverValue(raisedAt - takeoverSpan, random);
 		const raised = await look([LOCK_FLOOR, attempt]).catch(() => 'busy' as const);
 		if (raised === 'busy') return 'lost';
 		if (raised.created)
 			return { first: attempt, last: attempt, until: raisedAt + durations.plainWindow };
 		// the row holds more: a takeover under way, or not a lock at all
-		if (raised.holds(attempt)) return 'not ours';
-		const stampedAt = clock.now();
-		const stamp = takeoverValue(stampedAt + takeoverSpan, random);
-		// a stamp that failed may have landed or not: the checks tell
-		const stamped = await look([LOCK_FLOOR, stamp]).catch(() => undefined);
-		if (stamped === 'busy' || stamped?.holds(stamp)) return 'lost';
-		const hold = { first: stamp, last: stamp, until: stampedAt + durations.takerWindow };
-		if (stamped?.created) return hold;
-		// two checks in a row that find the row as this taker left it, settleMs apart
+		if (raised.holds(attempt)) return beyondEveryStamp ? 'not a lock' : 'not ours';
+		let hold: Hold = { first: attempt, last: attempt, until: raisedAt + durations.takerWindow };
+		if (!beyondEveryStamp) {
+			const stampedAt = clock.now();
+			const stamp = takeoverValue(stampedAt + takeoverSpan, random);
+			// a stamp that failed may have landed or not: the checks tell
+			const stamped = await look([LOCK_FLOOR, stamp]).catch(() => undefined);
+			if (stamped === 'busy' || stamped?.holds(stamp)) return 'lost';
+			hold = { first: stamp, last: stamp, until: stampedAt + durations.takerWindow };
+			if (stamped?.created) return hold;
+		}
+		// two checks in a row that find the row as this taker left it
 		for (let clean = 0; clean < 2; ) {
 			// each check comes once a plain holder that created the row before the last raise has let go
 			await clock.sleep(Math.max(timing.settleMs, raisedAt + plainLife - clock.now()));
@@ -248,19 +261,6 @@ export function createWorkflowLock(
 			clean = state === 'mine' ? clean + 1 : 0;
 		}
 		return hold;
-	}
-
-	/**
-	 * Whether the row holds more than any takeover stamped by now: another node's number. Asked
-	 * only after takeovers have found the row above them for longer than any takeover lasts; were
-	 * it a taker's row after all, this raises it to a stamp of now, which the taker then finds not
-	 * its own, and which is taken over like the row of a taker that died.
-	 */
-	async function aboveEveryTakeover(): Promise<boolean> {
-		// a stamp of now, by a clock up to settleMs ahead
-		const highest = takeoverValue(clock.now() + takeoverSpan + timing.settleMs, () => 1);
-		const seen = await look([LOCK_FLOOR, highest]).catch(() => 'busy' as const);
-		return seen !== 'busy' && seen.holds(highest);
 	}
 
 	async function acquire(): Promise<Hold> {
@@ -294,16 +294,13 @@ export function createWorkflowLock(
 			}
 			previousLook = lookedAt;
 			if (sameSince !== undefined && lookedAt - sameSince >= timing.staleAfterMs) {
-				const taken = await takeOver();
+				notOursSince ??= lookedAt;
+				// Above every attempt for longer than any takeover lasts: a lock at all?
+				const beyond = lookedAt - notOursSince >= 2 * (takeoverSpan + timing.staleAfterMs);
+				const taken = await takeOver(beyond);
+				if (taken === 'not a lock') throw new SharedLockRowError(taken);
 				if (taken !== 'lost' && taken !== 'not ours') return taken;
-				// Above every takeover for longer than one lasts: ask whether it is a lock at all.
-				if (taken === 'not ours') {
-					notOursSince ??= lookedAt;
-					if (lookedAt - notOursSince >= 2 * (takeoverSpan + timing.staleAfterMs)) {
-						notOursSince = undefined;
-						if (await aboveEveryTakeover()) throw new SharedLockRowError('not a lock');
-					}
-				}
+				if (taken === 'lost' || beyond) notOursSince = undefined;
 				sameSince = undefined;
 				previousLook = clock.now();
 			}

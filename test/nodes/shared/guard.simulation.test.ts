@@ -11,6 +11,7 @@ import type { INode } from 'n8n-workflow';
 
 import type * as GuardModule from '../../../nodes/shared/guard';
 import type { Clock } from '../../../src/schedule/clock';
+import { DEFAULT_GUARD_TIMING } from '../../../src/guard/guard';
 import { lockDurations } from '../../../src/guard/guardLock';
 import type { LockTiming } from '../../../src/guard/guardLock';
 import { ProcessedDataTable } from '../../support/guardSimulation/processedDataTable';
@@ -103,6 +104,10 @@ interface Outcome {
 	kills: number;
 	probeWaitedMs?: number;
 	erasedKeys: number;
+	/** The longest an execution waited for its claim (the lock and the history call). */
+	longestClaimMs: number;
+	/** Statements that landed on the store. */
+	statements: number;
 	violations: string[];
 	trace: string[];
 }
@@ -124,15 +129,32 @@ function towardEdge(random: () => number, max: number): number {
 	return draw < 0.75 ? max * (0.85 + 0.15 * random()) : max * random();
 }
 
-async function simulate(seed: number, tracing = false, edge?: EdgeBounds): Promise<Outcome> {
+/** What one guarded execution costs with no fault: `processes` busy, every statement `roundTripMs`. */
+interface CostRun {
+	processes: number;
+	roundTripMs: number;
+}
+const COST_WORK_END = 30_000;
+
+async function simulate(
+	seed: number,
+	tracing = false,
+	edge?: EdgeBounds,
+	cost?: CostRun,
+): Promise<Outcome> {
 	const random = seededRandom(seed);
 	const time = new VirtualTime();
 	const profileName = edge
 		? `edge ${edge.scale}`
-		: Object.keys(PROFILES)[seed % Object.keys(PROFILES).length];
-	const profile = edge ? PROFILES.everything : PROFILES[profileName];
-	const processCount = 2 + Math.floor(random() * ((edge ? EDGE_PROCESSES : MAX_PROCESSES) - 1));
-	const workEnd = edge ? EDGE_WORK_END : WORK_END;
+		: cost
+			? 'cost'
+			: Object.keys(PROFILES)[seed % Object.keys(PROFILES).length];
+	const profile = edge ? PROFILES.everything : (PROFILES[profileName] ?? PROFILES.contention);
+	const processCount =
+		cost?.processes ?? 2 + Math.floor(random() * ((edge ? EDGE_PROCESSES : MAX_PROCESSES) - 1));
+	const workEnd = edge ? EDGE_WORK_END : cost ? COST_WORK_END : WORK_END;
+	// the cost is n8n's: its default timing
+	const timing = cost ? DEFAULT_GUARD_TIMING : TIMING;
 	const pool = Array.from({ length: 2 + Math.floor(random() * 6) }, (_, n) => `+9198200${n}`);
 	const workflowId = `wf-${seed}-${edge?.scale ?? 'faults'}`;
 	const outcome: Outcome = {
@@ -148,6 +170,8 @@ async function simulate(seed: number, tracing = false, edge?: EdgeBounds): Promi
 		stalls: 0,
 		kills: 0,
 		erasedKeys: 0,
+		longestClaimMs: 0,
+		statements: 0,
 		violations: [],
 		trace: [],
 	};
@@ -183,6 +207,7 @@ async function simulate(seed: number, tracing = false, edge?: EdgeBounds): Promi
 
 	const plan = (process: SimulatedProcess, statement: Statement): StatementPlan => {
 		if (edge) return edgePlan(edge.scale, process, statement);
+		if (cost) return { landAfter: cost.roundTripMs / 2, answerAfter: cost.roundTripMs / 2 };
 		const planned: StatementPlan = {
 			landAfter: 0.2 + random() * 1.5,
 			answerAfter: 0.2 + random() * 1.5,
@@ -238,7 +263,7 @@ async function simulate(seed: number, tracing = false, edge?: EdgeBounds): Promi
 			const execution = ++executionCount;
 			pending.add(execution);
 			outcome.executions++;
-			const guard = module.createItemGuard(context, SETTINGS, NAMING, TIMING, clock, processRandom);
+			const guard = module.createItemGuard(context, SETTINGS, NAMING, timing, clock, processRandom);
 			const keys = new Map(
 				numbers.map((number, item) => [item, guard.keyOf({ target: 'agent', toNumber: number })]),
 			);
@@ -250,6 +275,7 @@ async function simulate(seed: number, tracing = false, edge?: EdgeBounds): Promi
 			let skipped: Set<number>;
 			try {
 				skipped = await guard.claim(keys);
+				outcome.longestClaimMs = Math.max(outcome.longestClaimMs, time.now - claimedAt);
 			} catch (error) {
 				const message = (error as Error).message;
 				outcome.storeFailures++;
@@ -307,18 +333,18 @@ async function simulate(seed: number, tracing = false, edge?: EdgeBounds): Promi
 		.map((module, index) => startProcess(`p${index}`, module) as ReturnType<typeof startProcess>);
 	for (const process of processes) {
 		const run = process as SimulatedProcess & { execute: (numbers: string[]) => Promise<void> };
-		const slots = 1 + Math.floor(random() * 3);
+		const slots = cost ? 1 : 1 + Math.floor(random() * 3);
 		for (let slot = 0; slot < slots; slot++) {
 			const loop = async () => {
 				await time.sleep(random() * 200);
 				while (time.now < workEnd && run.alive) {
 					// at the edge: new numbers throughout, each soon delivered again elsewhere
-					if (edge && random() < 0.4) pool.push(`+9198300${pool.length}`);
-					const recent = edge ? pool.slice(-3) : pool;
+					if ((edge && random() < 0.4) || cost) pool.push(`+9198300${pool.length}`);
+					const recent = edge ? pool.slice(-3) : cost ? pool.slice(-1) : pool;
 					const first = recent[Math.floor(random() * recent.length)];
 					const second = recent[Math.floor(random() * recent.length)];
-					await run.execute(random() < 0.7 || first === second ? [first] : [first, second]);
-					await time.sleep(random() * 150);
+					await run.execute(random() < 0.7 || first === second || cost ? [first] : [first, second]);
+					if (!cost) await time.sleep(random() * 150);
 				}
 			};
 			void loop();
@@ -354,6 +380,7 @@ async function simulate(seed: number, tracing = false, edge?: EdgeBounds): Promi
 	if (table.rows.has(`${workflowId}|`)) violation('the lock row is left in place at the end');
 	for (const overlap of table.overlaps) outcome.violations.push(overlap);
 	outcome.erasedKeys = table.erasedKeys;
+	outcome.statements = table.statements;
 	outcome.trace = table.trace;
 	return outcome;
 }
@@ -464,4 +491,29 @@ describe("the guard's lock, with every bound of its timing assumption drawn to i
 			expect(found.executions).toBeGreaterThan(found.schedules);
 		}, 600_000);
 	}
+});
+
+describe("the guard's lock, with no fault: what an execution costs, and how long the longest waits", () => {
+	if (onlySeed !== undefined) return;
+	it('statements per execution at 1, 2, 5 and 8 busy processes, at 1, 10 and 50 ms a statement', async () => {
+		const rows: string[] = [];
+		for (const roundTripMs of [1, 10, 50]) {
+			for (const processes of [1, 2, 5, 8]) {
+				const outcome = await simulate(1, false, undefined, { processes, roundTripMs });
+				const perExecution = outcome.statements / outcome.completed;
+				rows.push(
+					`| ${roundTripMs} ms | ${processes} | ${outcome.completed} | ${perExecution.toFixed(1)} | ${(outcome.longestClaimMs / 1000).toFixed(2)} s |`,
+				);
+				expect(outcome.violations).toEqual([]);
+				expect(outcome.completed).toBeGreaterThan(processes);
+			}
+		}
+		report(
+			[
+				'| Round trip | Busy processes | Executions in 30 s | Statements per execution | Longest wait for the lock and history |',
+				'|---|---|---|---|---|',
+				...rows,
+			].join('\n'),
+		);
+	}, 600_000);
 });

@@ -75,6 +75,8 @@ export class ProcessedDataTable {
 	readonly overlaps: string[] = [];
 	/** Keys of the history that a write-back removed without meaning to (written over). */
 	erasedKeys = 0;
+	/** Statements that landed. */
+	statements = 0;
 
 	constructor(
 		private readonly time: VirtualTime,
@@ -129,6 +131,7 @@ export class ProcessedDataTable {
 
 	/** A statement lands on the table: applied, traced, and watched for overlapping history calls. */
 	private land<T>(process: SimulatedProcess, statement: Statement, apply: () => T): T {
+		this.statements++;
 		let error: unknown;
 		let result: T | undefined;
 		try {
