@@ -1,20 +1,34 @@
 // What the guard's simulation takes from its host: the strict lint keeps process, console and
 // timers out of .ts files.
 
-import { scaled } from '../testScale.mjs';
+import { deepRun, scaled } from '../testScale.mjs';
+
+export { deepRun };
 
 /**
- * How many seeded schedules to run (CALLKARO_SIM_SEEDS; 150 in `npm test`, 2,000 in the deep run),
+ * How many seeded schedules to run (CALLKARO_SIM_SEEDS; 100 in `npm test`, 2,000 in the deep run),
  * or the one to replay (CALLKARO_SIM_SEED).
  */
-export const simulationSeeds = () => scaled('CALLKARO_SIM_SEEDS', 150, 2000);
+export const simulationSeeds = () => scaled('CALLKARO_SIM_SEEDS', 100, 2000);
 export const replaySeed = () => process.env.CALLKARO_SIM_SEED;
 
-/** Schedules per scale of the edge search (CALLKARO_EDGE_SEEDS). */
-export const edgeSeeds = () => scaled('CALLKARO_EDGE_SEEDS', 40, 1000);
-/** The scales of the bounds the edge search draws to (CALLKARO_EDGE_SCALES, comma-separated). */
-export const edgeScales = () =>
-	(process.env.CALLKARO_EDGE_SCALES ?? '0.25,0.5,0.75,1,1.25,1.5,2').split(',').map(Number);
+/**
+ * The edge search's runs: each scale of the bounds, and its schedules. `npm test` runs 25 at the
+ * edge itself; the deep run 10,000 there and 1,000 at each other scale. CALLKARO_EDGE_SCALES
+ * (comma-separated) and CALLKARO_EDGE_SEEDS set them.
+ */
+export function edgeRuns() {
+	const given = process.env.CALLKARO_EDGE_SCALES;
+	const scales = given
+		? given.split(',').map(Number)
+		: deepRun()
+			? [0.25, 0.5, 0.75, 1, 1.25, 1.5, 2]
+			: [1];
+	return scales.map((scale) => ({
+		scale,
+		seeds: scaled('CALLKARO_EDGE_SEEDS', 25, scale === 1 ? 10_000 : 1000),
+	}));
+}
 
 /** Prints a line of the simulation's figures. */
 export const report = (text) => process.stdout.write(`${text}\n`);
