@@ -66,6 +66,10 @@ Object.defineProperty(exports, 'deduplicationHelpers', {
 		logLevel: 'error',
 	});
 	fs.renameSync(partial, out);
+	// the bundles of other versions or recipes (13 MB each) are not loaded again
+	for (const name of fs.readdirSync(path.dirname(out)))
+		if (name.endsWith('.js') && name !== path.basename(out))
+			fs.rmSync(path.join(path.dirname(out), name), { force: true });
 }
 
 /** The bundle's exports, once per jest module registry (test file). */
