@@ -26,6 +26,8 @@ module.exports = {
 			'<rootDir>/test/support/engine/deduplication-helper-functions.cjs',
 	},
 	testTimeout: 30000,
+	// the longest files first, on a fresh clone too (test/support/testSequencer.cjs)
+	testSequencer: '<rootDir>/test/support/testSequencer.cjs',
 	// jest's default (cores - 1) is one worker on a 2-core machine, which leaves a core idle while
 	// the engine tests wait for HTTP answers.
 	maxWorkers: Math.max(2, os.availableParallelism() - 1),

@@ -42,8 +42,8 @@ export function credentialsFor(sandbox: Sandbox, apiKey: string = DEMO_API_KEY):
 }
 
 /**
- * Starts one sandbox for a test file and gives it back fresh (demo data, no faults, empty log)
- * to every test:
+ * Starts one sandbox for the describe block (or test file) it is called in, and gives it back
+ * fresh (demo data, no faults, empty log) to every test:
  *   const sandbox = useSandbox({ runDurationMs: 0 });
  *   ... sandbox().state.runs ...
  */

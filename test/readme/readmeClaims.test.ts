@@ -79,13 +79,13 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
 	'"Schedule Time" is 2026-11-22T03:59:30 in India time (given as "2026-11-22T03:59:30"), more than an hour in the past; read as UTC it is 2026-11-22T09:29:30 in India time, so it is probably UTC. Set Options → Time Zone to UTC, or give the time with its offset (Z or +00:00).':
 		'test/src/schedule/scheduleReading.test.ts (needs the clock at 2026-11-22T04:00Z)',
 	'9 of 10 calls were placed (items 0–4, 6–9); running this node again calls them again unless Skip Numbers Called Before is on.':
-		'test/src/run/runReport.test.ts (wording) and test/nodes/shared/runItems.test.ts',
+		'test/src/run/runReport.test.ts (wording) and test/nodes/shared/runItems.cases.ts',
 	'"Skip Numbers Called Before" cannot work: this n8n has no store of processed items. Nothing was sent':
 		'test/nodes/shared/guardWithoutStore.test.ts (needs an engine without the store)',
 	'CallKaro did not save every attribute of +91******3210: ignored (no such CRM attribute): Favourite Colour; invalid: Lead Score (Lead Score needs a number); the run was started all the same (run 6b043a313cf94047fca25988) [item 0]':
-		'test/nodes/CallKaroAssignWorkflow.test.ts (the run id differs per run)',
+		'test/nodes/CallKaroAssignWorkflow.cases.ts (the run id differs per run)',
 	'accept every status':
-		"n8n 1.x's reading of the credential test (test/nodes/CallKaroApi.credentials.test.ts, test/e2e/credentials.e2e.mjs)",
+		"n8n 1.x's reading of the credential test (test/nodes/CallKaroApi.credentials.cases.ts, test/e2e/credentials.e2e.mjs)",
 	'The connection cannot be established, this usually occurs due to an incorrect host (domain) value':
 		"n8n 1.x's own text, test/e2e/credentials.e2e.mjs on 1.123.81",
 	'The service refused the connection - perhaps it is offline':
@@ -97,25 +97,25 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
 		'a paraphrase of the Delete hint, HINTS.deleteNotFound in test/nodes/fixtures.ts',
 	'… remembers the last 10 numbers and now holds 9. Beyond that the oldest are forgotten and no longer skipped: raise History Size.':
 		'test/nodes/shared/contract/guard.ts (needs the processed-items store)',
-	'item 1 may have been placed as well': 'test/nodes/shared/runItems.test.ts',
+	'item 1 may have been placed as well': 'test/nodes/shared/runItems.cases.ts',
 	'workflow runs were started': 'test/src/run/runReport.test.ts',
 	'scheduled calls were deleted': 'test/src/run/runReport.test.ts',
 	'campaigns were created': 'test/src/run/runReport.test.ts',
 	'running this node again skips them (Skip Numbers Called Before is on)':
 		'test/src/run/runReport.test.ts',
-	'The execution was canceled before every item was sent': 'test/nodes/shared/runItems.test.ts',
-	'item 4 may have been placed as well': 'test/nodes/shared/runItems.test.ts',
+	'The execution was canceled before every item was sent': 'test/nodes/shared/runItems.cases.ts',
+	'item 4 may have been placed as well': 'test/nodes/shared/runItems.cases.ts',
 	'Database is not ready!': "n8n's own answer, measured by the queue-mode e2e run",
 	'{ "error": "…", "details": { "kind", "httpStatus", "serviceMessage", "attempts", "outcomeUnknown", "description" } }':
-		'test/nodes/errorItems.test.ts (the key list, a schema rather than one output)',
+		'test/nodes/errorItems.cases.ts (the key list, a schema rather than one output)',
 	'{ "placed": false, "status": "calledBefore", "message": "Not placed: this node has already called +91******3210 with this agent (\\"Skip Numbers Called Before\\" is on)", …, "guard": "skipped" }':
 		'test/nodes/CallKaroOutboundCall.contract.ts, its guard row run by test/nodes/shared/contract/guard.ts (needs the processed-items store)',
 	'"Phone Number" is not one of this tool\'s Allowed Numbers: "+91******1002". This number may not be called. Use only the number you were given, or tell the person that you cannot call it; nothing was sent.':
-		'test/nodes/shared/agentLimits.test.ts (a tool run: several calls in one execution)',
+		'test/nodes/shared/agentLimits.cases.ts (a tool run: several calls in one execution)',
 	'Not called: this tool has already called +91******1001 with this agent in this execution, and reaches a number once':
-		'test/nodes/shared/agentLimits.test.ts (a tool run: several calls in one execution)',
+		'test/nodes/shared/agentLimits.cases.ts (a tool run: several calls in one execution)',
 	'Not called: this tool has called 3 numbers in this execution, its Max Calls per Execution; no more are called in this conversation':
-		'test/nodes/shared/agentLimits.test.ts (a tool run: several calls in one execution)',
+		'test/nodes/shared/agentLimits.cases.ts (a tool run: several calls in one execution)',
 	"Referenced node doesn't exist":
 		"n8n's own message, test/e2e/expressions.e2e.mjs (2.41.1 and 1.123.81)",
 };

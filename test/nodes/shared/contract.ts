@@ -1,7 +1,8 @@
 // The contract every CallKaro action node keeps, written once and run for each node through n8n's
 // real engine against the sandbox (test/nodes/shared/contract.test.ts). A node takes part with one
-// row (an ActionNodeRow, next to its test file): how its items look, what CallKaro does for it, and
-// its own tables of bad input, refusals and previews. The node's test file keeps only what is its own.
+// row (an ActionNodeRow, next to its tests): how its items look, what CallKaro does for it, and its
+// own tables of bad input, refusals and previews. The node's tests (its .cases.ts) keep only what is
+// its own.
 //
 // Each behaviour is one function of (row, sandbox), listed in CONTRACT, in the file of contract/
 // named after the shipped file it covers (errors, transport, runItems, schedule, guard). To add one:

@@ -1,5 +1,5 @@
 // The item runner's phases one by one, without n8n's engine (nodes/shared/runItems.ts). The
-// engine runs them together in runItems.test.ts and the contract.
+// engine runs them together in runItems.cases.ts and the contract.
 import type { INode } from 'n8n-workflow';
 
 import { bareErrorItemJson, errorItemJson } from '../../../nodes/shared/errors';

@@ -4,6 +4,12 @@
 // half that, with the same code. luxon and zod stay outside, shared with the package's code as
 // they are in n8n. The shims beside this file stand in for the packages (jest.config.cjs,
 // moduleNameMapper).
+//
+// One bundle, so that n8n-core and n8n-workflow share every module as they do when installed
+// (n8n-core's errors are n8n-workflow's, and so on); but n8n-core's modules run only when a test
+// file first asks for n8n-core: a file that needs only n8n-workflow (a node's description, the
+// `sleep` of src/schedule/clock.ts) does not pay for the rest of the engine.
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -16,10 +22,18 @@ function versionOf(name) {
 	return require(path.join(ROOT, 'node_modules', name, 'package.json')).version;
 }
 
+// a change to how the bundle is made (this file) makes a new one
+const RECIPE = crypto
+	.createHash('sha1')
+	.update(fs.readFileSync(__filename))
+	.digest('hex')
+	.slice(0, 8);
+
 /** Where the bundle of the installed versions lives. */
 function bundlePath() {
 	const key = ['n8n-core', 'n8n-workflow', 'esbuild'].map((n) => `${n}@${versionOf(n)}`).join('+');
-	return path.join(ROOT, 'node_modules/.cache/callkaro-engine', `${key.replace(/[@/]/g, '_')}.js`);
+	const name = `${key.replace(/[@/]/g, '_')}+${RECIPE}.js`;
+	return path.join(ROOT, 'node_modules/.cache/callkaro-engine', name);
 }
 
 /** jest's globalSetup: builds the bundle unless this version's is there. */
@@ -32,9 +46,13 @@ async function buildEngineBundle() {
 	await build({
 		absWorkingDir: ROOT,
 		stdin: {
+			// esbuild wraps each bundled CommonJS module in a function that its first require runs:
+			// n8n-core's modules run when a test file first reads `core`
 			contents: `exports.workflow = require('n8n-workflow');
-exports.core = require('n8n-core');
-exports.deduplicationHelpers = require('${DEDUPLICATION_HELPERS}');`,
+Object.defineProperty(exports, 'core', { get: () => require('n8n-core') });
+Object.defineProperty(exports, 'deduplicationHelpers', {
+	get: () => require('${DEDUPLICATION_HELPERS}'),
+});`,
 			resolveDir: ROOT,
 			loader: 'js',
 		},
@@ -48,6 +66,10 @@ exports.deduplicationHelpers = require('${DEDUPLICATION_HELPERS}');`,
 		logLevel: 'error',
 	});
 	fs.renameSync(partial, out);
+	// the bundles of other versions or recipes (13 MB each) are not loaded again
+	for (const name of fs.readdirSync(path.dirname(out)))
+		if (name.endsWith('.js') && name !== path.basename(out))
+			fs.rmSync(path.join(path.dirname(out), name), { force: true });
 }
 
 /** The bundle's exports, once per jest module registry (test file). */

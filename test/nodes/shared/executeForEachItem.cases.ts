@@ -1,6 +1,6 @@
 // What every node shares for bulk runs: Concurrency, Max Requests per Second, a 429 that pauses
 // every worker, and (for Outbound Call) repeated calls in one run. Through n8n's engine, against
-// the sandbox over real HTTP. Cancelling a run: runItems.test.ts.
+// the sandbox over real HTTP. Cancelling a run: runItems.cases.ts.
 import { OUTBOUND_CALL } from '../../engine/callKaroNodes';
 import { useJumpingClock } from '../../engine/jumpingClock';
 import {
