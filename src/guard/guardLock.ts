@@ -76,8 +76,10 @@ export function lockDurations(timing: LockTiming): LockDurations {
 		// others' clocks lie up to lockCall ahead
 		takerWindow: 2 * takeoverSpan - 2 * lockCall,
 		recovery: timing.staleAfterMs + 2 * plainLife + 6 * lockCall,
+		// its stamp outlasts others' attempts; after 2 × (takeoverSpan + staleAfterMs) above them, a
+		// waiter's look beyond every stamp takes it over
 		recoveryAfterTaker:
-			2 * takeoverSpan + 2 * lockCall + timing.staleAfterMs + 2 * plainLife + 6 * lockCall,
+			timing.staleAfterMs + 2 * (takeoverSpan + timing.staleAfterMs) + 2 * plainLife + 6 * lockCall,
 	};
 }
 
