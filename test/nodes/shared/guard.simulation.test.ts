@@ -156,7 +156,8 @@ async function simulate(
 	// the cost is n8n's: its default timing
 	const timing = cost ? DEFAULT_GUARD_TIMING : TIMING;
 	const pool = Array.from({ length: 2 + Math.floor(random() * 6) }, (_, n) => `+9198200${n}`);
-	const workflowId = `wf-${seed}-${edge?.scale ?? 'faults'}`;
+	// a workflow of its own per run: a dead process's queue in the shared modules must not hold it up
+	const workflowId = `wf-${seed}-${edge ? `edge-${edge.scale}` : cost ? `cost-${cost.processes}-${cost.roundTripMs}` : 'faults'}`;
 	const outcome: Outcome = {
 		seed,
 		profile: profileName,
