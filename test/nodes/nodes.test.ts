@@ -1,5 +1,6 @@
-// The nodes in n8n's real engine against the sandbox, one topic a `.cases.ts` file beside this one.
-// They run as one jest file because each jest file loads n8n's engine afresh (about a second).
+// The nodes in n8n's real engine against the sandbox (and their descriptions), one topic a
+// `.cases.ts` file beside this one. They run as one jest file because each jest file loads n8n's
+// engine afresh (about a second).
 // The action-node contract, which keeps a core busy alone, and the guard without a store, which
 // needs a module registry of its own, are jest files of their own in shared/ (CONTRIBUTING.md,
 // Finding and running tests).
@@ -21,3 +22,4 @@ import './errorItems.cases';
 import './payloads.cases';
 import './nodeOutputs.cases';
 import './phoneMasking.cases';
+import './defaults.cases';

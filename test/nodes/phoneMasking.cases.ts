@@ -3,6 +3,10 @@
 // message the node produces (error items, the `message` of other items, hints, the error that stops
 // a run) is searched for its digits, however they are separated. The fields are read from the
 // nodes' descriptions, so a field added to a node is swept too.
+//
+// `npm run test:deep` feeds every format into every field; `npm test` 3 formats into each field, the
+// next 3 into the next field, so that every format is still fed into fields of every node. Or:
+//   CALLKARO_MASKING_FORMATS=12 npx jest test/nodes/nodes -t 'no phone number in full'
 import type { IDataObject, INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
 
 import { CallKaroAssignWorkflow } from '../../nodes/CallKaroAssignWorkflow/CallKaroAssignWorkflow.node';
@@ -15,6 +19,7 @@ import {
 	DELETE_SCHEDULED_CALL,
 	OUTBOUND_CALL,
 } from '../engine/callKaroNodes';
+import { scaled } from '../support/testScale.mjs';
 import { NODE_NAME, runNode, useSandbox } from './fixtures';
 
 /** The canary, +91 98220 61537 (no example in any message), as people and systems write it. */
@@ -32,6 +37,20 @@ const FORMATS: Array<string | number> = [
 	9822061537,
 	919822061537,
 ];
+
+/** How many formats each field is fed: all of them in the deep run. */
+const FORMATS_PER_FIELD = Math.min(
+	scaled('CALLKARO_MASKING_FORMATS', 3, FORMATS.length),
+	FORMATS.length,
+);
+
+/** The formats the `field`-th field of the sweep is fed: the next ones after the field before's. */
+function formatsOfField(field: number): Array<string | number> {
+	return Array.from(
+		{ length: FORMATS_PER_FIELD },
+		(_, at) => FORMATS[(field * FORMATS_PER_FIELD + at) % FORMATS.length],
+	);
+}
 
 /** Any 7 digits in a row of the canary: a masked number keeps at most its first 2 and last 4. */
 const CANARY_RUNS = ['9822061', '8220615', '2206153', '2061537'];
@@ -144,7 +163,7 @@ const SWEEP = NODES.flatMap((swept) =>
 	fieldPaths(swept.node.description.properties).map(
 		(path) => [`${swept.node.description.displayName}: ${path}`, swept, path] as const,
 	),
-);
+).map(([name, swept, path], field) => [name, swept, path, formatsOfField(field)] as const);
 
 describe('no phone number in full in any message', () => {
 	const sandbox = useSandbox({ runDurationMs: 0 });
@@ -154,11 +173,11 @@ describe('no phone number in full in any message', () => {
 		expect(showsCanary('"+91******1537" and "98******37"')).toBe(false);
 	});
 
-	test.each(SWEEP)('%s', async (_name, swept, path) => {
+	test.each(SWEEP)('%s', async (_name, swept, path, formats) => {
 		const result = await runNode(sandbox(), {
 			type: swept.type,
 			parameters: withCanary(swept.base, path),
-			items: FORMATS.map((canary) => ({ canary })),
+			items: formats.map((canary) => ({ canary })),
 			settings: { continueOnFail: true },
 		});
 
@@ -166,8 +185,12 @@ describe('no phone number in full in any message', () => {
 		expect(messages.filter(showsCanary)).toEqual([]);
 	});
 
-	test('the sweep reaches the fields of all four action nodes', () => {
+	test('the sweep reaches the fields of all four action nodes, each node in every format', () => {
 		expect(new Set(SWEEP.map(([, swept]) => swept.type)).size).toBe(4);
 		expect(SWEEP.length).toBeGreaterThan(70);
+		for (const { type } of NODES) {
+			const fed = SWEEP.filter(([, swept]) => swept.type === type).flatMap(([, , , f]) => f);
+			expect(new Set(fed)).toEqual(new Set(FORMATS));
+		}
 	});
 });

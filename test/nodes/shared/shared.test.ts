@@ -1,5 +1,5 @@
-// What the nodes share (nodes/shared/), in n8n's real engine against the sandbox: one topic a
-// `.cases.ts` file beside this one, run as one jest file so that n8n's engine loads once for them
+// What the nodes share (nodes/shared/), in n8n's real engine against the sandbox and phase by
+// phase: one topic a `.cases.ts` file beside this one, run as one jest file so that n8n loads once
 // (test/nodes/nodes.test.ts says why). The action-node contract (contract.test.ts, which keeps a
 // core busy alone), the guard without a store (guardWithoutStore.test.ts, a module registry of its
 // own) and the guard's simulation are jest files of their own.
@@ -8,3 +8,5 @@ import './executeForEachItem.cases';
 import './runItems.cases';
 import './agentLimits.cases';
 import './sourceNode.cases';
+import './runPhases.cases';
+import './guardDayZone.cases';
