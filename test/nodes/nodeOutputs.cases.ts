@@ -7,6 +7,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { ASSIGN_WORKFLOW, DELETE_SCHEDULED_CALL, OUTBOUND_CALL } from '../engine/callKaroNodes';
 import { readNodeOutput } from '../fixtures/node-outputs/nodeOutputs.mjs';
+import { deepRun } from '../support/testScale.mjs';
 import { NODE_NAME, apiRequests, reasonCounts, runNode, useSandbox } from './fixtures';
 
 /** The clock of every run: the items' follow-ups lie ahead of it. */
@@ -1460,12 +1461,13 @@ describe("items as n8n's own nodes output them, through the CallKaro nodes", () 
 		expect((item.readAs as IDataObject | undefined)?.assumed).toEqual(assumed);
 	}
 
-	test.each(RUNS.map((run) => [`${run.file}: ${run.mapping}`, run] as const))(
+	// behind Edit Fields too: every run in `npm run test:deep`, every third in `npm test`
+	test.each(RUNS.map((run, index) => [`${run.file}: ${run.mapping}`, run, index] as const))(
 		'%s',
-		async (_mapping, run) => {
+		async (_mapping, run, index) => {
 			await check(run, run.afterEditFields ?? false, run.outcome);
 			const { withoutSource } = run;
-			if (withoutSource !== undefined) {
+			if (withoutSource !== undefined && (deepRun() || index % 3 === 0)) {
 				await check(run, true, withoutSource === true ? run.outcome : withoutSource);
 			}
 		},

@@ -80,10 +80,12 @@ describe('Phone numbers on Outbound Call', () => {
 
 	it('a sample of the oracle in one run: what is sent is libphonenumber’s, every refusal says why', async () => {
 		const random = seededRandom(3801);
-		const numbers = oracleNumbers(3801, 1);
-		const sample = Array.from({ length: 60 }, () => {
-			const number = numbers[Math.floor(random() * numbers.length)];
-			const forms = casesOf(number, random);
+		const numbers = oracleNumbers(3801, 1, 0.25);
+		// 60 numbers, none twice (the node reaches a number once a run)
+		const picked = new Set<number>();
+		while (picked.size < 60) picked.add(Math.floor(random() * numbers.length));
+		const sample = [...picked].map((index) => {
+			const forms = casesOf(numbers[index], random);
 			return forms[Math.floor(random() * forms.length)];
 		});
 		const expected = sample.map((one) => expectedReading(one.raw, one.defaultCountryCode).reading);

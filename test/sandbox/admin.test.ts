@@ -1,4 +1,4 @@
-import { sleep } from 'n8n-workflow';
+import { pause as sleep } from '../support/pause.mjs';
 
 import { call, freshNumber } from './helpers';
 import { DataError, demoData, startSandbox } from './sandbox.mjs';

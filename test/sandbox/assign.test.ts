@@ -1,4 +1,4 @@
-import { sleep } from 'n8n-workflow';
+import { pause as sleep } from '../support/pause.mjs';
 
 import { call, freshNumber, type AttributeResult } from './helpers';
 import { OTHER_API_KEY, formatIst, startSandbox } from './sandbox.mjs';

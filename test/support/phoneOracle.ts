@@ -168,12 +168,13 @@ function nonGeographicCodes(): string[] {
 
 /**
  * Up to `perType` numbers of each type each region has, drawn from its patterns with a seed,
- * each valid and of that type by libphonenumber; and each region's mobile example.
+ * each valid and of that type by libphonenumber; and each region's mobile example. `share` draws
+ * from that share of the regions only (picked with the seed): a sample costs what it holds.
  */
-export function oracleNumbers(seed: number, perType: number): OracleNumber[] {
+export function oracleNumbers(seed: number, perType: number, share = 1): OracleNumber[] {
 	const random = seededRandom(seed);
 	const numbers: OracleNumber[] = [];
-	const plans: Array<{ region: string; callingCode: string; plan: string }> = [
+	const allPlans: Array<{ region: string; callingCode: string; plan: string }> = [
 		...getCountries().map((region) => ({
 			region,
 			callingCode: getCountryCallingCode(region),
@@ -181,6 +182,7 @@ export function oracleNumbers(seed: number, perType: number): OracleNumber[] {
 		})),
 		...nonGeographicCodes().map((code) => ({ region: '001', callingCode: code, plan: code })),
 	];
+	const plans = share < 1 ? allPlans.filter(() => random() < share) : allPlans;
 	for (const { region, callingCode, plan } of plans) {
 		const metadata = new Metadata(METADATA);
 		metadata.selectNumberingPlan(plan as CountryCode);

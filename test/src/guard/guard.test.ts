@@ -1,4 +1,4 @@
-import { sleep } from 'n8n-workflow';
+import { pause as sleep } from '../../support/pause.mjs';
 
 import { CallKaroApiError } from '../../../src/client/errors';
 import { CallKaroInputError } from '../../../src/input/inputError';

@@ -23,13 +23,12 @@ describe('the libphonenumber bundle the build ships', () => {
 		});
 	});
 
-	test('reads a sample of every region as the source does', () => {
+	test('reads a tenth of the regions, drawn with a seed, as the source does', () => {
 		const bundled = (
 			requireBuilt(built.loader) as { libphonenumber(): Libphonenumber }
 		).libphonenumber();
 		const random = seededRandom(41);
-		const sample = oracleNumbers(41, 1)
-			.filter(() => random() < 0.25)
+		const sample = oracleNumbers(41, 1, 0.1)
 			.flatMap((number) => casesOf(number, random))
 			.map(({ raw, defaultCountryCode = '' }) => ({
 				text: String(raw),
@@ -40,7 +39,7 @@ describe('the libphonenumber bundle the build ships', () => {
 						? { callingCode: defaultCountryCode }
 						: {},
 			}));
-		expect(sample.length).toBeGreaterThan(1000);
+		expect(sample.length).toBeGreaterThan(400);
 		const differences = sample.filter(
 			({ text, context }) =>
 				JSON.stringify(bundled.read(text, context)) !==

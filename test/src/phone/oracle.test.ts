@@ -6,7 +6,7 @@
 // one digit short, long or off. Every answer must be libphonenumber's, but for the departures
 // docs/phone-numbers.md lists, each counted here and asserted below by example.
 //
-// `npm test` draws 1 number per region and type and 8 of its forms; `npm run test:deep` 5 numbers
+// `npm test` draws 1 number per region and type and 4 of its forms; `npm run test:deep` 5 numbers
 // and every form. Or:
 //   CALLKARO_PHONE_NUMBERS=5 CALLKARO_PHONE_FORMS=30 npx jest phone/oracle
 //   CALLKARO_PHONE_SEED=7 npx jest phone/oracle       another draw

@@ -6,10 +6,10 @@ import { deepRun, scaled } from '../testScale.mjs';
 export { deepRun };
 
 /**
- * How many seeded schedules to run (CALLKARO_SIM_SEEDS; 50 in `npm test`, 2,000 in the deep run),
+ * How many seeded schedules to run (CALLKARO_SIM_SEEDS; 30 in `npm test`, 2,000 in the deep run),
  * or the one to replay (CALLKARO_SIM_SEED).
  */
-export const simulationSeeds = () => scaled('CALLKARO_SIM_SEEDS', 50, 2000);
+export const simulationSeeds = () => scaled('CALLKARO_SIM_SEEDS', 30, 2000);
 export const replaySeed = () => process.env.CALLKARO_SIM_SEED;
 
 /**

@@ -22,7 +22,7 @@ export function inputOrder(row: ActionNodeRow, sandbox: SandboxOf) {
 		const keys = await arranged(row, sandbox(), 10);
 		// arranging sends its requests one at a time, so any overlap seen is the node's
 		expect(sandbox().state.maxConcurrentRequests).toBeLessThanOrEqual(1);
-		sandbox().setFaults({ endpoint: row.faultEndpoint, latencyMs: 150 });
+		sandbox().setFaults({ endpoint: row.faultEndpoint, latencyMs: 60 });
 		const result = await run(sandbox(), withOptions(row.parameters(), { concurrency: 5 }), {
 			items: keys.map(row.item),
 		});
@@ -35,7 +35,7 @@ export function inputOrder(row: ActionNodeRow, sandbox: SandboxOf) {
 
 	it('at Concurrency 5, gives one item per input item, in input order, each paired with its input', async () => {
 		const keys = await arranged(row, sandbox(), 8);
-		sandbox().setFaults({ endpoint: row.faultEndpoint, seed: 11, latencyMs: 5, jitterMs: 80 });
+		sandbox().setFaults({ endpoint: row.faultEndpoint, seed: 11, latencyMs: 5, jitterMs: 30 });
 		// the first bad input, on item 1
 		const [[, extra, bad, message]] = row.badInput;
 		const items = keys.map((key) => row.item(key));
