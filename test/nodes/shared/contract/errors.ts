@@ -24,13 +24,15 @@ import { arranged, otherMainOutputs, sentKeys, sorted, withOptions } from './sup
 const ALL_KEYS = [DEMO_API_KEY, OTHER_API_KEY, WRONG_API_KEY];
 
 /**
- * The bad-input cases a mode of failing runs: every case in every mode in `npm run test:deep`;
- * in `npm test`, case i in mode i mod 3 (a row of fewer cases repeats one), so each case and
- * each mode still runs.
+ * Whether the case at `index` runs in failing mode `mode` (0 stop, 1 Continue On Fail, 2 the error
+ * output): every case in every mode in `npm run test:deep`; in `npm test` case i in mode i mod 3,
+ * so each case and each mode still runs.
  */
+const inTurn = (index: number, mode: number) => deepRun() || index % 3 === mode;
+
+/** The bad-input cases of a mode (a row of fewer than 3 cases repeats one in `npm test`). */
 function casesInMode(cases: BadInputCase[], mode: number): BadInputCase[] {
-	if (deepRun()) return cases;
-	const inMode = cases.filter((_, index) => index % 3 === mode);
+	const inMode = cases.filter((_, index) => inTurn(index, mode));
 	return inMode.length > 0 ? inMode : [cases[mode % cases.length]];
 }
 
@@ -121,7 +123,9 @@ export function badInput(row: ActionNodeRow, sandbox: SandboxOf) {
 export function apiErrors(row: ActionNodeRow, sandbox: SandboxOf) {
 	const run = runnerFor(row.type);
 	describe('answers of CallKaro that fail an item', () => {
-		describe.each(row.apiErrors)('$title', (errorCase) => {
+		describe.each(
+			row.apiErrors.map((errorCase, index) => [errorCase.title, errorCase, index] as const),
+		)('%s', (_title, errorCase, index) => {
 			const failing = errorCase.allFail ? [0, 1, 2] : [errorCase.failingItem ?? 1];
 			const succeeding = [0, 1, 2].filter((index) => !failing.includes(index));
 			const attempts = errorCase.attempts ?? 1;
@@ -149,84 +153,87 @@ export function apiErrors(row: ActionNodeRow, sandbox: SandboxOf) {
 				}
 			});
 
-			it('stops the execution with a NodeApiError carrying the HTTP code and the item', async () => {
-				const result = await run(sandbox(), parameters, {
-					items,
-					apiKey: errorCase.apiKey,
+			if (inTurn(index, 0))
+				it('stops the execution with a NodeApiError carrying the HTTP code and the item', async () => {
+					const result = await run(sandbox(), parameters, {
+						items,
+						apiKey: errorCase.apiKey,
+					});
+
+					expect(workflowError(result)).toMatchObject({
+						name: 'NodeApiError',
+						message: errorCase.message,
+						httpCode: errorCase.httpCode,
+						// how far the run got, then the item's hint
+						description: stoppedRunDescription(
+							row.vocabulary,
+							{ itemCount: 3, failingItem: failing[0], outcomeUnknown: details.outcomeUnknown },
+							errorCase.description,
+						),
+						context: { itemIndex: failing[0] },
+					});
+					// the items after the failed one were never sent
+					expect(requests()).toHaveLength(failing[0] + attempts);
+					expect(row.done(sandbox())).toEqual(keys.slice(0, failing[0]));
+					expectNoSecrets(result, { apiKeys: ALL_KEYS, numbers: row.keysArePhones ? keys : [] });
 				});
 
-				expect(workflowError(result)).toMatchObject({
-					name: 'NodeApiError',
-					message: errorCase.message,
-					httpCode: errorCase.httpCode,
-					// how far the run got, then the item's hint
-					description: stoppedRunDescription(
-						row.vocabulary,
-						{ itemCount: 3, failingItem: failing[0], outcomeUnknown: details.outcomeUnknown },
-						errorCase.description,
-					),
-					context: { itemIndex: failing[0] },
-				});
-				// the items after the failed one were never sent
-				expect(requests()).toHaveLength(failing[0] + attempts);
-				expect(row.done(sandbox())).toEqual(keys.slice(0, failing[0]));
-				expectNoSecrets(result, { apiKeys: ALL_KEYS, numbers: row.keysArePhones ? keys : [] });
-			});
+			if (inTurn(index, 1))
+				it('with continueOnFail: an error item in its place, the other items unharmed', async () => {
+					const result = await run(sandbox(), parameters, {
+						items,
+						apiKey: errorCase.apiKey,
+						settings: { continueOnFail: true },
+					});
 
-			it('with continueOnFail: an error item in its place, the other items unharmed', async () => {
-				const result = await run(sandbox(), parameters, {
-					items,
-					apiKey: errorCase.apiKey,
-					settings: { continueOnFail: true },
+					expect(result.status).toBe('success');
+					const [output] = result.outputOf(NODE_NAME);
+					for (const other of otherMainOutputs(row, result)) expect(other).toEqual([]);
+					expect(pairedItems(output)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+					output.forEach((item, index) => {
+						if (failing.includes(index)) {
+							// only error and details: what n8n routes to an error output
+							expect(failedItemJson(item)).toEqual({ error: errorCase.message, details });
+						} else {
+							expect(item.json).toEqual(row.succeeded(keys[index]));
+						}
+					});
+					expect(requests()).toHaveLength(succeeding.length + failing.length * attempts);
+					expect(row.done(sandbox())).toEqual(succeeding.map((index) => keys[index]));
+					expectNoSecrets(result, { apiKeys: ALL_KEYS });
 				});
 
-				expect(result.status).toBe('success');
-				const [output] = result.outputOf(NODE_NAME);
-				for (const other of otherMainOutputs(row, result)) expect(other).toEqual([]);
-				expect(pairedItems(output)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-				output.forEach((item, index) => {
-					if (failing.includes(index)) {
-						// only error and details: what n8n routes to an error output
-						expect(failedItemJson(item)).toEqual({ error: errorCase.message, details });
+			if (inTurn(index, 2))
+				it('with the error output: the failed item goes there, with the fields of its input item', async () => {
+					const result = await run(sandbox(), parameters, {
+						items,
+						apiKey: errorCase.apiKey,
+						settings: { onError: 'continueErrorOutput' },
+					});
+
+					expect(result.status).toBe('success');
+					const outputs = result.outputOf(NODE_NAME);
+					const [succeeded] = outputs;
+					const failed = outputs[row.mainOutputs];
+					expect(pairedItems(succeeded)).toEqual(succeeding.map((item) => ({ item })));
+					for (const other of otherMainOutputs(row, result)) expect(other).toEqual([]);
+					expect(pairedItems(failed)).toEqual(failing.map((item) => ({ item })));
+					failed.forEach((item, position) => {
+						expect(failedItemJson(item)).toEqual({
+							...items[failing[position]],
+							error: errorCase.message,
+							details,
+						});
+					});
+					// the node after the error output gets them as they are; the one after the first
+					// output only the items that succeeded (and does not run when there are none)
+					expect(result.json(`Output ${row.mainOutputs}`)).toEqual(failed.map((item) => item.json));
+					if (succeeded.length) {
+						expect(result.json('Output 0')).toEqual(succeeded.map((item) => item.json));
 					} else {
-						expect(item.json).toEqual(row.succeeded(keys[index]));
+						expect(result.runData['Output 0']).toBeUndefined();
 					}
 				});
-				expect(requests()).toHaveLength(succeeding.length + failing.length * attempts);
-				expect(row.done(sandbox())).toEqual(succeeding.map((index) => keys[index]));
-				expectNoSecrets(result, { apiKeys: ALL_KEYS });
-			});
-
-			it('with the error output: the failed item goes there, with the fields of its input item', async () => {
-				const result = await run(sandbox(), parameters, {
-					items,
-					apiKey: errorCase.apiKey,
-					settings: { onError: 'continueErrorOutput' },
-				});
-
-				expect(result.status).toBe('success');
-				const outputs = result.outputOf(NODE_NAME);
-				const [succeeded] = outputs;
-				const failed = outputs[row.mainOutputs];
-				expect(pairedItems(succeeded)).toEqual(succeeding.map((item) => ({ item })));
-				for (const other of otherMainOutputs(row, result)) expect(other).toEqual([]);
-				expect(pairedItems(failed)).toEqual(failing.map((item) => ({ item })));
-				failed.forEach((item, position) => {
-					expect(failedItemJson(item)).toEqual({
-						...items[failing[position]],
-						error: errorCase.message,
-						details,
-					});
-				});
-				// the node after the error output gets them as they are; the one after the first
-				// output only the items that succeeded (and does not run when there are none)
-				expect(result.json(`Output ${row.mainOutputs}`)).toEqual(failed.map((item) => item.json));
-				if (succeeded.length) {
-					expect(result.json('Output 0')).toEqual(succeeded.map((item) => item.json));
-				} else {
-					expect(result.runData['Output 0']).toBeUndefined();
-				}
-			});
 		});
 	});
 }
