@@ -51,9 +51,18 @@ const NODE = {
 	parameters: {},
 } as INode;
 
-/** A copy of the guard's module per process: its queue of the workflow is its own. */
+/**
+ * A copy of the guard's module per process: its queue of the workflow is its own. The libraries it
+ * imports keep no state of the guard's, so every copy shares this file's: loading n8n's engine
+ * afresh for each process cost half a second.
+ */
 function guardModule(): typeof GuardModule {
 	let loaded: typeof GuardModule | undefined;
+	for (const library of ['n8n-workflow', 'luxon', 'zod/v4']) {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const shared: unknown = require(library);
+		jest.doMock(library, () => shared);
+	}
 	jest.isolateModules(() => {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		loaded = require('../../../nodes/shared/guard') as typeof GuardModule;
