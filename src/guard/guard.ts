@@ -16,7 +16,8 @@ export const DEFAULT_HISTORY_SIZE = 10_000;
  * call 2 s and the history call 8 s (settleMs 4 s), and a row unchanged for 12 s, longer than a
  * plain holder may hold it, is taken for a dead holder's. Every wait derives from these
  * (lockDurations; docs/running-at-scale.md): a lock left by a killed worker delays the workflow's
- * guarded executions by up to 50 s. Tests pass shorter ones.
+ * guarded executions by up to 56 s (168 s when its holder had taken it over). Tests pass
+ * shorter ones.
  */
 export const DEFAULT_GUARD_TIMING: LockTiming = {
 	pollMs: 20,

@@ -7,7 +7,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { ASSIGN_WORKFLOW, DELETE_SCHEDULED_CALL, OUTBOUND_CALL } from '../engine/callKaroNodes';
 import { readNodeOutput } from '../fixtures/node-outputs/nodeOutputs.mjs';
-import { deepRun } from '../support/testScale.mjs';
+import { inTurn } from '../support/testScale.mjs';
 import { NODE_NAME, apiRequests, reasonCounts, runNode, useSandbox } from './fixtures';
 
 /** The clock of every run: the items' follow-ups lie ahead of it. */
@@ -1467,7 +1467,7 @@ describe("items as n8n's own nodes output them, through the CallKaro nodes", () 
 		async (_mapping, run, index) => {
 			await check(run, run.afterEditFields ?? false, run.outcome);
 			const { withoutSource } = run;
-			if (withoutSource !== undefined && (deepRun() || index % 3 === 0)) {
+			if (withoutSource !== undefined && inTurn(index, 0)) {
 				await check(run, true, withoutSource === true ? run.outcome : withoutSource);
 			}
 		},

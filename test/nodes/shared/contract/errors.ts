@@ -18,19 +18,15 @@ import {
 } from '../../fixtures';
 import type { ErrorDetails } from '../../fixtures';
 import type { ActionNodeRow, BadInputCase, SandboxOf } from '../contract';
-import { deepRun } from '../../../support/testScale.mjs';
+import { inTurn } from '../../../support/testScale.mjs';
 import { arranged, otherMainOutputs, sentKeys, sorted, withOptions } from './support';
 
 const ALL_KEYS = [DEMO_API_KEY, OTHER_API_KEY, WRONG_API_KEY];
 
 /**
- * Whether the case at `index` runs in failing mode `mode` (0 stop, 1 Continue On Fail, 2 the error
- * output): every case in every mode in `npm run test:deep`; in `npm test` case i in mode i mod 3,
- * so each case and each mode still runs.
+ * The bad-input cases of failing mode `mode` (0 stop, 1 Continue On Fail, 2 the error output), in
+ * turn (a row of fewer than 3 cases repeats one in `npm test`).
  */
-const inTurn = (index: number, mode: number) => deepRun() || index % 3 === mode;
-
-/** The bad-input cases of a mode (a row of fewer than 3 cases repeats one in `npm test`). */
 function casesInMode(cases: BadInputCase[], mode: number): BadInputCase[] {
 	const inMode = cases.filter((_, index) => inTurn(index, mode));
 	return inMode.length > 0 ? inMode : [cases[mode % cases.length]];
