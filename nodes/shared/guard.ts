@@ -12,11 +12,17 @@ import {
 	guardKey,
 } from '../../src/guard/guard';
 import type { GuardSubject, GuardWindow } from '../../src/guard/guard';
-import { SharedLockRowError, createWorkflowLock } from '../../src/guard/guardLock';
+import {
+	NumberLockRowError,
+	SharedLockRowError,
+	createWorkflowLock,
+	withinTime,
+} from '../../src/guard/guardLock';
 import type { LockTiming } from '../../src/guard/guardLock';
 import { count, itemList } from '../../src/run/runReport';
 import { IST_ZONE } from '../../src/schedule/schedule';
 import type { DuplicateGuardWording } from './descriptions';
+import { lockRowOver } from './guardLockRow';
 
 export interface GuardSettings {
 	window: GuardWindow;
@@ -54,9 +60,6 @@ function queueOf(workflowId: string): ReturnType<typeof createSerializer> {
 }
 
 const SCOPE = 'node';
-// The one other row a node can reach; only a lock lives there, for a few store calls at a time.
-const LOCK_SCOPE = 'workflow';
-const LOCK_OPTIONS: ICheckProcessedOptions = { mode: 'latestIncrementalKey' };
 
 /** The guard's settings from the node's parameters (read once, from the first item), or undefined when off. */
 export function readGuardSettings(context: IExecuteFunctions): GuardSettings | undefined {
@@ -100,6 +103,7 @@ export function createItemGuard(
 		);
 	if (
 		typeof helpers.checkProcessedAndRecord !== 'function' ||
+		typeof helpers.getProcessedDataCount !== 'function' ||
 		typeof helpers.removeProcessed !== 'function' ||
 		typeof helpers.clearAllProcessedItems !== 'function'
 	) {
@@ -111,6 +115,14 @@ export function createItemGuard(
 			`"${naming.displayName}" cannot work: another node of this workflow keeps its history for the whole workflow, where this option keeps its lock. Nothing was sent`,
 			{
 				description: `A Remove Duplicates node with Scope set to Workflow does this. Set its Scope to Node (its default): the two then keep separate records, and neither is deleted.`,
+			},
+		);
+	const numberRowError = () =>
+		new NodeOperationError(
+			node,
+			`"${naming.displayName}" cannot work: the workflow-wide record where this option keeps its lock holds a number, left by an earlier version of this node or kept by another node of this workflow. Nothing was sent`,
+			{
+				description: `A lock left by an earlier version of this node: clear it once with a Remove Duplicates node (Operation: Clear Deduplication History, Mode: Clean Database, Options: Scope: Workflow), then rerun. A Remove Duplicates node with Keep Items Where set to Value Is Higher than Any Previous Value and Scope set to Workflow: set its Scope to Node.`,
 			},
 		);
 	const options: ICheckProcessedOptions = { mode: 'entries', maxEntries: settings.historySize };
@@ -125,15 +137,10 @@ export function createItemGuard(
 		if (!failures.includes(failure)) failures.push(failure);
 	};
 	const lock = createWorkflowLock(
-		{
-			record: async (values) => {
-				const seen = await helpers.checkProcessedAndRecord(values, LOCK_SCOPE, LOCK_OPTIONS);
-				return { new: seen.new.map(Number), processed: seen.processed.map(Number) };
-			},
-			remove: async () => await helpers.clearAllProcessedItems(LOCK_SCOPE, LOCK_OPTIONS),
-		},
+		lockRowOver(helpers),
 		timing,
 		clock,
+		context.getExecutionId?.() ?? '',
 		random,
 	);
 
@@ -142,6 +149,7 @@ export function createItemGuard(
 		const { value, releaseError } = await queue(async () => await lock.hold(task)).catch(
 			(error: unknown) => {
 				if (error instanceof SharedLockRowError) throw sharedRowError();
+				if (error instanceof NumberLockRowError) throw numberRowError();
 				throw error;
 			},
 		);
@@ -156,9 +164,13 @@ export function createItemGuard(
 	}
 
 	async function historyNearlyFull(): Promise<NodeExecutionHint[]> {
-		if (typeof helpers.getProcessedDataCount !== 'function') return [];
-		// a read: it needs no lock
-		const held = await helpers.getProcessedDataCount(SCOPE, options);
+		// a read: it needs no lock, but a time limit like every store call
+		const held = await withinTime(
+			helpers.getProcessedDataCount(SCOPE, options),
+			timing.callLimitMs,
+			clock,
+			"n8n's store",
+		);
 		if (held < settings.historySize * HISTORY_NEARLY_FULL) return [];
 		return [
 			{

@@ -2,31 +2,38 @@ import type { Clock } from '../schedule/clock';
 
 /**
  * The workflow's lock across n8n processes, over the one row of n8n's processed-data store that a
- * node can share with every process: the workflow-wide row, in mode 'latestIncrementalKey'. The
- * protocol, its states and the timing it rests on are in docs/running-at-scale.md ("The lock").
+ * node can share with every process: the workflow-wide row. The protocol, its states and the timing
+ * it rests on are in docs/running-at-scale.md ("The lock").
  *
- * What that store offers, read from n8n's DeduplicationHelper: a call reads the row, then either
- * inserts it (one number, the largest given; a second insert fails on the primary key) or writes
- * back the larger of the number read and the numbers given, whatever was written in between. A
- * call answers, per number, whether it is above the number read ("new"). Deleting is
- * unconditional. So every look that can tell something can also change the row: the protocol is
- * built so that every change a look makes is one the others expect.
+ * What that store offers, read from n8n's DeduplicationHelper: creating a row is atomic (a second
+ * insert fails on the primary key); every other write reads the row and writes back what it
+ * computed, over whatever was written in between; deleting is unconditional. So the row holds a
+ * list of known elements, whose length is its state: a create writes nothing on a row that exists,
+ * a count only reads, and only an election's shrinks and deletes write a row that exists, at times
+ * that keep them off a newer row.
  */
 
-/** The lock row's two calls: checkProcessedAndRecord and clearAllProcessedItems on it. */
+/**
+ * The lock row's calls. The row's data is an array of known elements, so no call but `shrink` and
+ * `remove` ever writes a row that exists (a look never copies what it read onto a newer row).
+ */
 export interface LockRow {
-	record(values: number[]): Promise<{ new: number[]; processed: number[] }>;
+	/** Creates the row of the first `size` lockElements if there is none: checkProcessedAndRecord([them]). */
+	create(size: number): Promise<'created' | 'present'>;
+	/** How many elements the row holds, 0 when there is none: getProcessedDataCount (a read). */
+	count(): Promise<number>;
+	/** Removes these elements from the row: removeProcessed (a read, then a write of what is left). */
+	shrink(elements: string[]): Promise<void>;
+	/** Deletes the row: clearAllProcessedItems. */
 	remove(): Promise<void>;
 }
 
 export interface LockTiming {
 	/** Mean wait between two looks at a lock another process holds (drawn at random around it). */
 	pollMs: number;
-	/** A lock seen unchanged this long is taken for a dead or stalled holder's, and taken over. */
-	staleAfterMs: number;
 	/**
 	 * The timing assumption's unit: every lock call ends within settleMs / 2, and the history call
-	 * under the lock within 2 × settleMs (docs/running-at-scale.md, "The timing it rests on").
+	 * under the lock within 2 × settleMs; clocks lie within settleMs / 2 of each other.
 	 */
 	settleMs: number;
 	/** A store call that has not answered by then fails (it would otherwise block its queue for good). */
@@ -35,100 +42,132 @@ export interface LockTiming {
 
 /** The lock's waits and windows, each derived from the timing assumption. */
 export interface LockDurations {
-	/** The longest a lock call takes (the assumption). */
 	lockCall: number;
-	/** The longest the history call under the lock takes (the assumption). */
 	historyCall: number;
-	/**
-	 * How long after a raise is sent a plain holder whose row it landed on has let go: its look
-	 * ended within lockCall of the raise landing (which is within lockCall of its sending), then
-	 * come the history call and the delete, which lands within lockCall of its sending.
-	 */
-	plainLife: number;
-	/** Longer than a takeover lasts: two waits of plainLife and six lock calls. */
-	takeoverSpan: number;
-	/**
-	 * How long after sending the look that created its row a plain holder may still take its
-	 * history call's answer and send its delete: a waiter first saw the row at most lockCall
-	 * before the creation, takes it over staleAfterMs later at the earliest, and trusts it after
-	 * two waits of plainLife; the delete must land before that.
-	 */
-	plainWindow: number;
-	/** The same for a holder that took the lock over: others take its stamp over 2 × takeoverSpan later. */
-	takerWindow: number;
+	/** A row's creation time is kept to this step. */
+	slot: number;
+	/** From sending its create, a holder has its history answer and sends its delete within this. */
+	holderWindow: number;
+	/** A plain row this old (from the start of its slot, by any clock) is left by a holder that is done. */
+	deadAge: number;
+	/** How long the winner of an election sends its delete again after one that failed. */
+	removeRetry: number;
+	/** An election's row unchanged this long has no live taker left. */
+	electionStall: number;
 	/** The longest a plain lock left behind delays the next execution (looks aside). */
 	recovery: number;
-	/** The same for a lock left behind by a holder that took it over (a stamp is trusted longer). */
+	/** The same when an election over it stalled too. */
 	recoveryAfterTaker: number;
 }
+
+/** Digits of an execution id per election round, and rounds: ids are told apart modulo 64^4. */
+const DIGIT_BASE = 64;
+const ROUNDS = 4;
+/** Elections that may stall one after another on one row before its items fail. */
+const DEPTHS = 3;
+/** A plain row holds PLAIN_BASE + its creation slot elements; elections shrink it below that. */
+const PLAIN_BASE = DEPTHS * ROUNDS * DIGIT_BASE + 1;
+const SLOTS = 64;
 
 export function lockDurations(timing: LockTiming): LockDurations {
 	const lockCall = timing.settleMs / 2;
 	const historyCall = 2 * timing.settleMs;
-	const plainLife = 4 * lockCall + historyCall;
-	const takeoverSpan = 2 * plainLife + 6 * lockCall;
+	const slot = lockCall;
+	// twice what the assumption needs (its create's answer, a pause, the history call), so that a
+	// holder up to twice as slow still calls rather than failing its items
+	const holderWindow = 2 * (2 * lockCall + historyCall);
+	// slot start to create, the window, its delete landing, a clock up to a lock call behind
+	const deadAge = slot + holderWindow + 2 * lockCall;
+	// the winner deletes again while no new row can have reached its election's value
+	const removeRetry = 10 * lockCall;
+	// a survivor's next shrink lands within 6 lock calls of the row's value; the winner's last
+	// delete within removeRetry and 4 more
+	const electionStall = removeRetry + 8 * lockCall;
+	// a round: its shrink, two lock calls, its count
+	const election = ROUNDS * 4 * lockCall;
+	// from a row's turning left or stalled: a clock a lock call behind and a look in flight, then
+	// the look that finds it, a create, a look, the election, its delete, a look and a create
+	const clearing = 5 * lockCall + election + 3 * lockCall;
+	const recovery = deadAge + clearing;
 	return {
 		lockCall,
 		historyCall,
-		plainLife,
-		takeoverSpan,
-		plainWindow: timing.staleAfterMs + 2 * plainLife - 2 * lockCall,
-		// others' clocks lie up to lockCall ahead
-		takerWindow: 2 * takeoverSpan - 2 * lockCall,
-		recovery: timing.staleAfterMs + 2 * plainLife + 6 * lockCall,
-		// its stamp outlasts others' attempts; after 2 × (takeoverSpan + staleAfterMs) above them, a
-		// waiter's look beyond every stamp takes it over
-		recoveryAfterTaker:
-			timing.staleAfterMs + 2 * (takeoverSpan + timing.staleAfterMs) + 2 * plainLife + 6 * lockCall,
+		slot,
+		holderWindow,
+		deadAge,
+		removeRetry,
+		electionStall,
+		recovery,
+		recoveryAfterTaker: recovery + electionStall + clearing,
 	};
 }
 
 /** The history call under the lock, or the lock's own calls, took longer than the lock allows. */
 export class LockTimeError extends Error {}
 
-/** Below every other number: reported "processed" exactly when the row exists. */
-export const LOCK_FLOOR = Number.MIN_SAFE_INTEGER;
-/** A plain lock holds a time value: the later the time, the lower the value. */
-const TIME_BASE = -(2 ** 52) - 2 ** 46;
-/** Every value above the time values and below LOCK_TOP is a lock taken over. */
-const TAKEN_FLOOR = TIME_BASE + 1;
-/** Above the values earlier versions of the guard wrote (below -(2 ** 52) + 2), so they can be taken over. */
-const TAKEOVER_BASE = -(2 ** 52) + 2;
-/** Every lock value lies below this; another node's workflow-wide history lies above it. */
-export const LOCK_TOP = -(2 ** 51);
-
-/** The value of a plain lock taken at `time` (ms), or a look's probe for "taken before `time`". */
-export function timeValue(time: number): number {
-	return TIME_BASE - Math.floor(time);
+/** The elements of a row of `count` elements: a row only ever holds a prefix of these. */
+export function lockElements(from: number, to: number): string[] {
+	return Array.from(
+		{ length: Math.max(0, to - from) },
+		(_, index) => `callkaro-lock:${from + index}`,
+	);
 }
 
-/** A taker's value: above every time value, and above takeovers as of an earlier `time` (by a clock within settleMs / 2). */
-export function takeoverValue(time: number, random: () => number): number {
-	return TAKEOVER_BASE + Math.floor(time) * 256 + Math.floor(random() * 256);
+/** The size of the plain row a holder creates at `createdAt` (its clock): it tells the slot. */
+export function plainRowSize(createdAt: number, timing: LockTiming): number {
+	const slotOf = Math.floor(createdAt / lockDurations(timing).slot) % SLOTS;
+	return PLAIN_BASE + slotOf;
 }
 
-/** The row holds something other than this lock: another node's history for the whole workflow. */
+/** The elements of that row. */
+export function plainRowElements(createdAt: number, timing: LockTiming): string[] {
+	return lockElements(0, plainRowSize(createdAt, timing));
+}
+
+/** Where an election's round keeps its values: [start, start + DIGIT_BASE). */
+function roundStart(depth: number, round: number): number {
+	return PLAIN_BASE - (depth * ROUNDS + round + 1) * DIGIT_BASE;
+}
+
+/** The election depth a row of `count` (below PLAIN_BASE) belongs to. */
+function depthOf(count: number): number {
+	return Math.floor((PLAIN_BASE - 1 - count) / DIGIT_BASE / ROUNDS);
+}
+
+/** The digits of an execution id, most significant first, one per round. */
+export function electionDigits(executionId: string): number[] {
+	let id = Number(executionId);
+	if (!Number.isSafeInteger(id) || id < 0) {
+		// not a number: told apart by a hash of it (two such ids may then agree)
+		id = [...executionId].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) % 2 ** 31, 7);
+	}
+	const digits: number[] = [];
+	for (let round = ROUNDS - 1; round >= 0; round--) {
+		digits.unshift(id % DIGIT_BASE);
+		id = Math.floor(id / DIGIT_BASE);
+	}
+	return digits;
+}
+
+/** The row was saved in another mode: another node's history for the whole workflow. */
 export class SharedLockRowError extends Error {}
+
+/**
+ * The row has held a number for longer than any holder keeps it: a lock an earlier version of the
+ * guard left (it kept a number there), or a node's history of the largest key for the whole workflow.
+ * Neither can be told apart without writing to the row, nor removed safely by one of many waiters.
+ */
+export class NumberLockRowError extends Error {}
 
 /** n8n's words when the row was saved in another mode. */
 const OTHER_MODE = /incompatible setting/;
+/** n8n's words when a list meets a number row (an earlier version's lock, or another node's). */
+const NOT_A_LIST = /Invalid value/;
 /** The database's words when another process created the row first (PostgreSQL, SQLite, MySQL). */
 const LOST_INSERT = /duplicate key|unique constraint|duplicate entry/i;
 
-/** What one call saw: whether it created the row, and which of its numbers the row held already. */
-interface Look {
-	created: boolean;
-	holds: (value: number) => boolean;
-}
-
-/**
- * A lock held: the values its holder put in the row, `first` to `last`. A taker raises its own
- * value by one at each check; a look that read an earlier one may write that back.
- */
+/** A lock held: until when (this clock) its holder may take the history answer and give it back. */
 interface Hold {
-	first: number;
-	last: number;
-	/** Until when (this clock) its holder may take the history call's answer and give the lock back. */
 	until: number;
 }
 
@@ -138,6 +177,8 @@ export interface WorkflowLock {
 	/** The longest a lock left by a dead holder delays the next execution (a look every pollMs aside). */
 	readonly recoveryMs: number;
 }
+
+const ANSWERED = 'answered';
 
 /**
  * `call`, or a LockTimeError once `limitMs` has passed without its answer. The call itself goes on
@@ -160,7 +201,8 @@ export async function withinTime<T>(
 	try {
 		return await Promise.race([call, expired]);
 	} finally {
-		answered.abort();
+		// with a reason, so that no DOMException (and its stack) is made for every store call
+		answered.abort(ANSWERED);
 	}
 }
 
@@ -168,161 +210,174 @@ export function createWorkflowLock(
 	row: LockRow,
 	timing: LockTiming,
 	clock: Clock,
+	executionId: string,
 	random: () => number = Math.random,
 ): WorkflowLock {
 	const durations = lockDurations(timing);
-	const { plainLife, takeoverSpan } = durations;
+	const { lockCall, slot, holderWindow, deadAge, electionStall } = durations;
+	const cycle = SLOTS * slot;
+	const digits = electionDigits(executionId);
 	const limited = async <T>(call: Promise<T>) =>
 		await withinTime(call, timing.callLimitMs, clock, "n8n's store");
 
-	/** One call; 'busy' when another process created the row between its read and its insert. */
-	async function look(values: number[]): Promise<Look | 'busy'> {
+	/** 'number' when the row holds a number: n8n compares it with the list, and writes nothing. */
+	async function create(size: number): Promise<'created' | 'present' | 'number'> {
 		let failure: unknown;
 		try {
-			const seen = await limited(row.record(values));
-			const held = new Set(seen.processed.map(Number));
-			return { created: !held.has(LOCK_FLOOR), holds: (value) => held.has(value) };
+			return await limited(row.create(size));
 		} catch (error) {
 			failure = error;
 		}
 		const message = failure instanceof Error ? failure.message : String(failure);
 		if (OTHER_MODE.test(message)) throw new SharedLockRowError(message);
-		if (LOST_INSERT.test(message)) return 'busy';
+		if (NOT_A_LIST.test(message)) return 'number';
+		if (LOST_INSERT.test(message)) return 'present';
 		throw failure;
 	}
 
-	/**
-	 * Whether the row still holds one of this holder's values; raised to last + 1 if so. 'again'
-	 * when it held less: a look wrote back an older value, or the row was deleted and created
-	 * again; raised to last + 1 now, it is this holder's again, but must be waited for anew.
-	 * 'failed' when the store failed: the row may have been raised or not.
-	 */
-	async function check(hold: Hold): Promise<'mine' | 'again' | 'created' | 'lost' | 'failed'> {
-		const next = hold.last + 1;
-		let seen: Look | 'busy';
-		try {
-			seen = await look([LOCK_FLOOR, hold.first, next]);
-		} catch {
-			return 'failed';
-		}
-		if (seen === 'busy') return 'lost';
-		if (seen.created) return 'created';
-		if (seen.holds(next)) return 'lost';
-		return seen.holds(hold.first) ? 'mine' : 'again';
+	/** Whether a plain row of `count`, read by a look sent at `sentAt`, is surely left. */
+	function left(count: number, sentAt: number): boolean {
+		const createdSlot = (count - PLAIN_BASE) * slot;
+		// the latest time of that slot not after the latest its creator's clock could have read
+		const latest = sentAt + 2 * lockCall + slot;
+		const created = latest - ((((latest - createdSlot) % cycle) + cycle) % cycle);
+		return sentAt - created >= deadAge;
 	}
 
 	/**
-	 * Takes over a lock judged stale. Its first value is as of a takeover span ago: above a plain
-	 * lock, and above a taker that died, but below a takeover still under way, which it leaves alone.
-	 * Once it has raised the row, it stamps a value a span ahead, so that nobody takes it over while
-	 * it waits. It then waits until a plain holder whose row its raise landed on has let go, and
-	 * checks the row still holds its value, twice: a check that finds it raised over something else
-	 * waits anew. The row stays in place throughout, so nobody can create it meanwhile.
-	 *
-	 * `beyondEveryStamp`: the row has stayed above its attempts for longer than any takeover lasts;
-	 * its first value is then a stamp of now, above every takeover's. A row that holds more is not
-	 * a lock ('not a lock'); one that did not now holds this taker's stamp, which it goes on with
-	 * (rather than leaving a fresh stamp for others to wait out).
+	 * An election over a row no one holds: rounds on this execution's id digits, each a shrink of
+	 * the row to the round's value of this digit, sent within a lock call of the look that read
+	 * the round's start, then a check two lock calls after its answer (every shrink of the round has
+	 * landed by then). The last taker left deletes the row.
 	 */
-	async function takeOver(
-		beyondEveryStamp = false,
-	): Promise<Hold | 'lost' | 'not ours' | 'not a lock'> {
-		let raisedAt = clock.now();
-		const attempt = beyondEveryStamp
-			? // by a clock up to settleMs ahead, with the highest low bits
-				takeoverValue(raisedAt + takeoverSpan + timing.settleMs, () => 1)
-			: takeoverValue(raisedAt - takeoverSpan, random);
-		const raised = await look([LOCK_FLOOR, attempt]).catch(() => 'busy' as const);
-		if (raised === 'busy') return 'lost';
-		if (raised.created)
-			return { first: attempt, last: attempt, until: raisedAt + durations.plainWindow };
-		// the row holds more: a takeover under way, or not a lock at all
-		if (raised.holds(attempt)) return beyondEveryStamp ? 'not a lock' : 'not ours';
-		let hold: Hold = { first: attempt, last: attempt, until: raisedAt + durations.takerWindow };
-		if (!beyondEveryStamp) {
-			const stampedAt = clock.now();
-			const stamp = takeoverValue(stampedAt + takeoverSpan, random);
-			// a stamp that failed may have landed or not: the checks tell
-			const stamped = await look([LOCK_FLOOR, stamp]).catch(() => undefined);
-			if (stamped === 'busy' || stamped?.holds(stamp)) return 'lost';
-			hold = { first: stamp, last: stamp, until: stampedAt + durations.takerWindow };
-			if (stamped?.created) return hold;
+	async function elect(start: number, depth: number, readSentAt: number): Promise<void> {
+		let value = start;
+		let lastSend = readSentAt;
+		for (let round = 0; round < ROUNDS; round++) {
+			const target = roundStart(depth, round) + digits[round];
+			if (clock.now() - lastSend > lockCall) return;
+			try {
+				await limited(row.shrink(lockElements(target, value)));
+			} catch {
+				return;
+			}
+			await clock.sleep(2 * lockCall);
+			lastSend = clock.now();
+			let seen: number;
+			try {
+				seen = await limited(row.count());
+			} catch {
+				return;
+			}
+			if (seen !== target) return;
+			value = seen;
 		}
-		// two checks in a row that find the row as this taker left it
-		for (let clean = 0; clean < 2; ) {
-			// each check comes once a plain holder that created the row before the last raise has let go
-			await clock.sleep(Math.max(timing.settleMs, raisedAt + plainLife - clock.now()));
-			const checkedAt = clock.now();
-			const state = await check(hold);
-			if (state === 'lost') return 'lost';
-			raisedAt = checkedAt;
-			// a check that failed may have raised the row too
-			hold.last += 1;
-			// the row was gone, so nobody held it: this call created it
-			if (state === 'created') return { ...hold, first: hold.last };
-			clean = state === 'mine' ? clean + 1 : 0;
+		await removeElected(value, lastSend);
+	}
+
+	/**
+	 * The winner's delete. One that failed may have landed: a look a lock call after sending it
+	 * (it has landed by then, or never will) that still finds the election's value finds this
+	 * election's row (a new row reaches that value only after a holder's window and an election),
+	 * so the delete is sent again, until `removeRetry` after winning; others wait longer.
+	 */
+	async function removeElected(value: number, wonAt: number): Promise<void> {
+		let verifiedAt = wonAt;
+		for (;;) {
+			const sentAt = clock.now();
+			if (sentAt - verifiedAt > lockCall || sentAt - wonAt > durations.removeRetry) return;
+			try {
+				await limited(row.remove());
+				return;
+			} catch {
+				// landed or not: looked at below
+			}
+			await clock.sleep(Math.max(0, sentAt + lockCall - clock.now()));
+			verifiedAt = clock.now();
+			const seen = await limited(row.count()).catch(() => undefined);
+			if (seen !== value) return;
 		}
-		return hold;
+	}
+
+	/** Since when the row has been seen holding a number, with no other row seen since. */
+	let numberSince: number | undefined;
+	/** The lock's creates, and its counts, that failed in a row: the third of either fails the items. */
+	const failedInRow = { create: 0, count: 0 };
+	function failed(call: 'create' | 'count', error: unknown): void {
+		if (++failedInRow[call] >= 3) throw error;
+	}
+
+	/**
+	 * Creates a plain row of now; undefined when a row is there (an error when it is not ours, or
+	 * has held a number for longer than any holder keeps the lock).
+	 */
+	async function tryCreate(): Promise<Hold | undefined> {
+		const createdAt = clock.now();
+		const made = await create(plainRowSize(createdAt, timing)).catch((error: unknown) => {
+			if (error instanceof SharedLockRowError) throw error;
+			failed('create', error);
+			return 'failed' as const;
+		});
+		if (made !== 'failed') failedInRow.create = 0;
+		if (made !== 'number') numberSince = undefined;
+		else if (numberSince === undefined) numberSince = createdAt;
+		else if (createdAt - numberSince >= durations.recovery) {
+			throw new NumberLockRowError('the lock row holds a number');
+		}
+		return made === 'created' ? { until: createdAt + holderWindow } : undefined;
 	}
 
 	async function acquire(): Promise<Hold> {
-		let previousLook = clock.now();
-		let sameSince: number | undefined;
-		let failedLooks = 0;
-		let notOursSince: number | undefined;
+		numberSince = undefined;
+		failedInRow.create = failedInRow.count = 0;
+		// most often there is no row: the create is then the only call (and on a row it writes nothing)
+		const first = await tryCreate();
+		if (first) return first;
+		let stalled: { count: number; since: number } | undefined;
+		// the count of a row a create has found to be this lock's (not another node's)
+		let ours: number | undefined;
 		for (;;) {
-			const lookedAt = clock.now();
-			const probe = timeValue(previousLook);
-			let seen: Look | 'busy' | undefined;
-			let failure: unknown;
+			const sentAt = clock.now();
+			let count: number | undefined;
 			try {
-				seen = await look([LOCK_FLOOR, probe]);
-				failedLooks = 0;
+				count = await limited(row.count());
+				failedInRow.count = 0;
 			} catch (error) {
-				failure = error;
+				failed('count', error);
 			}
-			// a look that failed is tried again, up to 3 times in a row
-			if (failure !== undefined) {
-				if (failure instanceof SharedLockRowError || ++failedLooks >= 3) throw failure;
-			}
-			if (seen !== undefined && seen !== 'busy' && seen.created)
-				return { first: probe, last: probe, until: lookedAt + durations.plainWindow };
-			if (seen !== undefined) {
-				// the row was created, or is held by someone who took it after the previous look
-				const unchanged = seen !== 'busy' && seen.holds(probe);
-				if (unchanged) sameSince ??= previousLook;
-				else sameSince = undefined;
-				if (!unchanged) notOursSince = undefined;
-			}
-			previousLook = lookedAt;
-			if (sameSince !== undefined && lookedAt - sameSince >= timing.staleAfterMs) {
-				notOursSince ??= lookedAt;
-				// Above every attempt for longer than any takeover lasts: a lock at all?
-				const beyond = lookedAt - notOursSince >= 2 * (takeoverSpan + timing.staleAfterMs);
-				const taken = await takeOver(beyond);
-				if (taken === 'not a lock') throw new SharedLockRowError(taken);
-				if (taken !== 'lost' && taken !== 'not ours') return taken;
-				if (taken === 'lost' || beyond) notOursSince = undefined;
-				sameSince = undefined;
-				previousLook = clock.now();
+			if (count !== undefined) {
+				let electAt: number | undefined;
+				// a list row: any number seen before was deleted since
+				if (count > 0) numberSince = undefined;
+				if (count === 0) {
+					const held = await tryCreate();
+					if (held) return held;
+				} else if (count >= PLAIN_BASE) {
+					stalled = undefined;
+					if (left(count, sentAt)) electAt = 0;
+				} else {
+					if (stalled?.count !== count) stalled = { count, since: sentAt };
+					else if (sentAt - stalled.since >= electionStall) electAt = depthOf(count) + 1;
+				}
+				if (electAt !== undefined && electAt >= DEPTHS) {
+					throw new LockTimeError('elections over the lock stalled');
+				}
+				if (electAt !== undefined && ours === count) {
+					ours = undefined;
+					stalled = undefined;
+					await elect(count, electAt, sentAt);
+					continue;
+				}
+				if (electAt !== undefined) {
+					// a create on a row of another node fails before it removes anything of it
+					const held = await tryCreate();
+					if (held) return held;
+					ours = count;
+					continue;
+				}
 			}
 			await clock.sleep(timing.pollMs * (0.5 + random()));
 		}
-	}
-
-	/**
-	 * Gives the lock back. A plain lock is deleted: were it taken over meanwhile, the taker's checks
-	 * find the row gone (or created again) before it trusts it. A lock taken over is deleted only
-	 * while it holds exactly its value; a row left in place is taken over later. Past its window a
-	 * holder leaves the row: a delete landing then might remove a taker's.
-	 */
-	async function release(hold: Hold): Promise<void> {
-		if (clock.now() > hold.until) return;
-		if (hold.last < TAKEN_FLOOR) return await limited(row.remove());
-		const seen = await look([LOCK_FLOOR, hold.first, hold.last + 1]);
-		if (seen === 'busy' || clock.now() > hold.until) return;
-		const mine = seen.holds(hold.first) && !seen.holds(hold.last + 1);
-		if (seen.created || mine) await limited(row.remove());
 	}
 
 	return {
@@ -330,6 +385,12 @@ export function createWorkflowLock(
 		async hold(task) {
 			const held = await acquire();
 			const started = clock.now();
+			// a history call sent later could land after others take the row for left
+			if (started > held.until - durations.historyCall) {
+				// within its window it gives the row back; past it, the row is left to an election
+				if (started <= held.until) await limited(row.remove()).catch(() => undefined);
+				throw new LockTimeError('the lock came too late for the history call');
+			}
 			let outcome: { value: Awaited<ReturnType<typeof task>> } | { error: unknown };
 			try {
 				const answer = withinTime(
@@ -343,17 +404,18 @@ export function createWorkflowLock(
 				outcome = { error };
 			}
 			if ('error' in outcome) {
-				// Past its window the holder gives nothing back: it may no longer hold the lock.
 				if (outcome.error instanceof LockTimeError) throw outcome.error;
-				// A write that failed may land after all, within the time a history call may take:
-				// the lock stays until then, so that no one reads the history before it lands.
 				const landed = Math.min(started + durations.historyCall, held.until);
 				await clock.sleep(Math.max(0, landed - clock.now()));
 			}
-			const releaseError = await release(held).then(
-				() => undefined,
-				(error: unknown) => (error instanceof Error ? error : new Error(String(error))),
-			);
+			// past its window the row is left to an election: a delete then might land on another's
+			const releaseError =
+				clock.now() > held.until
+					? undefined
+					: await limited(row.remove()).then(
+							() => undefined,
+							(error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+						);
 			if ('error' in outcome) throw outcome.error;
 			return { value: outcome.value, releaseError };
 		},

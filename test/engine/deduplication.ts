@@ -4,7 +4,8 @@
 // database. This one keeps the same rows in memory and behaves like the cli's DeduplicationHelper:
 // md5 (base64) hashes of the values, one row per workflow and context ('' for scope 'workflow',
 // `n:<node id>` for scope 'node'), FIFO trimming to `maxEntries`, mode 'latestIncrementalKey' (one
-// number, raised, never lowered), an error when a row was saved in another mode, and a read, then a
+// number, raised, never lowered; a single list given where there is no row is stored as it is, and
+// never compared), an error when a row was saved in another mode, and a read, then a
 // write, with no lock between them: a row is created by an insert that fails with a duplicate key
 // when another call created it meanwhile, an update writes back the whole row it read (over what
 // another call wrote meanwhile) and changes nothing where the row was deleted meanwhile.
@@ -23,7 +24,7 @@ import type {
 import { UnexpectedError, UserError, sleep } from 'n8n-workflow';
 
 import { DEFAULT_GUARD_TIMING } from '../../src/guard/guard';
-import { timeValue } from '../../src/guard/guardLock';
+import { plainRowElements } from '../../src/guard/guardLock';
 
 interface ProcessedRow {
 	mode: DeduplicationMode;
@@ -37,6 +38,8 @@ const copyOf = (row: ProcessedRow): ProcessedRow => ({
 
 const MODE_MISMATCH =
 	'Deduplication data was originally saved with an incompatible setting of the ‘Keep Items Where’ parameter. Try ’Clean Database’ operation to reset.';
+
+const INVALID_NUMBER = 'Invalid value. Only numbers are supported in mode "latestIncrementalKey"';
 
 function rowKey(scope: DeduplicationScope, { node, workflow }: ICheckProcessedContextData): string {
 	if (scope === 'node' && !node) {
@@ -96,8 +99,8 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 	private staleWrite?: {
 		rowsReadEarlier: Map<string, ProcessedRow>;
 		items: string[];
-		/** 'next write': right after the next write of a row read; 'takeover': right after the lock row is raised. */
-		after: 'next write' | 'takeover';
+		/** 'next write': right after the next write of a row read; 'election': right after an election's first shrink of the lock row. */
+		after: 'next write' | 'election';
 	};
 
 	/** Another process's lock: its row's key, and how many more looks at it see it before it is given back. */
@@ -128,8 +131,12 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		this.rows.set(key, row);
 		const stale = this.staleWrite;
 		if (!stale) return;
-		const raisedLock = !Array.isArray(row.data) && Number(row.data) > Number(before.data);
-		if (stale.after === 'takeover' && !raisedLock) return;
+		const electionShrank =
+			key.endsWith('|') &&
+			Array.isArray(before.data) &&
+			Array.isArray(row.data) &&
+			row.data.length < before.data.length;
+		if (stale.after === 'election' && !electionShrank) return;
 		for (const [readKey, readEarlier] of stale.rowsReadEarlier) {
 			if (!Array.isArray(readEarlier.data)) continue;
 			if (stale.after === 'next write' && readKey !== key) continue;
@@ -151,22 +158,33 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 
 	/**
 	 * The holder of the lock is stalled, not dead: its history write (the lists as they are now,
-	 * plus `items`) lands right after another process takes its lock over.
+	 * plus `items`) lands right after another process, taking its row for left, starts an election
+	 * over it (the election's first shrink of the lock row).
 	 */
 	writeStaleAfterTakeover(items: DeduplicationItemTypes[]): void {
 		const rowsReadEarlier = new Map([...this.rows].map(([key, row]) => [key, copyOf(row)]));
-		this.staleWrite = { rowsReadEarlier, items: items.map(hashOf), after: 'takeover' };
+		this.staleWrite = { rowsReadEarlier, items: items.map(hashOf), after: 'election' };
 	}
 
 	/**
-	 * Another n8n process holds the guard's lock of workflow `workflowId` (taken at `since`, ms), and
-	 * gives it back (deletes the row) once `looks` calls have looked at it; never, as a killed
-	 * worker, when `looks` is undefined.
+	 * Another n8n process holds the guard's lock of workflow `workflowId`, taken when its clock read
+	 * `since` (ms): the row its create wrote, a list of the lock's elements for that creation slot
+	 * (with the guard's timing as it is now), each stored as n8n hashes it. It gives the lock back
+	 * (deletes the row) once `looks` calls (a create or a count) have looked at it; never, as a
+	 * killed worker, when `looks` is undefined.
 	 */
 	holdLockElsewhere(workflowId: string, since: number, looks?: number): void {
 		const key = `${workflowId}|`;
-		this.rows.set(key, { mode: 'latestIncrementalKey', data: timeValue(since) });
+		const data = plainRowElements(since, DEFAULT_GUARD_TIMING).map(hashOf);
+		this.rows.set(key, { mode: 'latestIncrementalKey', data });
 		this.heldElsewhere = looks === undefined ? undefined : { key, looks };
+	}
+
+	/** An earlier version's holder: its lock, a number, given back once `looks` calls have looked at it. */
+	holdNumberLockElsewhere(workflowId: string, value: number, looks: number): void {
+		const key = `${workflowId}|`;
+		this.rows.set(key, { mode: 'latestIncrementalKey', data: value });
+		this.heldElsewhere = { key, looks };
 	}
 
 	private looked(key: string): void {
@@ -222,18 +240,31 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		return output;
 	}
 
-	/** Mode 'latestIncrementalKey': new are the items above the stored number, which becomes the largest. */
+	/**
+	 * Mode 'latestIncrementalKey': new are the items above the stored number, which becomes the
+	 * largest. Like n8n, which compares only when there is more than one item or a row: a single item
+	 * where there is no row is stored as it is (a list stays a list), a row holding a list is left
+	 * as it is and nothing is new, and a list compared with a number is an invalid value.
+	 */
 	private async recordLatest(
 		key: string,
 		row: ProcessedRow | undefined,
 		items: DeduplicationItemTypes[],
 		options: ICheckProcessedOptions,
 	): Promise<IDeduplicationOutput> {
+		const only: unknown = items.length === 1 ? items[0] : undefined;
+		const list = Array.isArray(only) ? only.map(String) : undefined;
+		if (items.length > 1 && items.some((item) => Number.isNaN(Number(item)))) {
+			throw new UserError(INVALID_NUMBER);
+		}
 		const sorted = [...items].sort((a, b) => Number(a) - Number(b));
 		if (!row) {
-			await this.insert(key, { mode: options.mode, data: Number(sorted[sorted.length - 1]) });
+			const data = list ?? Number(sorted[sorted.length - 1]);
+			await this.insert(key, { mode: options.mode, data });
 			return { new: items, processed: [] };
 		}
+		if (Array.isArray(row.data)) return { new: [], processed: [] };
+		if (list) throw new UserError(INVALID_NUMBER);
 		const stored = Number(row.data);
 		const output: IDeduplicationOutput = { new: [], processed: [] };
 		for (const item of sorted) (Number(item) > stored ? output.new : output.processed).push(item);
@@ -275,21 +306,24 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		options: ICheckProcessedOptions,
 	): Promise<number> {
 		this.maybeFail('getProcessedDataCount');
-		const row = await this.read(rowKey(scope, contextData));
+		const key = rowKey(scope, contextData);
+		const row = await this.read(key);
+		// the lock's look at a row
+		this.looked(key);
 		return options.mode === 'entries' && Array.isArray(row?.data) ? row.data.length : 0;
 	}
 }
 
 let installed: InMemoryDeduplicator | undefined;
 
-/** The timing assumption's unit in engine tests, small: a takeover's waits and a holder's windows derive from it. */
+/** The timing assumption's unit in engine tests, small: an election's waits and a holder's windows derive from it. */
 export const ENGINE_SETTLE_MS = 10;
 
 /**
  * Gives n8n-core the in-memory store (once per test file: n8n-core allows one init per process,
  * and jest loads n8n-core afresh for each file) and empties it before each test. The guard looks at
  * a busy lock, and checks a claim after a broken lock, at once: this store's other processes act
- * on the next call, not after a time; a takeover waits some tens of ms.
+ * on the next call, not after a time; an election waits some tens of ms.
  */
 export function useDeduplicationStore(): () => InMemoryDeduplicator {
 	beforeAll(async () => {

@@ -6,11 +6,14 @@ import {
 	LockTimeError,
 	SharedLockRowError,
 	createWorkflowLock,
+	electionDigits,
 	lockDurations,
-	timeValue,
+	lockElements,
+	plainRowElements,
 } from '../../../src/guard/guardLock';
-import type { LockTiming } from '../../../src/guard/guardLock';
+import type { LockRow, LockTiming } from '../../../src/guard/guardLock';
 import type { Clock } from '../../../src/schedule/clock';
+import { lockRowOver, storedHash } from '../../../nodes/shared/guardLockRow';
 import { ProcessedDataTable } from '../../support/guardSimulation/processedDataTable';
 import type {
 	SimulatedProcess,
@@ -20,100 +23,252 @@ import type {
 import { VirtualTime } from '../../support/guardSimulation/virtualTime';
 import { seededRandom } from '../schedule/scheduleOracle';
 
-const TIMING = { pollMs: 20, staleAfterMs: 1000, settleMs: 400, callLimitMs: 1000 };
+const TIMING: LockTiming = { pollMs: 20, settleMs: 400, callLimitMs: 1000 };
+const D = lockDurations(TIMING);
+/** What every clock reads at the start: a slot's start, of the 1970s (a slot is never negative). */
+const CLOCK_BASE = 1_000_000;
 const LOCK_ROW = 'wf|';
+/** An execution id whose election digits are 0, 1, 1, 1: 64² + 64 + 1. */
+const EXECUTION = '4161';
+/** The base of an election's digits, and its rounds: ids are told apart modulo 64^4. */
+const DIGIT_BASE = 64;
+const ROUNDS = electionDigits('0').length;
+/** How many elements a plain row of the first creation slot holds: elections shrink a row below. */
+const plainBase = (timing: LockTiming = TIMING) => plainRowElements(0, timing).length;
+/** An election's value at `depth` for the digit of `round`, as guardLock.ts lays them below a plain row. */
+const electionValue = (depth: number, round: number, digit: number, timing = TIMING) =>
+	plainBase(timing) - (depth * ROUNDS + round + 1) * DIGIT_BASE + digit;
+
 type StatementPlanner = (process: SimulatedProcess, statement: Statement) => StatementPlan;
 
-function setUp(
-	plan: StatementPlanner = () => ({ landAfter: 0.5, answerAfter: 0.5 }),
-	timing: LockTiming = TIMING,
-) {
+/** One call of the lock's row, on virtual time. */
+interface LockCall {
+	kind: keyof LockRow;
+	sentAt: number;
+	answeredAt?: number;
+	/** create: 'created' or 'present'; count: the count; a failure: 'failed'. */
+	outcome?: string | number;
+	/** shrink: the size the row is shrunk to (the first element removed). */
+	to?: number;
+}
+
+interface SetUpOptions {
+	plan?: StatementPlanner;
+	timing?: LockTiming;
+	executionId?: string;
+	/** How far the lock's clock runs ahead of the table's (negative: behind). */
+	clockAhead?: number;
+	/** Every lock call answers at the bound of the timing assumption, a lock call after it is sent. */
+	answersAtBound?: boolean;
+}
+
+function setUp({
+	plan = () => ({ landAfter: 0.5, answerAfter: 0.5 }),
+	timing = TIMING,
+	executionId = EXECUTION,
+	clockAhead = 0,
+	answersAtBound = false,
+}: SetUpOptions = {}) {
 	const time = new VirtualTime();
 	const table = new ProcessedDataTable(time, plan, true);
 	const process: SimulatedProcess = { name: 'p', alive: true, failedAt: [] };
 	const helpers = table.helpersFor(process, 'wf', 'node-1');
-	const lockRow = { mode: 'latestIncrementalKey' as const };
-	const clock: Clock = {
-		now: () => time.now,
-		sleep: async (ms) => await time.sleep(ms),
-		expire: async (ms) => await time.sleep(ms),
+	const row = lockRowOver(helpers);
+	const { lockCall } = lockDurations(timing);
+	const calls: LockCall[] = [];
+	const recorded = <T extends unknown[], R>(
+		kind: keyof LockRow,
+		call: (...args: T) => Promise<R>,
+		describe: (...args: T) => Partial<LockCall> = () => ({}),
+	) => {
+		return async (...args: T): Promise<R> => {
+			const entry: LockCall = { kind, sentAt: time.now, ...describe(...args) };
+			calls.push(entry);
+			const answer = call(...args);
+			await answer.then(
+				(value) => {
+					entry.outcome = typeof value === 'string' || typeof value === 'number' ? value : 'done';
+				},
+				() => {
+					entry.outcome = 'failed';
+				},
+			);
+			if (answersAtBound) await time.sleep(entry.sentAt + lockCall - time.now);
+			entry.answeredAt = time.now;
+			return await answer;
+		};
 	};
-	const lock = createWorkflowLock(
-		{
-			record: async (values) => {
-				const seen = await helpers.checkProcessedAndRecord(values, 'workflow', lockRow);
-				return { new: seen.new.map(Number), processed: seen.processed.map(Number) };
-			},
-			remove: async () => await helpers.clearAllProcessedItems('workflow'),
-		},
-		timing,
-		clock,
-		seededRandom(1),
-	);
-	/** Runs `hold` to its end on virtual time; returns what it gave and when it ended. */
-	const run = async <T>(task: () => Promise<T>) => {
-		let ended: { at: number; value?: T; error?: unknown } | undefined;
-		lock.hold(task).then(
-			({ value }) => (ended = { at: time.now, value }),
-			(error: unknown) => (ended = { at: time.now, error }),
-		);
-		await time.run(60_000);
+	const shrinkTarget = (elements: string[]) => ({
+		to: elements.length > 0 ? Number(elements[0].split(':').pop()) : undefined,
+	});
+	const lockRow: LockRow = {
+		create: recorded('create', row.create),
+		count: recorded('count', row.count),
+		shrink: recorded('shrink', row.shrink, shrinkTarget),
+		remove: recorded('remove', row.remove),
+	};
+	const clock: Clock = {
+		now: () => CLOCK_BASE + clockAhead + time.now,
+		sleep: async (ms) => await time.sleep(ms),
+		expire: async (ms, signal) => await time.sleep(ms, signal),
+	};
+	const lock = createWorkflowLock(lockRow, timing, clock, executionId, seededRandom(1));
+	/** Runs `hold` (from `startAt`) to its end on virtual time; returns what it gave, and when. */
+	const run = async <T>(task: () => Promise<T>, startAt = 0) => {
+		let ended: { at: number; value?: T; error?: unknown; heldAt?: number } | undefined;
+		let heldAt: number | undefined;
+		time.after(startAt, () => {
+			lock
+				.hold(async () => {
+					heldAt = time.now;
+					return await task();
+				})
+				.then(
+					({ value }) => (ended = { at: time.now, value, heldAt }),
+					(error: unknown) => (ended = { at: time.now, error, heldAt }),
+				);
+		});
+		await time.run(120_000);
 		return ended!;
 	};
-	return { time, table, lock, run };
+	/** Puts the row a holder left that created it when its clock read `createdAt`: its create's elements. */
+	const plant = (createdAt: number, elements = plainRowElements(createdAt, timing)) =>
+		table.rows.set(LOCK_ROW, { mode: 'latestIncrementalKey', data: elements.map(storedHash) });
+	/** The statements that landed: kind and scope. */
+	const statements = () => table.trace.map((line) => line.split(' ').slice(2, 4).join(' '));
+	return { time, table, helpers, lock, run, calls, plant, statements };
 }
 
+/** The calls of one kind. */
+const of = (calls: LockCall[], kind: keyof LockRow) => calls.filter((call) => call.kind === kind);
+
 describe("the workflow's lock", () => {
-	it('with nobody else: creates the row, runs the task, deletes the row, waiting for nothing', async () => {
-		const { table, run } = setUp();
+	it('with nobody else: one create, the task, one delete, waiting for nothing', async () => {
+		const { table, run, calls, statements } = setUp();
 		let rowDuringTask: unknown;
 
-		const ended = await run(async () => (rowDuringTask = table.rows.get(LOCK_ROW)?.data));
-
-		expect(typeof rowDuringTask).toBe('number');
-		expect(ended.at).toBeLessThan(5);
-		expect(table.rows.has(LOCK_ROW)).toBe(false);
-		expect(table.trace.map((line) => line.split(' ').slice(2, 4).join(' '))).toEqual([
-			'read workflow',
-			'insert workflow',
-			'delete workflow',
-		]);
-	});
-
-	it("takes over a dead holder's row once it has looked unchanged for staleAfterMs, after two waits of a plain holder's life", async () => {
-		const { table, run } = setUp();
-		table.rows.set(LOCK_ROW, { mode: 'latestIncrementalKey', data: timeValue(-5000) });
-
-		const ended = await run(async () => 'ran');
+		const ended = await run(async () => {
+			rowDuringTask = table.rows.get(LOCK_ROW);
+			return await Promise.resolve('ran');
+		});
 
 		expect(ended.value).toBe('ran');
-		// 1 s unchanged, then twice a plain holder's life (4 lock calls of 200 ms and a history call
-		// of 800 ms), and a few polls
-		const { plainLife, recovery } = lockDurations(TIMING);
-		expect(plainLife).toBe(1600);
-		expect(ended.at).toBeGreaterThanOrEqual(1000 + 2 * plainLife);
-		expect(ended.at).toBeLessThan(recovery);
+		// the plain row of its creation slot, stored as n8n stores a list
+		expect(rowDuringTask).toEqual({
+			mode: 'latestIncrementalKey',
+			data: plainRowElements(CLOCK_BASE, TIMING).map(storedHash),
+		});
+		expect(statements()).toEqual(['read workflow', 'insert workflow', 'delete workflow']);
+		expect(calls.map(({ kind, outcome }) => `${kind} ${outcome}`)).toEqual([
+			'create created',
+			'remove done',
+		]);
+		// three statements of 1 ms each, and no wait between them
+		expect(ended.at).toBe(3);
 		expect(table.rows.has(LOCK_ROW)).toBe(false);
 	});
 
-	it("never deletes another node's history of numbers in that row: says so once no takeover explains it", async () => {
-		const { table, run } = setUp();
-		table.rows.set(LOCK_ROW, { mode: 'latestIncrementalKey', data: 1234 });
+	it("a row left by a dead holder long ago: an election removes it, and the lock is taken within recovery's election", async () => {
+		const { table, run, calls, plant, statements } = setUp();
+		plant(CLOCK_BASE - D.deadAge - 5 * D.lockCall);
 
-		const ended = await run(async () => 'ran');
+		const ended = await run(async () => await Promise.resolve(table.rows.get(LOCK_ROW)?.data));
 
-		expect(ended.error).toBeInstanceOf(SharedLockRowError);
-		expect(table.rows.get(LOCK_ROW)).toEqual({ mode: 'latestIncrementalKey', data: 1234 });
+		const plainCount = plainRowElements(CLOCK_BASE - D.deadAge - 5 * D.lockCall, TIMING).length;
+		const digits = electionDigits(EXECUTION);
+		const rounds = digits.map((digit, round) => electionValue(0, round, digit));
+		expect(calls.map(({ kind, outcome }) => `${kind} ${outcome}`)).toEqual([
+			// its first create finds the row, a look finds it left, a create finds it the lock's
+			'create present',
+			`count ${plainCount}`,
+			'create present',
+			`count ${plainCount}`,
+			// one round per digit of the execution id: a shrink to its value, a check that finds it
+			...rounds.flatMap((value) => ['shrink done', `count ${value}`]),
+			// the last taker left deletes the row; then the lock is taken as by anyone
+			'remove done',
+			'count 0',
+			'create created',
+			'remove done',
+		]);
+		expect(of(calls, 'shrink').map(({ to }) => to)).toEqual(rounds);
+		// the row the task saw is the waiter's own
+		expect(ended.value).toEqual(
+			plainRowElements(CLOCK_BASE + ended.heldAt!, TIMING).map(storedHash),
+		);
+		expect(statements().filter((statement) => statement === 'delete workflow')).toHaveLength(2);
+		expect(ended.heldAt).toBeLessThanOrEqual(D.recovery - D.deadAge);
+		expect(table.rows.has(LOCK_ROW)).toBe(false);
 	});
 
-	it("says so at once when the row was saved in another mode (Remove Duplicates' default)", async () => {
-		const { table, run } = setUp();
-		table.rows.set(LOCK_ROW, { mode: 'entries', data: ['their hash'] });
+	it('a holder that died at once: its row is elected over only once deadAge old, and the next execution holds the lock within recovery (every call at its bound, clocks a lock call apart)', async () => {
+		// the waiter's clock a lock call behind the dead holder's: it finds the row left the latest
+		const { run, calls, plant } = setUp({ clockAhead: -D.lockCall, answersAtBound: true });
+		// created at the start of its slot, the moment the waiter arrives
+		plant(CLOCK_BASE);
 
-		const ended = await run(async () => 'ran');
+		const ended = await run(async () => await Promise.resolve('ran'));
 
-		expect(ended.error).toBeInstanceOf(SharedLockRowError);
-		expect(ended.at).toBeLessThan(5);
+		expect(ended.value).toBe('ran');
+		const [firstShrink] = of(calls, 'shrink');
+		expect(firstShrink.sentAt).toBeGreaterThanOrEqual(D.deadAge);
+		expect(ended.heldAt).toBeLessThanOrEqual(D.recovery + 1.5 * TIMING.pollMs);
+	});
+
+	it("a live holder's row is only looked at, however late within the assumption its delete lands: the waiter takes the lock after it", async () => {
+		// the waiter's clock a lock call ahead: it finds the row old the earliest
+		const { time, table, run, calls, plant } = setUp({ clockAhead: D.lockCall });
+		// the holder creates its row at the end of its slot, answers at the end of its window, and its
+		// delete lands a lock call later
+		const createdAt = D.slot - 1;
+		time.after(createdAt, () => plant(CLOCK_BASE + createdAt));
+		const deletedAt = createdAt + D.holderWindow + D.lockCall;
+		time.after(deletedAt, () => table.rows.delete(LOCK_ROW));
+
+		const ended = await run(async () => await Promise.resolve('ran'), createdAt);
+
+		expect(ended.value).toBe('ran');
+		expect(of(calls, 'shrink')).toEqual([]);
+		expect(
+			of(calls, 'count').every(({ outcome }) => outcome === 0 || Number(outcome) >= plainBase()),
+		).toBe(true);
+		expect(ended.heldAt).toBeGreaterThan(deletedAt);
+		expect(ended.heldAt).toBeLessThan(deletedAt + 1.5 * TIMING.pollMs + 5);
+	});
+
+	it('an election left by a dead taker: unchanged for electionStall, it is removed by an election at the next depth', async () => {
+		const { run, calls, plant } = setUp();
+		// a taker of round 1 of the first depth died after its shrink
+		const left = electionValue(0, 1, 5);
+		plant(CLOCK_BASE, lockElements(0, left));
+
+		const ended = await run(async () => await Promise.resolve('ran'));
+
+		expect(ended.value).toBe('ran');
+		const shrinks = of(calls, 'shrink');
+		const digits = electionDigits(EXECUTION);
+		expect(shrinks.map(({ to }) => to)).toEqual(
+			digits.map((digit, round) => electionValue(1, round, digit)),
+		);
+		expect(shrinks[0].sentAt).toBeGreaterThanOrEqual(D.electionStall);
+		expect(ended.heldAt).toBeLessThanOrEqual(
+			D.recoveryAfterTaker - D.recovery + 1.5 * TIMING.pollMs,
+		);
+	});
+
+	it('an election stalled at the last depth fails the items with LockTimeError, and leaves the row', async () => {
+		const { table, run, calls, plant } = setUp();
+		const depths = (plainBase() - 1) / (ROUNDS * DIGIT_BASE);
+		const left = electionValue(depths - 1, 2, 7);
+		plant(CLOCK_BASE, lockElements(0, left));
+
+		const ended = await run(async () => await Promise.resolve('ran'));
+
+		expect(ended.error).toEqual(new LockTimeError('elections over the lock stalled'));
+		expect(ended.at).toBeGreaterThanOrEqual(D.electionStall);
+		expect(ended.at).toBeLessThan(D.electionStall + 1.5 * TIMING.pollMs + 5);
+		expect(of(calls, 'shrink')).toEqual([]);
+		expect(table.rows.get(LOCK_ROW)?.data).toHaveLength(left);
 	});
 
 	it('a history call that fails keeps the lock until its write could have landed, then gives it back', async () => {
@@ -122,72 +277,161 @@ describe("the workflow's lock", () => {
 
 		const ended = await run(async () => {
 			failedAt = time.now;
-			throw new Error('The database connection failed (update)');
+			return await Promise.reject(new Error('The database connection failed (update)'));
 		});
 
 		expect(ended.error).toEqual(new Error('The database connection failed (update)'));
-		expect(ended.at - failedAt).toBeGreaterThanOrEqual(lockDurations(TIMING).historyCall);
+		const deletedAt = Number(
+			table.trace.find((line) => line.includes('delete workflow'))!.split(' ')[0],
+		);
+		expect(deletedAt).toBeGreaterThanOrEqual(failedAt + D.historyCall);
+		expect(ended.at - failedAt).toBeLessThan(D.historyCall + 2);
 		expect(table.rows.has(LOCK_ROW)).toBe(false);
 	});
 
-	it('a holder whose history call outlasts its window fails, and leaves the row to be taken over', async () => {
-		const { table, run, time } = setUp();
-		const { plainWindow } = lockDurations(TIMING);
+	it('a holder whose history call outlasts its window fails, and leaves the row to an election', async () => {
+		const { table, run, time, statements } = setUp();
 
-		const ended = await run(async () => await time.sleep(plainWindow + 1000));
+		const ended = await run(async () => await time.sleep(D.holderWindow + 1000));
 
 		expect(ended.error).toBeInstanceOf(LockTimeError);
 		expect(String(ended.error)).toContain("n8n's store of processed items did not answer within");
-		expect(ended.at).toBeLessThanOrEqual(plainWindow + 2);
+		// its window runs from sending its create
+		expect(ended.at).toBe(D.holderWindow);
+		expect(statements()).toEqual(['read workflow', 'insert workflow']);
 		expect(table.rows.has(LOCK_ROW)).toBe(true);
 	});
 
-	it('a lock call that never answers fails after callLimitMs, three times in a row, instead of waiting for good', async () => {
+	it('a lock call that never answers fails after callLimitMs: three looks in a row (after the first create) fail the items, instead of waiting for good', async () => {
 		const never: StatementPlanner = (_, statement) =>
 			statement.scope === 'workflow'
 				? { landAfter: Number.POSITIVE_INFINITY, answerAfter: 0 }
 				: { landAfter: 0.5, answerAfter: 0.5 };
-		const { run } = setUp(never);
+		const { run, calls } = setUp({ plan: never });
 
-		const ended = await run(async () => 'ran');
+		const ended = await run(async () => await Promise.resolve('ran'));
 
-		expect(ended.error).toBeInstanceOf(LockTimeError);
-		expect(ended.at).toBeGreaterThanOrEqual(3 * TIMING.callLimitMs);
-		expect(ended.at).toBeLessThan(3 * TIMING.callLimitMs + 10 * TIMING.pollMs);
+		expect(ended.error).toEqual(new LockTimeError("n8n's store did not answer within 1 s"));
+		expect(calls.map(({ kind }) => kind)).toEqual(['create', 'count', 'count', 'count']);
+		expect(ended.at).toBeGreaterThanOrEqual(4 * TIMING.callLimitMs);
+		expect(ended.at).toBeLessThan(4 * TIMING.callLimitMs + 3 * 1.5 * TIMING.pollMs);
+	});
+
+	it("says so at once when the row was saved in another mode (Remove Duplicates' default), and leaves it", async () => {
+		const { table, run, statements } = setUp();
+		table.rows.set(LOCK_ROW, { mode: 'entries', data: ['their hash'] });
+
+		const ended = await run(async () => await Promise.resolve('ran'));
+
+		expect(ended.error).toBeInstanceOf(SharedLockRowError);
+		expect(ended.at).toBe(1);
+		expect(statements()).toEqual(['read workflow']);
+		expect(table.rows.get(LOCK_ROW)).toEqual({ mode: 'entries', data: ['their hash'] });
+	});
+
+	it("the row's elements, and an execution id's election digits", () => {
+		expect(lockElements(3, 6)).toEqual(['callkaro-lock:3', 'callkaro-lock:4', 'callkaro-lock:5']);
+		expect(lockElements(5, 5)).toEqual([]);
+		expect(lockElements(6, 3)).toEqual([]);
+		// a plain row is a prefix of them, one longer per creation slot, round a cycle of slots
+		const plain = plainRowElements(0, TIMING);
+		expect(plain).toEqual(lockElements(0, plain.length));
+		expect(plainRowElements(D.slot - 1, TIMING)).toEqual(plain);
+		expect(plainRowElements(D.slot, TIMING)).toEqual(lockElements(0, plain.length + 1));
+		// one digit per round, most significant first
+		expect(electionDigits('0')).toEqual([0, 0, 0, 0]);
+		expect(electionDigits(EXECUTION)).toEqual([0, 1, 1, 1]);
+		expect(electionDigits(String(DIGIT_BASE))).toEqual([0, 0, 1, 0]);
+		expect(electionDigits(String(DIGIT_BASE ** ROUNDS - 1))).toEqual([63, 63, 63, 63]);
+		// ids are told apart modulo 64^4
+		expect(electionDigits(String(DIGIT_BASE ** ROUNDS + 5))).toEqual(electionDigits('5'));
+		// an id that is not a number: digits of a hash of it, the same each time
+		const named = electionDigits('exec-abc');
+		expect(named).toEqual(electionDigits('exec-abc'));
+		expect(
+			named.every((digit) => Number.isInteger(digit) && digit >= 0 && digit < DIGIT_BASE),
+		).toBe(true);
+		expect(named).not.toEqual(electionDigits('exec-abd'));
+		// the election's values lie below a plain row, every depth's above an empty row
+		const depths = (plainBase() - 1) / (ROUNDS * DIGIT_BASE);
+		expect(Number.isInteger(depths)).toBe(true);
+		expect(electionValue(depths - 1, ROUNDS - 1, 0)).toBe(1);
+		expect(electionValue(0, 0, DIGIT_BASE - 1)).toBe(plainBase() - 1);
 	});
 });
 
 describe("the lock's timing: every wait an inequality the defaults satisfy (docs/running-at-scale.md)", () => {
 	const timing = DEFAULT_GUARD_TIMING;
 	const d = lockDurations(timing);
-
-	it('a plain holder found by a raise has let go before the taker checks: plainLife ≥ 3 lock calls + the history call + a lock call', () => {
-		expect(d.plainLife).toBeGreaterThanOrEqual(3 * d.lockCall + d.historyCall + d.lockCall);
+	/** The creation slots a plain row's size tells apart: its size comes round after them. */
+	const slots = (() => {
+		const first = plainRowElements(0, timing).length;
+		let slot = 1;
+		while (plainRowElements(slot * d.slot, timing).length !== first) slot++;
+		return slot;
+	})();
+	it("a holder within the assumption has its history answer in its window: 2 lock calls (its create's answer, a pause) + historyCall ≤ holderWindow", () => {
+		expect(2 * d.lockCall + d.historyCall).toBeLessThanOrEqual(d.holderWindow);
 	});
 
-	it("a plain holder's delete lands before any taker trusts the row: plainWindow + lockCall ≤ staleAfterMs − lockCall + 2 × plainLife", () => {
-		expect(d.plainWindow + d.lockCall).toBeLessThanOrEqual(
-			timing.staleAfterMs - d.lockCall + 2 * d.plainLife,
+	it('and so does a holder twice as slow: 2 × (2 lockCall + historyCall) ≤ holderWindow', () => {
+		expect(2 * (2 * d.lockCall + d.historyCall)).toBeLessThanOrEqual(d.holderWindow);
+	});
+
+	it('a row deadAge old is left by a holder whose delete has landed, read by a clock a lock call behind: deadAge ≥ slot + holderWindow + lockCall (its delete) + lockCall (the clocks)', () => {
+		expect(d.deadAge).toBeGreaterThanOrEqual(d.slot + d.holderWindow + 2 * d.lockCall);
+	});
+
+	it("a row's age is read from its size without doubt while it may be young: deadAge + 2 lockCall + slot < the slots a size tells apart × slot", () => {
+		expect(slots).toBe(64);
+		expect(d.deadAge + 2 * d.lockCall + d.slot).toBeLessThan(slots * d.slot);
+	});
+
+	it('an election checks only once every shrink of its round has landed: check − its shrink’s answer ≥ lockCall (a rival shrinks within a lock call of its look) + lockCall (its shrink lands)', async () => {
+		const { run, calls, plant } = setUp({ timing });
+		plant(
+			CLOCK_BASE - d.deadAge - 5 * d.lockCall,
+			plainRowElements(CLOCK_BASE - d.deadAge - 5 * d.lockCall, timing),
 		);
+
+		const ended = await run(async () => await Promise.resolve('ran'));
+
+		expect(ended.value).toBe('ran');
+		const shrinks = calls.flatMap((call, index) => (call.kind === 'shrink' ? [index] : []));
+		expect(shrinks).toHaveLength(ROUNDS);
+		for (const index of shrinks) {
+			const [look, shrink, check] = [calls[index - 1], calls[index], calls[index + 1]];
+			expect(check.kind).toBe('count');
+			// a taker shrinks within a lock call of the look that read the round's start
+			expect(shrink.sentAt - look.sentAt).toBeLessThanOrEqual(d.lockCall);
+			expect(check.sentAt - shrink.answeredAt!).toBeGreaterThanOrEqual(d.lockCall + d.lockCall);
+		}
 	});
 
-	it('a holder within the assumption never fails its window: lockCall + historyCall + lockCall ≤ plainWindow', () => {
-		expect(d.lockCall + d.historyCall + d.lockCall).toBeLessThanOrEqual(d.plainWindow);
+	it("a winner whose delete failed sends it again: removeRetry ≥ 2 lockCall (the failed delete, and the look a lock call after it that finds the election's value)", () => {
+		expect(d.removeRetry).toBeGreaterThanOrEqual(2 * d.lockCall);
 	});
 
-	it('a takeover ends before its stamp can be taken over: 2 × plainLife + 6 lock calls ≤ takeoverSpan', () => {
-		expect(2 * d.plainLife + 6 * d.lockCall).toBeLessThanOrEqual(d.takeoverSpan);
+	it("the winner's last delete lands before a new row can reach its election's value: removeRetry + lockCall < holderWindow + (ROUNDS − 1) × 2 lockCall (a new holder's window, then an election's climb)", () => {
+		expect(d.removeRetry + d.lockCall).toBeLessThan(d.holderWindow + (ROUNDS - 1) * 2 * d.lockCall);
 	});
 
-	it("a taker's history call and delete fit before others take its stamp over, clocks lockCall apart: takerWindow + lockCall ≤ 2 × takeoverSpan − lockCall", () => {
-		expect(d.takerWindow + d.lockCall).toBeLessThanOrEqual(2 * d.takeoverSpan - d.lockCall);
+	it("a live election's row changes before it is taken for stalled: electionStall > 6 lockCall (a survivor's next shrink lands) + lockCall (a look sent before the value landed)", () => {
+		expect(d.electionStall).toBeGreaterThan(6 * d.lockCall + d.lockCall);
 	});
 
-	it('a live plain holder is not taken for dead (no needless takeover): staleAfterMs ≥ 2 lock calls + the history call', () => {
-		expect(timing.staleAfterMs).toBeGreaterThanOrEqual(2 * d.lockCall + d.historyCall);
+	it("an election is taken for stalled only once its winner's last delete has landed: electionStall ≥ removeRetry + 4 lockCall (from its election's value) + lockCall (a look sent before the value landed)", () => {
+		expect(d.electionStall).toBeGreaterThanOrEqual(d.removeRetry + 4 * d.lockCall + d.lockCall);
 	});
 
-	it('a call within the assumption is never cut short: callLimitMs ≥ lockCall', () => {
+	it('a lock call within the assumption is never cut short: callLimitMs ≥ lockCall', () => {
 		expect(timing.callLimitMs).toBeGreaterThanOrEqual(d.lockCall);
+	});
+
+	it("the bounds the docs and the node's warning quote: recovery 78 s, recoveryAfterTaker 162 s (each met by the worst-case runs above)", () => {
+		expect({ recovery: d.recovery, recoveryAfterTaker: d.recoveryAfterTaker }).toEqual({
+			recovery: 78_000,
+			recoveryAfterTaker: 162_000,
+		});
 	});
 });

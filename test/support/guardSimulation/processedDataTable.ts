@@ -54,6 +54,8 @@ export interface SimulatedProcess {
 const MODE_MISMATCH =
 	'Deduplication data was originally saved with an incompatible setting of the ‘Keep Items Where’ parameter. Try ’Clean Database’ operation to reset.';
 
+const INVALID_NUMBER = 'Invalid value. Only numbers are supported in mode "latestIncrementalKey"';
+
 /** A promise that never settles: what a dead process waits on. */
 const never = async (): Promise<never> => await new Promise<never>(() => undefined);
 
@@ -234,16 +236,21 @@ export class ProcessedDataTable {
 					if (row && row.mode !== options.mode) throw new Error(MODE_MISMATCH);
 					const output: IDeduplicationOutput = { new: [], processed: [] };
 					if (options.mode === 'latestIncrementalKey') {
-						const largest = Math.max(...items.map(Number));
+						// n8n sorts the items by their number (none to compare when there is one) and
+						// stores the largest as it is: a single list is stored as a list
+						if (items.length > 1 && items.some((item) => Number.isNaN(Number(item))))
+							throw new Error(INVALID_NUMBER);
+						const largest = items.length === 1 ? items[0] : Math.max(...items.map(Number));
 						if (!row) {
-							await insert(scope, { mode: options.mode, data: largest });
+							await insert(scope, { mode: options.mode, data: largest as number | string[] });
 							return { new: items, processed: [] };
 						}
 						if (Array.isArray(row.data)) return output;
 						const stored = row.data;
+						if (items.some((item) => Number.isNaN(Number(item)))) throw new Error(INVALID_NUMBER);
 						for (const item of items)
 							(Number(item) > stored ? output.new : output.processed).push(item);
-						await update(scope, { mode: row.mode, data: Math.max(stored, largest) });
+						await update(scope, { mode: row.mode, data: Math.max(stored, Number(largest)) });
 						return output;
 					}
 					const hashes = items.map(hashOf);

@@ -7,6 +7,7 @@ interface TimedEvent {
 	at: number;
 	order: number;
 	run: () => void;
+	cancelled?: boolean;
 }
 
 export class VirtualTime {
@@ -15,17 +16,28 @@ export class VirtualTime {
 	private readonly events: TimedEvent[] = [];
 
 	/** Runs `run` after `ms` of virtual time. */
-	after(ms: number, run: () => void): void {
+	after(ms: number, run: () => void): TimedEvent {
 		const event = { at: this.now + Math.max(0, ms), order: this.order++, run };
 		// a sorted insert from the end: most events land near the end
 		let index = this.events.length;
 		while (index > 0 && earlier(event, this.events[index - 1])) index--;
 		this.events.splice(index, 0, event);
+		return event;
 	}
 
-	/** Resolves after `ms` of virtual time. */
-	async sleep(ms: number): Promise<void> {
-		await new Promise<void>((resolve) => this.after(ms, resolve));
+	/** Resolves after `ms` of virtual time; rejects, and leaves no event, once `signal` aborts. */
+	async sleep(ms: number, signal?: AbortSignal): Promise<void> {
+		await new Promise<void>((resolve, reject) => {
+			const event = this.after(ms, resolve);
+			signal?.addEventListener(
+				'abort',
+				() => {
+					event.cancelled = true;
+					reject(signal.reason as Error);
+				},
+				{ once: true },
+			);
+		});
 	}
 
 	/** Runs events until none is left or the time passes `until`; settles promises between events. */
@@ -33,6 +45,7 @@ export class VirtualTime {
 		await settle();
 		while (this.events.length > 0 && this.events[0].at <= until) {
 			const event = this.events.shift()!;
+			if (event.cancelled) continue;
 			this.now = event.at;
 			event.run();
 			await settle();
