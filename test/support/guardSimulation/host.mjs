@@ -6,14 +6,14 @@ import { deepRun, scaled } from '../testScale.mjs';
 export { deepRun };
 
 /**
- * How many seeded schedules to run (CALLKARO_SIM_SEEDS; 30 in `npm test`, 2,000 in the deep run),
+ * How many seeded schedules to run (CALLKARO_SIM_SEEDS; 20 in `npm test`, 2,000 in the deep run),
  * or the one to replay (CALLKARO_SIM_SEED).
  */
-export const simulationSeeds = () => scaled('CALLKARO_SIM_SEEDS', 30, 2000);
+export const simulationSeeds = () => scaled('CALLKARO_SIM_SEEDS', 20, 2000);
 export const replaySeed = () => process.env.CALLKARO_SIM_SEED;
 
 /**
- * The edge search's runs: each scale of the bounds, and its schedules. `npm test` runs 25 at the
+ * The edge search's runs: each scale of the bounds, and its schedules. `npm test` runs 15 at the
  * edge itself; the deep run 10,000 there and 1,000 at each other scale. CALLKARO_EDGE_SCALES
  * (comma-separated) and CALLKARO_EDGE_SEEDS set them.
  */
@@ -26,7 +26,7 @@ export function edgeRuns() {
 			: [1];
 	return scales.map((scale) => ({
 		scale,
-		seeds: scaled('CALLKARO_EDGE_SEEDS', 25, scale === 1 ? 10_000 : 1000),
+		seeds: scaled('CALLKARO_EDGE_SEEDS', 15, scale === 1 ? 10_000 : 1000),
 	}));
 }
 
