@@ -54,8 +54,7 @@ import { exhaustiveDepth, exhaustiveReplay } from '../../support/guardSimulation
 const TIMING: LockTiming = { pollMs: 130, settleMs: 400, callLimitMs: 1000 };
 const DURATIONS = lockDurations(TIMING);
 /** The timing assumption's bounds: a lock call, and the history call under the lock. */
-const LOCK_CALL = TIMING.settleMs / 2;
-const HISTORY_CALL = 2 * TIMING.settleMs;
+const { lockCall: LOCK_CALL, historyCall: HISTORY_CALL } = DURATIONS;
 /** Every clock reads at least this (a clock of the 1970s: a slot is never negative). */
 const CLOCK_BASE = 1_000_000;
 const WORKFLOW = 'wf-exhaustive';
