@@ -162,12 +162,12 @@ export function refuseSeveralPeople(
 	const aggregated = source?.putsItemsInLists
 		? entries.find(([, value]) => Array.isArray(value) && value.length >= 2)
 		: undefined;
-	const found: ListOfPeople | undefined = aggregated
-		? {
-				path: [aggregated[0]],
-				holds: `the values of ${(aggregated[1] as unknown[]).length} items, as ${source?.displayName} puts them in one`,
-			}
-		: firstFound(entries, []);
+	const found: ListOfPeople | undefined =
+		firstFound(entries, []) ??
+		(aggregated && {
+			path: [aggregated[0]],
+			holds: `${(aggregated[1] as unknown[]).length} items' values (${source?.displayName} puts several items in one)`,
+		});
 	if (!found) return;
 	throw invalidInput(
 		field,

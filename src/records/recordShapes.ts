@@ -63,11 +63,16 @@ export function dateObjectText(value: unknown): string | undefined {
 
 /**
  * A record with its date objects as ISO text, at any depth, so that a date is carried as the
- * instant it is and never read as an empty object. The record itself when it holds none.
+ * instant it is and never read as an empty object; any other object with a JSON form of its own
+ * (MongoDB's ObjectId) as that form, as n8n stores it. The record itself when it holds none.
  */
 export function withDatesAsText(value: unknown): unknown {
 	const text = dateObjectText(value);
 	if (text !== undefined) return text;
+	const { toJSON } = (value ?? {}) as { toJSON?: unknown };
+	if (typeof toJSON === 'function' && !isDateObject(value)) {
+		return withDatesAsText(toJSON.call(value));
+	}
 	if (Array.isArray(value)) {
 		const entries = value.map(withDatesAsText);
 		return entries.some((entry, index) => entry !== value[index]) ? entries : value;

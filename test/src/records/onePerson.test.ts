@@ -291,7 +291,7 @@ describe('refuseSeveralPeople: what a list of people is', () => {
 				),
 			).message,
 		).toBe(
-			`"Metadata" holds a list of the values of 2 items, as Aggregate puts them in one in "name": a call carries one person's values. Make one item per person with n8n's Split Out node (Fields To Split Out: name), or map one record, e.g. {{ $json.name[0] }}.`,
+			`"Metadata" holds a list of 2 items' values (Aggregate puts several items in one) in "name": a call carries one person's values. Make one item per person with n8n's Split Out node (Fields To Split Out: name), or map one record, e.g. {{ $json.name[0] }}.`,
 		);
 		expect(() =>
 			refuseSeveralPeople(Object.entries({ name: ['Asha'], city: ['Pune'] }), 'Metadata', {
