@@ -9,6 +9,7 @@ import { looseKey } from '../../../src/records/recordValues';
 import type { SourceNodeRules } from '../../../src/records/sourceNodes';
 import { sourceNodeRules } from '../../../src/records/sourceNodes';
 import { propertyRuns } from '../../support/property.mjs';
+import { thrownBy } from '../helpers';
 
 type Json = unknown;
 
@@ -161,12 +162,13 @@ const container = (members: Person[]) =>
 const AGGREGATE = sourceNodeRules('n8n-nodes-base.aggregate');
 
 function sentValues(run: () => { request: object }): string | CallKaroInputError {
-	try {
-		return JSON.stringify(run().request);
-	} catch (error) {
-		if (error instanceof CallKaroInputError) return error;
-		throw error;
-	}
+	let sent = '';
+	const error = thrownBy(() => {
+		sent = JSON.stringify(run().request);
+	});
+	if (error === undefined) return sent;
+	expect(error).toBeInstanceOf(CallKaroInputError);
+	return error as CallKaroInputError;
 }
 
 function call(

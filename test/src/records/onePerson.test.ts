@@ -315,7 +315,7 @@ describe('dates inside a whole record are carried as ISO text', () => {
 		],
 		[
 			'another date object with toISOString',
-			{ toISOString: () => '2026-12-03T05:30:00.000Z' },
+			{ toISOString: (): string => '2026-12-03T05:30:00.000Z' },
 			'2026-12-03T05:30:00.000Z',
 		],
 	])('%s', (_case, date, text) => {
