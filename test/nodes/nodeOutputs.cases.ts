@@ -84,6 +84,18 @@ function outboundRecord(phone: string, record: string, more: IDataObject = {}): 
 	};
 }
 
+/** The columns of the PostgreSQL and Microsoft SQL rows, as the queries select them. */
+const SQL_ROW_KEYS = [
+	'id',
+	'full_name',
+	'mobile',
+	'city',
+	'plan',
+	'follow_up_on',
+	'last_called_at',
+	'created_at',
+];
+
 const RUNS: NodeOutputRun[] = [
 	{
 		file: 'hubspot-contact-get.json',
@@ -1185,16 +1197,7 @@ const RUNS: NodeOutputRun[] = [
 		parameters: assignRecord('$json.mobile', '$json', at('$json.follow_up_on', CALLING_HOURS)),
 		outcome: {
 			sent: { to_number: '+919820017613', schedule_at: '2026-12-04T10:00:00' },
-			keys: [
-				'id',
-				'full_name',
-				'mobile',
-				'city',
-				'plan',
-				'follow_up_on',
-				'last_called_at',
-				'created_at',
-			],
+			keys: SQL_ROW_KEYS,
 		},
 		withoutSource: true,
 	},
@@ -1504,16 +1507,7 @@ const RUNS: NodeOutputRun[] = [
 					created_at: '2025-10-01T06:45:30.000Z',
 				},
 			},
-			keys: [
-				'id',
-				'full_name',
-				'mobile',
-				'city',
-				'plan',
-				'follow_up_on',
-				'last_called_at',
-				'created_at',
-			],
+			keys: SQL_ROW_KEYS,
 		},
 		withoutSource: {
 			sent: { to_number: '+919820017633', metadata: { follow_up_on: '2026-12-04T00:00:00.000Z' } },
@@ -1527,16 +1521,7 @@ const RUNS: NodeOutputRun[] = [
 		parameters: assignRecord('$json.mobile', '$json'),
 		outcome: {
 			sent: { to_number: '+919820017633' },
-			keys: [
-				'id',
-				'full_name',
-				'mobile',
-				'city',
-				'plan',
-				'follow_up_on',
-				'last_called_at',
-				'created_at',
-			],
+			keys: SQL_ROW_KEYS,
 		},
 		withoutSource: true,
 	},
