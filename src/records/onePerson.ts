@@ -177,12 +177,12 @@ export function refuseSeveralPeople(
 }
 
 /**
- * A record mapped as a list: one record in it is that record; several are refused as a list of
- * records (how many, and how to make one item of each). Any other value comes back as it is.
+ * A record mapped as a list: one record in it is that record; several entries are refused as a
+ * list (how many, and how to make one item of each). Any other value comes back as it is.
  */
 export function recordOfList(given: unknown, field: string): unknown {
 	if (!Array.isArray(given) || given.length === 0) return given;
-	if (given.length === 1 && isPlainObject(given[0])) return given[0];
+	if (given.length === 1) return isPlainObject(given[0]) ? given[0] : given;
 	throw invalidInput(
 		field,
 		`is a list of ${given.length} ${given.every(isPlainObject) ? 'records' : 'values'}, not one record: a call carries one person's values`,
