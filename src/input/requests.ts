@@ -423,7 +423,7 @@ function metadataFrom(
 		handling: options.metadataHandling ?? 'leaveOut',
 	};
 	const entries = [
-		...recordEntries(record.entries, rules),
+		...recordEntries(record.entries, rules, sourceNode),
 		...(options.metadataRows ?? []).map(({ key, value }) => [key, value] as const),
 	];
 	const keys = new Set<string>();

@@ -99,7 +99,7 @@ function keyedRows(
 		};
 	}
 	const { entries, leftOut, assumed } = readRecord(source.object, FIELD, sourceNode);
-	const given = recordEntries(entries, rules).map(([key, value], index) =>
+	const given = recordEntries(entries, rules, sourceNode).map(([key, value], index) =>
 		keyedRow({ key, value, replace: source.replace }, index + 1),
 	);
 	return { given, leftOut, assumed };

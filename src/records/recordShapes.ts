@@ -31,6 +31,59 @@ export function isPlainObject(value: unknown): value is PlainObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+interface DateObject {
+	toISO?: () => string | null;
+	toISOString?: () => string;
+}
+
+/** An object that says it is a date: it has toISO (luxon) or toISOString (Date, moment, dayjs). */
+export function isDateObject(value: unknown): value is DateObject {
+	if (typeof value !== 'object' || value === null) return false;
+	const { toISO, toISOString } = value as DateObject;
+	return typeof toISO === 'function' || typeof toISOString === 'function';
+}
+
+/**
+ * A date object as ISO text: a JS Date (Microsoft SQL's and Oracle's drivers give them), a luxon
+ * DateTime (n8n's expressions give them), or any other with toISO or toISOString (moment, dayjs).
+ * Undefined for any other value, or for an invalid date, which has no text.
+ */
+export function dateObjectText(value: unknown): string | undefined {
+	if (!isDateObject(value)) return undefined;
+	const { toISO, toISOString } = value;
+	// luxon's toISO keeps the offset it was given; Date's toISOString is in UTC.
+	if (typeof toISO === 'function') return toISO.call(value) ?? undefined;
+	try {
+		return toISOString?.call(value);
+	} catch {
+		// An invalid Date throws: it names no instant.
+		return undefined;
+	}
+}
+
+/**
+ * A record with its date objects as ISO text, at any depth, so that a date is carried as the
+ * instant it is and never read as an empty object; any other object with a JSON form of its own
+ * (MongoDB's ObjectId) as that form, as n8n stores it. The record itself when it holds none.
+ */
+export function withDatesAsText(value: unknown): unknown {
+	const text = dateObjectText(value);
+	if (text !== undefined) return text;
+	const { toJSON } = (value ?? {}) as { toJSON?: unknown };
+	if (typeof toJSON === 'function' && !isDateObject(value)) {
+		return withDatesAsText(toJSON.call(value));
+	}
+	if (Array.isArray(value)) {
+		const entries = value.map(withDatesAsText);
+		return entries.some((entry, index) => entry !== value[index]) ? entries : value;
+	}
+	if (!isPlainObject(value)) return value;
+	const entries = Object.entries(value).map(
+		([key, inner]) => [key, withDatesAsText(inner)] as const,
+	);
+	return entries.some(([key, inner]) => inner !== value[key]) ? Object.fromEntries(entries) : value;
+}
+
 function isScalar(value: unknown): value is string | number | boolean {
 	return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 }

@@ -1,6 +1,13 @@
 import { invalidInput } from '../input/inputError';
 import { readJsonObject } from '../input/input';
-import { isPlainObject, namedValuePairs, unwrapValue } from './recordShapes';
+import { expressionOf, recordOfList, refuseSeveralPeople } from './onePerson';
+import {
+	isDateObject,
+	isPlainObject,
+	namedValuePairs,
+	unwrapValue,
+	withDatesAsText,
+} from './recordShapes';
 import type { SourceNodeRules } from './sourceNodes';
 
 /**
@@ -42,12 +49,18 @@ export interface RecordReading {
 	assumed: string[];
 }
 
-/** A record given as an object, as JSON text of one, or as a list of named values. */
+/**
+ * A record given as an object, as JSON text of one, as a list of named values, or as a list of
+ * one record; its date objects as ISO text.
+ */
 function recordObject(given: unknown, field: string): Record<string, unknown> {
 	const parsed =
 		typeof given === 'string' && given.trim().startsWith('[') ? safeJson(given) : given;
 	const pairs = namedValuePairs(parsed);
-	return pairs ? Object.fromEntries(pairs) : readJsonObject(given, field);
+	const record = pairs
+		? Object.fromEntries(pairs)
+		: readJsonObject(recordOfList(parsed, field), field);
+	return withDatesAsText(record) as Record<string, unknown>;
 }
 
 function safeJson(text: string): unknown {
@@ -163,6 +176,13 @@ function verdictOf(key: string, value: unknown, rules: ValueRules): Verdict {
 		return {
 			leaveOut: `not text, a number or true/false`,
 			problem: `has a value for "${key}" that is not text, a number or true/false`,
+			fix: mapAnother,
+		};
+	}
+	if (isDateObject(value)) {
+		return {
+			leaveOut: 'an invalid date',
+			problem: `has an invalid date for "${key}"`,
 			fix: mapAnother,
 		};
 	}
@@ -318,10 +338,7 @@ function refuseNestedRecord(
 		// A customer with an address object keeps its own values beside it: not a wrapper.
 		if (inside < 2 || inside < 2 * outside) return;
 		const path = recordPathIn(key, value);
-		// `$json.fields.all`, or `$json['Form Answers']` for a key an identifier cannot be.
-		const expression = path
-			.map((name) => (/^[A-Za-z_$][\w$]*$/.test(name) ? `.${name}` : `['${name}']`))
-			.join('');
+		const expression = expressionOf(path);
 		const keysOption = rules.keysToSend
 			? `, or list the keys to send in Options > ${rules.keysToSend.option}`
 			: '';
@@ -341,7 +358,13 @@ function refuseNestedRecord(
 export function recordEntries(
 	entries: ReadonlyArray<readonly [string, unknown]>,
 	rules: ValueRules,
+	source?: SourceNodeRules,
 ): Array<[string, unknown]> {
+	refuseSeveralPeople(
+		entries.filter(([key]) => keyFilterReason(key, rules) === undefined),
+		rules.field,
+		{ leaveOutOption: rules.keysToLeaveOut?.option, source },
+	);
 	if (rules.handling === 'jsonText') return entries.map(([key, value]) => [key, value]);
 	refuseNestedRecord(entries, rules);
 	const spread = flattenEntries(entries);
@@ -380,9 +403,16 @@ export function sendableValues(
 	entries: ReadonlyArray<readonly [string, unknown]>,
 	rules: ValueRules,
 ): { values: Array<[string, SendableValue]>; leftOut: LeftOutValue[] } {
+	// Key/value rows reach here unspread: a row given a list of people is refused as a record is.
+	refuseSeveralPeople(
+		entries.filter(([key]) => keyFilterReason(key, rules) === undefined),
+		rules.field,
+		{ leaveOutOption: rules.keysToLeaveOut?.option },
+	);
 	const values: Array<[string, SendableValue]> = [];
 	const leftOut: LeftOutValue[] = [];
-	for (const [key, value] of entries) {
+	for (const [key, given] of entries) {
+		const value = withDatesAsText(given);
 		const filtered = keyFilterReason(key, rules);
 		if (filtered !== undefined) {
 			leftOut.push({ key, reason: filtered });

@@ -17,6 +17,8 @@ export interface SourceNodeRules {
 	timesWithoutOffsetIn?: string;
 	/** It gives dates as spreadsheet serial numbers (days since 1899-12-30). */
 	givesSerialDates?: boolean;
+	/** It puts several items in one, each field's values in a list (n8n's Aggregate node). */
+	putsItemsInLists?: boolean;
 }
 
 const SOURCE_NODES: Readonly<Record<string, SourceNodeRules>> = {
@@ -37,6 +39,8 @@ const SOURCE_NODES: Readonly<Record<string, SourceNodeRules>> = {
 	'n8n-nodes-base.microsoftExcel': { displayName: 'Microsoft Excel 365', givesSerialDates: true },
 	// Google Sheets gives serials only when Options → Output Formatting → Date Formatting says so.
 	'n8n-nodes-base.googleSheets': { displayName: 'Google Sheets', givesSerialDates: true },
+	// Aggregate's output is several items in one: `data: [item, item]`, or each field's values listed.
+	'n8n-nodes-base.aggregate': { displayName: 'Aggregate', putsItemsInLists: true },
 	'n8n-nodes-base.facebookLeadAdsTrigger': {
 		displayName: 'Facebook Lead Ads Trigger',
 		recordUnder: 'data',

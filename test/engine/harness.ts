@@ -121,7 +121,8 @@ function startNodeType(items: IDataObject[]): INodeType {
 			properties: [],
 		},
 		async execute() {
-			return [items.map((json) => ({ json: deepCopy(json), pairedItem: { item: 0 } }))];
+			// structuredClone keeps Date values, as database drivers give them (Microsoft SQL, Oracle, MongoDB).
+			return [items.map((json) => ({ json: structuredClone(json), pairedItem: { item: 0 } }))];
 		},
 	};
 }

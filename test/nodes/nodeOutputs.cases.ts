@@ -23,6 +23,8 @@ interface IndexEntry {
 	node: string;
 	nodeType: string;
 	source: { repo: string; path: string; commit: string };
+	/** Fields the node gives as JS Date values (database drivers), revived by the loader. */
+	jsDates?: string[];
 }
 
 const INDEX = readNodeOutput('index.json') as unknown as IndexEntry[];
@@ -81,6 +83,18 @@ function outboundRecord(phone: string, record: string, more: IDataObject = {}): 
 		additionalFields: { metadataJson: `={{ ${record} }}`, ...more },
 	};
 }
+
+/** The columns of the PostgreSQL and Microsoft SQL rows, as the queries select them. */
+const SQL_ROW_KEYS = [
+	'id',
+	'full_name',
+	'mobile',
+	'city',
+	'plan',
+	'follow_up_on',
+	'last_called_at',
+	'created_at',
+];
 
 const RUNS: NodeOutputRun[] = [
 	{
@@ -1183,16 +1197,7 @@ const RUNS: NodeOutputRun[] = [
 		parameters: assignRecord('$json.mobile', '$json', at('$json.follow_up_on', CALLING_HOURS)),
 		outcome: {
 			sent: { to_number: '+919820017613', schedule_at: '2026-12-04T10:00:00' },
-			keys: [
-				'id',
-				'full_name',
-				'mobile',
-				'city',
-				'plan',
-				'follow_up_on',
-				'last_called_at',
-				'created_at',
-			],
+			keys: SQL_ROW_KEYS,
 		},
 		withoutSource: true,
 	},
@@ -1399,6 +1404,174 @@ const RUNS: NodeOutputRun[] = [
 		},
 		withoutSource: true,
 	},
+	{
+		file: 'aggregate-all-item-data.json',
+		mapping:
+			'naive (issue 46): Phone Number {{ $json.data[0].Phone }}, the whole item as metadata: three people, refused',
+		node: 'outbound',
+		parameters: outboundRecord('$json.data[0].Phone', '$json'),
+		outcome: {
+			refused: `"Metadata" holds a list of 3 records of 3 different people in "data": a call carries one person's values. Make one item per person with n8n's Split Out node (Fields To Split Out: data), or map one record, e.g. {{ $json.data[0] }}. [item 0]`,
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'aggregate-all-item-data.json',
+		mapping: 'naive: the list itself as attributes: refused, how many records, Split Out',
+		node: 'assign',
+		parameters: assignRecord('$json.data[0].Phone', '$json.data'),
+		outcome: {
+			refused: `"Attributes" is a list of 3 records, not one record: a call carries one person's values. Make one item per record with n8n's Split Out node, or map one record, e.g. add [0] to the end of the expression. [item 0]`,
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'aggregate-all-item-data.json',
+		mapping: 'recipe: one record, {{ $json.data[0] }}, as metadata',
+		node: 'outbound',
+		parameters: outboundRecord('$json.data[0].Phone', '$json.data[0]'),
+		outcome: {
+			sent: {
+				to_number: '+919820017621',
+				metadata: { row_number: 2, Name: 'Asha Rao', City: 'Pune', Plan: 'Gold' },
+			},
+			keys: ['row_number', 'Name', 'Phone', 'City', 'Plan'],
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'aggregate-individual-fields.json',
+		mapping: 'naive: Individual Fields, the whole item as attributes: three numbers, refused',
+		node: 'assign',
+		parameters: assignRecord('$json.Phone[0]', '$json'),
+		outcome: {
+			refused: `"Attributes" holds a list of 3 different phone numbers or email addresses in "Phone": a call carries one person's values. Make one item per person with n8n's Split Out node (Fields To Split Out: Phone), or map one record, e.g. {{ $json.Phone[0] }}, or leave "Phone" out in Options > Attribute Keys to Leave Out. [item 0]`,
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'aggregate-individual-fields.json',
+		mapping: 'naive: the names and cities only: after Aggregate, several items all the same',
+		node: 'outbound',
+		parameters: outboundRecord('$json.Phone[0]', '{ Name: $json.Name, City: $json.City }'),
+		outcome: {
+			refused: `"Metadata" holds a list of 3 items' values (Aggregate puts several items in one) in "Name": a call carries one person's values. Make one item per person with n8n's Split Out node (Fields To Split Out: Name), or map one record, e.g. {{ $json.Name[0] }}. [item 0]`,
+		},
+		withoutSource: {
+			sent: { to_number: '+919820017621', metadata: { Name: 'Asha Rao, Ravi Kumar, Meera Iyer' } },
+			keys: ['Name', 'City'],
+		},
+	},
+	{
+		file: 'bigquery-row-get.json',
+		mapping:
+			'recipe: phone, the row as metadata (every scalar as BigQuery text, TIMESTAMP as epoch text)',
+		node: 'outbound',
+		parameters: outboundRecord('$json.phone', '$json'),
+		outcome: {
+			sent: {
+				to_number: '+919820017631',
+				metadata: {
+					id: '17',
+					follow_up_at: '1.7682813E9',
+					tags: 'vip, renewal',
+					'address.state': 'Kerala',
+				},
+			},
+			keyCount: 12,
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'snowflake-select-row.json',
+		mapping: 'recipe: PHONE, the row as attributes (upper-case columns, TIMESTAMP_TZ text)',
+		node: 'assign',
+		parameters: assignRecord('$json.PHONE', '$json'),
+		outcome: {
+			sent: { to_number: '+919820017632' },
+			keys: ['ID', 'FULL_NAME', 'PHONE', 'CITY', 'PLAN', 'CALLBACK_AT', 'CREATED_AT'],
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'microsoft-sql-select-row.json',
+		mapping: 'recipe: mobile, the row as metadata: its Date values as ISO text',
+		node: 'outbound',
+		parameters: outboundRecord('$json.mobile', '$json'),
+		outcome: {
+			sent: {
+				to_number: '+919820017633',
+				metadata: {
+					follow_up_on: '2026-12-04T00:00:00.000Z',
+					last_called_at: '2026-11-20T09:15:00.000Z',
+					created_at: '2025-10-01T06:45:30.000Z',
+				},
+			},
+			keys: SQL_ROW_KEYS,
+		},
+		withoutSource: {
+			sent: { to_number: '+919820017633', metadata: { follow_up_on: '2026-12-04T00:00:00.000Z' } },
+			keyCount: 8,
+		},
+	},
+	{
+		file: 'microsoft-sql-select-row.json',
+		mapping: 'recipe: the row as attributes: its Date values as ISO text, none left out',
+		node: 'assign',
+		parameters: assignRecord('$json.mobile', '$json'),
+		outcome: {
+			sent: { to_number: '+919820017633' },
+			keys: SQL_ROW_KEYS,
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'oracle-select-row.json',
+		mapping: 'recipe: MOBILE, the row as metadata: its Date values as ISO text',
+		node: 'outbound',
+		parameters: outboundRecord('$json.MOBILE', '$json'),
+		outcome: {
+			sent: {
+				to_number: '+919820017634',
+				metadata: {
+					ID: 41,
+					FOLLOW_UP_ON: '2026-12-04T00:00:00.000Z',
+					CREATED_AT: '2025-09-15T11:20:00.000Z',
+				},
+			},
+			keyCount: 7,
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'mongodb-find-document.json',
+		mapping: 'recipe: phone, the document as metadata (address spread, BSON dates as ISO text)',
+		node: 'outbound',
+		parameters: outboundRecord('$json.phone', '$json'),
+		outcome: {
+			sent: {
+				to_number: '+919820017635',
+				metadata: {
+					_id: '6751a2c4e13f1b2a9c0d4e71',
+					'address.pin': '700016',
+					follow_up_at: '2026-12-03T05:30:00.000Z',
+				},
+			},
+			keyCount: 11,
+		},
+		withoutSource: true,
+	},
+	{
+		file: 'supabase-row-get.json',
+		mapping: 'recipe: phone, the row as attributes',
+		node: 'assign',
+		parameters: assignRecord('$json.phone', '$json'),
+		outcome: {
+			sent: { to_number: '+919820017636' },
+			keys: ['id', 'created_at', 'full_name', 'phone', 'city', 'plan', 'follow_up_on', 'consent'],
+		},
+		withoutSource: true,
+	},
 ];
 
 describe("items as n8n's own nodes output them, through the CallKaro nodes", () => {
@@ -1433,7 +1606,7 @@ describe("items as n8n's own nodes output them, through the CallKaro nodes", () 
 		const result = await runNode(sandbox(), {
 			type: TYPES[run.node],
 			parameters: { ...DEFAULTS[run.node], ...run.parameters },
-			items: [readNodeOutput(run.file) as IDataObject],
+			items: [readNodeOutput(run.file, entry.jsDates) as IDataObject],
 			upstream,
 			settings: { continueOnFail: true },
 		});

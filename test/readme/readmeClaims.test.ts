@@ -279,6 +279,37 @@ describe('README examples, produced by the nodes', () => {
 		expectQuoted(withoutItem(String(item.error)));
 	});
 
+	it('three people in one item after an Aggregate node, as metadata and as the list itself', async () => {
+		const people = ['Asha Rao', 'Ravi Kumar', 'Meera Iyer'].map((Name, index) => ({
+			Name,
+			Phone: `+91 98200 1700${index}`,
+			City: 'Pune',
+		}));
+		const [metadata] = await outputs({
+			type: OUTBOUND_CALL,
+			parameters: {
+				agentId: 'agent_sales_01',
+				phoneNumber: '={{ $json.data[0].Phone }}',
+				additionalFields: { metadataJson: '={{ $json }}' },
+			},
+			items: [{ data: people }],
+			upstream: [{ name: 'Edit Fields', type: 'n8n-nodes-base.set' }],
+		});
+		const [list] = await outputs({
+			type: ASSIGN_WORKFLOW,
+			parameters: {
+				phoneNumber: '={{ $json.data[0].Phone }}',
+				workflowId: 'wf_welcome',
+				attributeSource: 'json',
+				attributesJson: '={{ $json.data }}',
+			},
+			items: [{ data: people }],
+		});
+		expect(apiRequests(sandbox())).toEqual([]);
+		expectQuoted(withoutItem(String(metadata.error)));
+		expectQuoted(withoutItem(String(list.error)));
+	});
+
 	it('a schedule time from Odoo, read in UTC and said in readAs and a hint', async () => {
 		const result = await runNode(sandbox(), {
 			type: OUTBOUND_CALL,

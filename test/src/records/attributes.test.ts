@@ -230,7 +230,7 @@ describe('checkAttributes: a record', () => {
 			'{"phone": +919876543210',
 			'is not valid JSON: "{"phone": +91******3210"',
 		],
-		['a JSON list', '[1, 2]', 'must be an object of keys and values, but is a list'],
+		['a JSON list', '[1, 2]', 'is a list of 2 values, not one record'],
 		['JSON text of a string', '"Pune"', 'must be an object of keys and values, but is "Pune"'],
 		['null', null, 'must be an object of keys and values, but is null'],
 		[
