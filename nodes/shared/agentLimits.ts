@@ -2,12 +2,8 @@ import type { IExecuteFunctions, INodeProperties, NodeExecutionHint } from 'n8n-
 
 import { AgentBudgets } from '../../src/agent/agentBudget';
 import type { BudgetClaim } from '../../src/agent/agentBudget';
-import { ALLOWED_NUMBERS, readAllowedNumbers } from '../../src/agent/allowedNumbers';
-import {
-	alreadyReachedText,
-	limitReachedText,
-	numberNotAllowed,
-} from '../../src/agent/toolAnswers';
+import { ALLOWED_NUMBERS, checkAllowed, readAllowedNumbers } from '../../src/agent/allowedNumbers';
+import { alreadyReachedText, limitReachedText } from '../../src/agent/toolAnswers';
 import { countSetting } from '../../src/input/input';
 import {
 	defaultCountryCodeOf,
@@ -130,9 +126,9 @@ export function checkAllowedNumber(
 ): void {
 	if (!runsAsTool(context)) return;
 	const allowed = allowedNumbers(context, itemIndex, defaultCountryCode);
-	if (allowed === undefined || allowed.has(phone.e164)) return;
+	if (allowed === undefined) return;
 	if (allowed.size === 0) warnOfEmptyList(context);
-	throw numberNotAllowed(verb, phone.masked, allowed.size);
+	checkAllowed(allowed, phone, verb);
 }
 
 /** The builder's warning when a tool may call any number the agent reads or invents. */

@@ -1,7 +1,7 @@
-import { CallKaroInputError } from '../input/inputError';
+import { CallKaroInputError, invalidInput } from '../input/inputError';
 import { listEntries } from '../input/input';
 import { normalizePhoneNumber } from '../phone/phoneNumber';
-import type { DefaultCountryCode } from '../phone/phoneNumber';
+import type { DefaultCountryCode, PhoneNumber } from '../phone/phoneNumber';
 
 export const ALLOWED_NUMBERS = 'Allowed Numbers';
 
@@ -28,4 +28,38 @@ export function readAllowedNumbers(
 		}
 	};
 	return new Set(entries.map(numberOf));
+}
+
+/**
+ * The model asked for a number outside the tool's Allowed Numbers, or the list holds no number in
+ * this execution (the trigger gave none): the model's to handle, never another number.
+ */
+function numberNotAllowed(
+	/** What the tool does to a number, after "may": 'call', 'enrol', 'cancel calls to'. */
+	verb: string,
+	masked: string,
+	allowedCount: number,
+): CallKaroInputError {
+	const refused = `is not among the numbers this tool may ${verb}`;
+	const cannot = `tell the person that you cannot ${verb} it; nothing was sent`;
+	if (allowedCount === 0) {
+		return invalidInput(
+			'Phone Number',
+			`${refused} ("${masked}"): its ${ALLOWED_NUMBERS} hold no number in this execution`,
+			`Do not try another number: ${cannot}`,
+		);
+	}
+	return invalidInput(
+		'Phone Number',
+		`${refused} (its ${ALLOWED_NUMBERS}): "${masked}"`,
+		`Use only the number you were given, or ${cannot}`,
+	);
+}
+
+/**
+ * Refuses a number outside the list, as an answer to the model (its argument, its to handle).
+ * `verb` is what the tool does to a number: 'call', 'cancel calls to'.
+ */
+export function checkAllowed(allowed: Set<string>, phone: PhoneNumber, verb: string): void {
+	if (!allowed.has(phone.e164)) throw numberNotAllowed(verb, phone.masked, allowed.size);
 }
