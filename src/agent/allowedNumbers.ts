@@ -5,6 +5,16 @@ import type { DefaultCountryCode, PhoneNumber } from '../phone/phoneNumber';
 
 export const ALLOWED_NUMBERS = 'Allowed Numbers';
 
+/** The phone reading's refusal of one entry, naming the entry's place in the list. */
+function entryRefusal(error: unknown, position: number, count: number): unknown {
+	if (!(error instanceof CallKaroInputError) || error.field !== ALLOWED_NUMBERS) return error;
+	const entryNamed = `"${ALLOWED_NUMBERS}" entry ${position} of ${count}`;
+	return new CallKaroInputError(
+		ALLOWED_NUMBERS,
+		error.message.replace(`"${ALLOWED_NUMBERS}"`, entryNamed),
+	);
+}
+
 /**
  * A tool's Allowed Numbers as builders write them (one per line, or separated by commas or
  * semicolons, in any form Phone Number accepts) as the set of numbers in E.164. An entry that is
@@ -19,12 +29,7 @@ export function readAllowedNumbers(
 		try {
 			return normalizePhoneNumber(entry, { defaultCountryCode, field: ALLOWED_NUMBERS }).e164;
 		} catch (error) {
-			if (!(error instanceof CallKaroInputError) || error.field !== ALLOWED_NUMBERS) throw error;
-			const entryNamed = `"${ALLOWED_NUMBERS}" entry ${index + 1} of ${entries.length}`;
-			throw new CallKaroInputError(
-				ALLOWED_NUMBERS,
-				error.message.replace(`"${ALLOWED_NUMBERS}"`, entryNamed),
-			);
+			throw entryRefusal(error, index + 1, entries.length);
 		}
 	};
 	return new Set(entries.map(numberOf));
