@@ -72,7 +72,7 @@ export const vocabulary: RunVocabulary = {
 
 /** What the model is told of the tool (the node's own description is for builders). */
 export const toolDescription =
-	'Enrols one phone number in a CallKaro calling workflow, which then calls it, now or at a set time. The phone number must be written with + and its country code, e.g. +919876543210; a time, when asked for, as ISO 8601 with its offset, e.g. 2026-12-01T10:30:00+05:30. The result has status started, or a status saying why not: alreadyRunning, duplicate (already enrolled in this conversation) or limitReached. A result with error says which argument to fix and how; an error about Allowed Numbers means that number may not be enrolled at all: do not try another.';
+	'Enrols one phone number in a CallKaro calling workflow, which then calls it, now or at a set time. The phone number must be written with + and its country code, e.g. +919876543210; a time, when asked for, as ISO 8601 with its offset, e.g. 2026-12-01T10:30:00+05:30. The result has status started, or a status saying why not: alreadyRunning, duplicate (already enrolled in this conversation) or limitReached. A result with error says which argument to fix and how; an error about Allowed Numbers means that number may not be enrolled at all: do not try another; an error that a setting of this tool is wrong cannot be fixed by you: tell the person that the number cannot be enrolled now.';
 
 export const description: INodeProperties[] = [
 	phoneNumberProperty,
@@ -333,7 +333,7 @@ export function prepare(
 		defaultCountryCode,
 		sourceNode: sourceNodeOf(context)?.rules,
 	});
-	checkAllowedNumber(context, itemIndex, prepared.phone, defaultCountryCode);
+	checkAllowedNumber(context, itemIndex, prepared.phone, defaultCountryCode, 'enrol');
 	const readAs = readingOutput(context, prepared, sourceZone);
 
 	const schedule = {

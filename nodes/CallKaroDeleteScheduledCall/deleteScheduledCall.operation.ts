@@ -27,7 +27,7 @@ export const vocabulary: RunVocabulary = {
 
 /** What the model is told of the tool (the node's own description is for builders). */
 export const toolDescription =
-	'Cancels the scheduled call of a CallKaro voice agent to one phone number. The phone number must be written with + and its country code, e.g. +919876543210. The result says deleted: true, or deleted: false with status notScheduled when that number had no scheduled call. A result with error says which argument to fix and how; an error about Allowed Numbers means that number may not be used at all.';
+	'Cancels the scheduled call of a CallKaro voice agent to one phone number. The phone number must be written with + and its country code, e.g. +919876543210. The result says deleted: true, or deleted: false with status notScheduled when that number had no scheduled call. A result with error says which argument to fix and how; an error about Allowed Numbers means that calls to that number may not be cancelled with this tool at all; an error that a setting of this tool is wrong cannot be fixed by you: tell the person that the call cannot be cancelled now.';
 
 export const description: INodeProperties[] = [
 	{
@@ -117,13 +117,14 @@ export function prepare(
 	itemIndex: number,
 ): PreparedItem {
 	const options = context.getNodeParameter('options', itemIndex, {}) as DeleteOptions;
+	const defaultCountryCode = defaultCountryCodeOf(options);
 	const prepared = prepareDelete({
 		agentId: context.getNodeParameter('agentId', itemIndex),
 		phoneNumber: context.getNodeParameter('phoneNumber', itemIndex),
-		defaultCountryCode: defaultCountryCodeOf(options),
+		defaultCountryCode,
 		sourceNode: sourceNodeOf(context)?.rules,
 	});
-	checkAllowedNumber(context, itemIndex, prepared.phone, defaultCountryCodeOf(options));
+	checkAllowedNumber(context, itemIndex, prepared.phone, defaultCountryCode, 'cancel calls to');
 
 	return {
 		send: async () => {

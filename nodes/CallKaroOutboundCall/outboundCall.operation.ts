@@ -74,7 +74,7 @@ const LANGUAGES = [
 
 /** What the model is told of the tool (the node's own description is for builders). */
 export const toolDescription =
-	'Places one phone call with a CallKaro voice agent, now or at a set time. The phone number must be written with + and its country code, e.g. +919876543210; a time, when asked for, as ISO 8601 with its offset, e.g. 2026-12-01T10:30:00+05:30. The result says placed: true with a callId, or placed: false with a status: duplicate (this number was already called in this conversation) or limitReached (no more calls may be placed). A result with error says which argument to fix and how; an error about Allowed Numbers means that number may not be called at all: do not try another.';
+	'Places one phone call with a CallKaro voice agent, now or at a set time. The phone number must be written with + and its country code, e.g. +919876543210; a time, when asked for, as ISO 8601 with its offset, e.g. 2026-12-01T10:30:00+05:30. The result says placed: true with a callId, or placed: false with a status: duplicate (this number was already called in this conversation) or limitReached (no more calls may be placed). A result with error says which argument to fix and how; an error about Allowed Numbers means that number may not be called at all: do not try another; an error that a setting of this tool is wrong cannot be fixed by you: tell the person that the call cannot be placed now.';
 
 export const description: INodeProperties[] = [
 	{
@@ -309,7 +309,7 @@ export function prepare(
 					: undefined,
 		},
 	});
-	checkAllowedNumber(context, itemIndex, prepared.phone, defaultCountryCode);
+	checkAllowedNumber(context, itemIndex, prepared.phone, defaultCountryCode, 'call');
 	const readAs = readingOutput(context, prepared, sourceZone);
 
 	const scheduleAtSent = prepared.schedule?.scheduleAt ?? 'now';

@@ -2,13 +2,21 @@ import type { IExecuteFunctions, INodeProperties, NodeExecutionHint } from 'n8n-
 
 import { AgentBudgets } from '../../src/agent/agentBudget';
 import type { BudgetClaim } from '../../src/agent/agentBudget';
-import { invalidInput } from '../../src/input/inputError';
-import { maskPhoneNumber, normalizePhoneNumber } from '../../src/phone/phoneNumber';
+import { ALLOWED_NUMBERS, checkAllowed, readAllowedNumbers } from '../../src/agent/allowedNumbers';
+import { alreadyReachedText, limitReachedText } from '../../src/agent/toolAnswers';
+import { countSetting } from '../../src/input/input';
+import {
+	defaultCountryCodeOf,
+	maskPhoneNumber,
+	readingContextOf,
+} from '../../src/phone/phoneNumber';
 import type { DefaultCountryCode, PhoneNumber } from '../../src/phone/phoneNumber';
-import { keyList } from '../../src/records/recordValues';
+import { knownZone } from '../../src/schedule/schedule';
 import type { DuplicateGuardWording } from './descriptions';
 import { readyItems } from './runState';
 import type { ItemResult, PreparedItem, Reservation, RunState } from './runState';
+import { callingHoursFrom } from './schedule';
+import type { CallingHoursOptionValue } from './schedule';
 import { runsAsTool } from './toolMode';
 
 /**
@@ -17,7 +25,6 @@ import { runsAsTool } from './toolMode';
  * execution has done is kept per execution (src/agent/agentBudget.ts).
  */
 
-const ALLOWED_NUMBERS = 'Allowed Numbers';
 const MAX_CALLS = 'Max Calls per Execution';
 const DEFAULT_MAX_CALLS = 3;
 const inToolMode = { show: { '@tool': [true] } };
@@ -30,7 +37,7 @@ export const allowedNumbersProperty: INodeProperties = {
 	placeholder: "e.g. {{ $('Webhook').item.json.body.phone }}",
 	displayOptions: inToolMode,
 	description:
-		'The only numbers the agent may use with this tool: one number or a comma-separated list, usually the lead from the trigger. Any other number is refused, and the agent is told so. Empty: any number (the node then adds a warning).',
+		'The only numbers the agent may use with this tool, usually the lead from the trigger: one number, or several, one per line or separated by commas or semicolons, in any form Phone Number accepts. Any other number is refused, and the agent is told so. An entry that is no valid number stops the execution with an error naming it. Empty: any number (the node then adds a warning).',
 };
 
 export const maxCallsPerExecutionProperty: INodeProperties = {
@@ -57,30 +64,71 @@ function allowedNumbers(
 	defaultCountryCode: DefaultCountryCode,
 ): Set<string> | undefined {
 	if (!hasAllowedNumbers(context)) return undefined;
-	// Set, but empty for this execution (the trigger had no number): nothing may be called.
-	const listed = keyList(context.getNodeParameter('allowedNumbers', itemIndex, ''));
-	return new Set(
-		listed.map(
-			(number) => normalizePhoneNumber(number, { defaultCountryCode, field: ALLOWED_NUMBERS }).e164,
-		),
+	return readAllowedNumbers(
+		context.getNodeParameter('allowedNumbers', itemIndex, ''),
+		defaultCountryCode,
 	);
 }
 
-/** Refuses a number outside the tool's Allowed Numbers, before anything is sent. */
+/** The options several tools share that say how an item is read, as n8n gives them. */
+interface ToolOptions {
+	defaultCountryCode?: unknown;
+	timeZone?: unknown;
+	callingHours?: CallingHoursOptionValue;
+}
+
+/**
+ * Reads every setting of a tool that an item's reading may use, before the item's own values (the
+ * model's arguments): a wrong one fails here even where this item would not need it, so that it
+ * is told to the builder (readingSettings) and never passed to the model as the model's mistake.
+ */
+export function checkToolSettings(context: IExecuteFunctions, itemIndex: number): void {
+	const options = context.getNodeParameter('options', itemIndex, {}) as ToolOptions;
+	const defaultCountryCode = defaultCountryCodeOf(options);
+	readingContextOf(defaultCountryCode);
+	// Outbound Call's Time Zone had its place under Additional Fields before.
+	const oldPlaceTimeZone: unknown = context.getNodeParameter(
+		'additionalFields.timeZone',
+		itemIndex,
+		'',
+	);
+	for (const zone of [options.timeZone, oldPlaceTimeZone]) {
+		if (zone !== undefined && String(zone).trim() !== '') knownZone(String(zone));
+	}
+	callingHoursFrom(options.callingHours);
+	allowedNumbers(context, itemIndex, defaultCountryCode);
+}
+
+// The node runs whose Allowed Numbers held no number, so that the builder is warned once a run.
+const warnedOfEmptyList = new WeakSet<IExecuteFunctions>();
+
+/** The builder's warning when Allowed Numbers is set but its expression gave no number. */
+function warnOfEmptyList(context: IExecuteFunctions): void {
+	if (warnedOfEmptyList.has(context)) return;
+	warnedOfEmptyList.add(context);
+	context.addExecutionHints({
+		type: 'warning',
+		location: 'outputPane',
+		message: `${ALLOWED_NUMBERS} gave no number in this execution, so this tool refused every number the agent asked for. If the conversation should reach someone, check that the expression in ${ALLOWED_NUMBERS} reads the number (e.g. the trigger's field).`,
+	});
+}
+
+/**
+ * Refuses a number outside the tool's Allowed Numbers, before anything is sent. `verb` is what
+ * the tool does to a number, as its answer to the model says it: 'call', 'cancel calls to'.
+ */
 export function checkAllowedNumber(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	phone: PhoneNumber,
 	defaultCountryCode: DefaultCountryCode,
+	verb: string,
 ): void {
 	if (!runsAsTool(context)) return;
 	const allowed = allowedNumbers(context, itemIndex, defaultCountryCode);
-	if (allowed === undefined || allowed.has(phone.e164)) return;
-	throw invalidInput(
-		'Phone Number',
-		`is not one of this tool's ${ALLOWED_NUMBERS}: "${phone.masked}"`,
-		'This number may not be called. Use only the number you were given, or tell the person that you cannot call it; nothing was sent',
-	);
+	if (allowed === undefined) return;
+	if (allowed.size === 0) warnOfEmptyList(context);
+	checkAllowed(allowed, phone, verb);
 }
 
 /** The builder's warning when a tool may call any number the agent reads or invents. */
@@ -111,10 +159,13 @@ export function agentBudgetOf(
 	asTool: boolean,
 ): AgentBudget | undefined {
 	if (!asTool || wording === undefined) return undefined;
-	const maxCalls = Number(context.getNodeParameter('maxCallsPerExecution', 0, DEFAULT_MAX_CALLS));
 	return {
 		scope: `${context.getExecutionId()}|${context.getNode().name}`,
-		maxCalls: Number.isFinite(maxCalls) && maxCalls > 0 ? Math.floor(maxCalls) : 0,
+		maxCalls: countSetting(
+			context.getNodeParameter('maxCallsPerExecution', 0, DEFAULT_MAX_CALLS),
+			MAX_CALLS,
+			0,
+		),
 		wording,
 	};
 }
@@ -146,11 +197,10 @@ function claimAgentBudget(
 			claims.set(itemIndex, claim);
 			continue;
 		}
-		const masked = maskPhoneNumber(subject.toNumber);
 		const message =
 			claim === 'duplicate'
-				? `Not ${wording.verb}: this tool has already ${wording.verb} ${masked} with ${wording.pairedWith} in this execution, and reaches a number once`
-				: `Not ${wording.verb}: this tool has ${wording.verb} ${budget.maxCalls} numbers in this execution, its ${MAX_CALLS}; no more are ${wording.verb} in this conversation`;
+				? alreadyReachedText(wording.verb, maskPhoneNumber(subject.toNumber), wording.pairedWith)
+				: limitReachedText(wording.verb, budget.maxCalls, MAX_CALLS);
 		state.outcomes.set(itemIndex, { result: refusedResult(skipped, claim, message) });
 	}
 	return claims;

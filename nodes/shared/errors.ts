@@ -166,6 +166,24 @@ export function toNodeError(
 	return new NodeOperationError(node, error as Error, { itemIndex });
 }
 
+/** How a wrong setting reads when the node runs as an AI agent's tool, whose model sees the message. */
+const SETTING_WRONG = 'A setting of this tool is wrong: ';
+const SETTING_FIX =
+	'Correct it in the node: an AI agent cannot change the settings of its tool, so every call of this tool fails until then.';
+
+/**
+ * A wrong setting of a node that runs as an AI agent's tool, as the builder sees it: it stops the
+ * run (n8n 1.x fails the execution; 2.x marks the tool's run as failed), never only an answer to
+ * the model.
+ */
+export function toSettingError(node: INode, error: unknown, itemIndex: number): NodeOperationError {
+	const failed = toNodeError(node, error, itemIndex);
+	return new NodeOperationError(node, `${SETTING_WRONG}${failed.message}`, {
+		itemIndex,
+		description: [SETTING_FIX, failed.description].filter(Boolean).join(' '),
+	});
+}
+
 /**
  * The json of an item that failed under Continue On Fail: what happened, never the key. Only
  * `error` and `details` keys, so n8n routes it to the error output when there is one, merged

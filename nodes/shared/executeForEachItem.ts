@@ -13,13 +13,19 @@ import { createPacedTransport } from '../../src/client/pacing';
 import { previewTransport } from '../../src/client/preview';
 import type { RunVocabulary } from '../../src/run/runReport';
 import { checkRunOptions } from '../../src/run/runOptions';
-import { agentBudgetOf, agentLimitHints, allowedNumbersProperty } from './agentLimits';
+import {
+	agentBudgetOf,
+	agentLimitHints,
+	allowedNumbersProperty,
+	checkToolSettings,
+} from './agentLimits';
+import type { AgentBudget } from './agentLimits';
 import type { DuplicateGuardWording } from './descriptions';
 import { createItemGuard, guardApplies, readGuardSettings } from './guard';
 import type { ItemGuard } from './guard';
 import { runItems } from './runItems';
 import type { PreparedItem } from './runState';
-import { runsAsTool } from './toolMode';
+import { asSettingError, readingSettings, runsAsTool } from './toolMode';
 import { createCallKaroTransport } from './transport';
 
 /** What each `<op>.operation.ts` exports: its outputs, its words, and how it reads and sends one item. */
@@ -51,6 +57,8 @@ interface RunSetup {
 	guard?: ItemGuard;
 	/** The guard is on, but this editor run neither checks nor records. */
 	guardOffInEditorRun: boolean;
+	/** What the node, as an AI agent's tool, may still reach in this execution. */
+	agentBudget?: AgentBudget;
 }
 
 /**
@@ -89,14 +97,15 @@ async function setUpRun(
 ): Promise<RunSetup> {
 	// The editor bounds these, but not an expression such as {{ 500 }}: out of range fails every item.
 	const { concurrency, maxRequestsPerSecond } = checkRunOptions(options);
+	const agentBudget = agentBudgetOf(context, operation.guard, runsAsTool(context));
 	const client = await createNodeClient(context, { ...options, maxRequestsPerSecond });
+	const run = { client, concurrency, agentBudget };
 	// A preview records nothing, so the guard has nothing to do in it.
 	const settings = operation.guard && !options.previewOnly && readGuardSettings(context);
-	if (!operation.guard || !settings) return { client, concurrency, guardOffInEditorRun: false };
-	if (!guardApplies(context, settings)) return { client, concurrency, guardOffInEditorRun: true };
+	if (!operation.guard || !settings) return { ...run, guardOffInEditorRun: false };
+	if (!guardApplies(context, settings)) return { ...run, guardOffInEditorRun: true };
 	return {
-		client,
-		concurrency,
+		...run,
 		guard: createItemGuard(context, settings, operation.guard),
 		guardOffInEditorRun: false,
 	};
@@ -133,12 +142,17 @@ export async function executeForEachItem(
 	const options = context.getNodeParameter('options', 0, {}) as OptionsParameter;
 	// A client or a guard that cannot be made (e.g. a Base URL that is not https, or no store for
 	// the guard) fails every item, so that Continue On Fail still gives one error item per input
-	// item instead of passing them through, and nothing is sent without the guard asked for.
-	const setup = await setUpRun(context, operation, options).catch((error: Error) => error);
+	// item instead of passing them through, and nothing is sent without the guard asked for. It
+	// is a wrong setting: a tool's model never gets it as its own mistake.
+	const setup = await setUpRun(context, operation, options).catch((error: Error) =>
+		asSettingError(error),
+	);
+	const asTool = runsAsTool(context);
 	return await runItems(
 		context,
 		(itemIndex) => {
 			if (setup instanceof Error) throw setup;
+			if (asTool) readingSettings(() => checkToolSettings(context, itemIndex));
 			return operation.prepare(context, setup.client, itemIndex);
 		},
 		{
@@ -149,7 +163,7 @@ export async function executeForEachItem(
 			guard: setup instanceof Error ? undefined : setup.guard,
 			guardOffInEditorRun: !(setup instanceof Error) && setup.guardOffInEditorRun,
 			hints: setup instanceof Error ? [] : runHints(context, operation, setup),
-			agentBudget: agentBudgetOf(context, operation.guard, runsAsTool(context)),
+			agentBudget: setup instanceof Error ? undefined : setup.agentBudget,
 		},
 	);
 }

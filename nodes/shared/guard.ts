@@ -20,6 +20,7 @@ import {
 } from '../../src/guard/guardLock';
 import type { LockTiming } from '../../src/guard/guardLock';
 import { count, itemList } from '../../src/run/runReport';
+import { countSetting } from '../../src/input/input';
 import { IST_ZONE } from '../../src/schedule/schedule';
 import type { DuplicateGuardWording } from './descriptions';
 import { lockRowOver } from './guardLockRow';
@@ -69,9 +70,10 @@ export function readGuardSettings(context: IExecuteFunctions): GuardSettings | u
 	const zone = (context.getNodeParameter('guardTimeZone', 0, '') as string).trim() || IST_ZONE;
 	return {
 		window: windowKind === 'day' ? dayWindow(zone, 'Day Time Zone') : { kind: 'ever' },
-		historySize: Math.max(
+		historySize: countSetting(
+			context.getNodeParameter('guardHistorySize', 0, DEFAULT_HISTORY_SIZE),
+			'History Size',
 			1,
-			Math.floor(context.getNodeParameter('guardHistorySize', 0, DEFAULT_HISTORY_SIZE) as number),
 		),
 		historyName: context.getNodeParameter('guardHistoryName', 0, '') as string,
 		inEditorRuns: context.getNodeParameter('guardInEditorRuns', 0, false) as boolean,

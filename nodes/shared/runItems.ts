@@ -58,8 +58,9 @@ export function prepareItems(
 	const state: RunState = {
 		node: context.getNode(),
 		// A tool's refusal goes back to the agent, which can fix its input: on n8n 1.x a thrown
-		// error would stop the whole workflow instead.
+		// error would stop the whole workflow instead. A wrong setting stops it (failedBeforeSending).
 		continueOnFail: context.continueOnFail() || asTool,
+		asTool,
 		preview,
 		prepared: [],
 		repeatOf: new Map(),

@@ -1,7 +1,8 @@
 import type { IDataObject, INode, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { GuardSubject } from '../../src/guard/guard';
-import { toNodeError } from './errors';
+import { toNodeError, toSettingError } from './errors';
+import { isSettingError } from './toolMode';
 
 // What the item runner (runItems.ts) keeps of a run, and what the nodes' operations and the
 // reservations (the guard's keys, an AI tool's budget) read and write of it.
@@ -75,6 +76,8 @@ export type ItemPreparer = (itemIndex: number) => PreparedItem;
 export interface RunState {
 	node: INode;
 	continueOnFail: boolean;
+	/** The node runs as an AI agent's tool: a wrong setting stops it, whatever Continue On Fail says. */
+	asTool: boolean;
 	preview: boolean;
 	/** Per input item: ready to send, or what stopped it from being read. */
 	prepared: Array<{ item: PreparedItem } | { error: unknown }>;
@@ -99,9 +102,13 @@ export interface Reservation {
 }
 
 export function failedBeforeSending(state: RunState, itemIndex: number, error: unknown): void {
-	const failed = toNodeError(state.node, error, itemIndex);
+	// A tool's model can fix its own arguments, never the builder's settings.
+	const wrongSetting = state.asTool && isSettingError(error);
+	const failed = wrongSetting
+		? toSettingError(state.node, error, itemIndex)
+		: toNodeError(state.node, error, itemIndex);
 	state.outcomes.set(itemIndex, { failed, mayHaveTakenEffect: false });
-	if (!state.continueOnFail) state.stoppedBy ??= failed;
+	if (!state.continueOnFail || wrongSetting) state.stoppedBy ??= failed;
 }
 
 /** The items ready to send, in input order. */

@@ -89,3 +89,40 @@ export function readJsonObject(value: unknown, field: string): Record<string, un
 	}
 	return parsed as Record<string, unknown>;
 }
+
+/**
+ * Where a list a builder types breaks: a line (however the editor ends it), a comma, a semicolon
+ * (full-width too) or a tab, as pasted from a sheet. A tel: URI's `;phone-context=` or `;ext=`
+ * belongs to its number.
+ */
+const LIST_BREAK = /\r\n|[\r\n\u2028\u2029\t,，；]|;(?![a-z][a-z0-9-]*=)/i;
+
+/**
+ * The entries of a list setting as builders write it (Allowed Numbers, Attribute Keys to Send):
+ * one per line, or separated by commas or semicolons, blanks dropped; a list an expression gives
+ * is read entry by entry, and any other single value is one entry.
+ */
+export function listEntries(value: unknown): unknown[] {
+	if (Array.isArray(value)) return value.flatMap(listEntries);
+	if (value === undefined || value === null) return [];
+	if (typeof value !== 'string') return [value];
+	return value
+		.split(LIST_BREAK)
+		.map((entry) => entry.trim())
+		.filter(Boolean);
+}
+
+/**
+ * A count a builder sets (Max Calls per Execution, History Size): a whole number of at least
+ * `min`, or its digits as an expression gives them. Anything else is refused, never read as 0
+ * (which may mean no limit) or rounded.
+ */
+export function countSetting(value: unknown, field: string, min: number): number {
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof number === 'number' && Number.isInteger(number) && number >= min) return number;
+	throw invalidInput(
+		field,
+		`must be a whole number of at least ${min}, but is ${describeValue(value)}`,
+		'Change it in the node',
+	);
+}

@@ -56,7 +56,7 @@ export function defaultCountryCodeOf(options: {
  * Where national numbers are read: any ISO region or calling code libphonenumber knows; 'empty'
  * when the option is set but gave nothing for this item; undefined when it is not set.
  */
-function readingContextOf(value: DefaultCountryCode): ReadingContext | 'empty' | undefined {
+export function readingContextOf(value: DefaultCountryCode): ReadingContext | 'empty' | undefined {
 	if (value === null) return 'empty';
 	if (value === undefined) return undefined;
 	const unwrapped = oneValueInside(

@@ -1,5 +1,5 @@
 import { invalidInput } from '../input/inputError';
-import { readJsonObject } from '../input/input';
+import { listEntries, readJsonObject } from '../input/input';
 import { expressionOf, recordOfList, refuseSeveralPeople } from './onePerson';
 import {
 	isDateObject,
@@ -128,10 +128,9 @@ export function looseKey(key: string): string {
 	return key.toLowerCase().replace(/[\s_-]/g, '');
 }
 
-/** 'City, lead_score ,Plan' -> ['City', 'lead_score', 'Plan']; a list of texts is taken as it is. */
+/** 'City, lead_score ;Plan' or one key per line -> ['City', 'lead_score', 'Plan'] (listEntries). */
 export function keyList(value: unknown): string[] {
-	const parts = Array.isArray(value) ? value.map(String) : String(value ?? '').split(',');
-	return parts.map((part) => part.trim()).filter(Boolean);
+	return listEntries(value).map(String);
 }
 
 type Verdict =

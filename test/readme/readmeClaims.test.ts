@@ -114,8 +114,19 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
 		'test/nodes/errorItems.cases.ts (the key list, a schema rather than one output)',
 	'{ "placed": false, "status": "calledBefore", "message": "Not placed: this node has already called +91******3210 with this agent (\\"Skip Numbers Called Before\\" is on)", …, "guard": "skipped" }':
 		'test/nodes/CallKaroOutboundCall.contract.ts, its guard row run by test/nodes/shared/contract/guard.ts (needs the processed-items store)',
-	'"Phone Number" is not one of this tool\'s Allowed Numbers: "+91******1002". This number may not be called. Use only the number you were given, or tell the person that you cannot call it; nothing was sent.':
+	'"Phone Number" is not among the numbers this tool may call (its Allowed Numbers): "+91******1002". Use only the number you were given, or tell the person that you cannot call it; nothing was sent.':
 		'test/nodes/shared/agentLimits.cases.ts (a tool run: several calls in one execution)',
+	'is not among the numbers this tool may cancel calls to':
+		'test/nodes/shared/agentLimits.cases.ts (a tool run of Delete Scheduled Call)',
+	'Allowed Numbers gave no number in this execution, so this tool refused every number the agent asked for.':
+		'test/nodes/shared/agentLimits.cases.ts (a tool run)',
+	'this tool has called 1 number in this execution':
+		'test/nodes/shared/agentLimits.cases.ts (a tool run: several calls in one execution)',
+	'A setting of this tool is wrong': 'test/nodes/shared/agentLimits.cases.ts (a tool run)',
+	'A setting of this tool is wrong: "Allowed Numbers" entry 2 of 2 is not a number in use in India (+91): "+91*****6100". Its digits match no number range in use there. Check the digits, or write a number of another country with + and its country code. [item 0]':
+		'test/nodes/shared/agentLimits.cases.ts (a tool run)',
+	'"Max Calls per Execution" must be a whole number of at least 0, but is "three". Change it in the node.':
+		'test/nodes/shared/agentLimits.cases.ts (a tool run)',
 	'Not called: this tool has already called +91******1001 with this agent in this execution, and reaches a number once':
 		'test/nodes/shared/agentLimits.cases.ts (a tool run: several calls in one execution)',
 	'Not called: this tool has called 3 numbers in this execution, its Max Calls per Execution; no more are called in this conversation':

@@ -59,7 +59,7 @@ describe('limits an AI agent cannot change', () => {
 			const [refused, placed] = firstItems(tool.responses);
 			expect(refused).toEqual({
 				error:
-					'"Phone Number" is not one of this tool\'s Allowed Numbers: "+91******1002". This number may not be called. Use only the number you were given, or tell the person that you cannot call it; nothing was sent. [item 0]',
+					'"Phone Number" is not among the numbers this tool may call (its Allowed Numbers): "+91******1002". Use only the number you were given, or tell the person that you cannot call it; nothing was sent. [item 0]',
 				details: expect.objectContaining({ kind: 'invalid-input', attempts: 0 }),
 			});
 			expect(placed).toMatchObject({ placed: true, toNumber: LEAD });
@@ -92,12 +92,38 @@ describe('limits an AI agent cannot change', () => {
 			expect(firstItems(tool.responses)[0]).toMatchObject({ placed: true, toNumber: OTHER });
 		});
 
-		it('set, but empty for this execution (the trigger had no number): nothing may be called', async () => {
-			const tool = await callAsTool(sandbox(), { allowedNumbers: '={{ $json.lead }}' }, [LEAD]);
-			expect(firstItems(tool.responses)[0].error).toContain(
-				"is not one of this tool's Allowed Numbers",
-			);
+		it('set, but empty for this execution (the trigger had no number): nothing may be called, and the builder is warned', async () => {
+			const tool = await callAsTool(sandbox(), { allowedNumbers: '={{ $json.lead }}' }, [LEAD], {
+				via: 'engineRequest',
+			});
+			expect(JSON.parse(tool.result ?? '')).toEqual([
+				{
+					error:
+						'"Phone Number" is not among the numbers this tool may call ("+91******1001"): its Allowed Numbers hold no number in this execution. Do not try another number: tell the person that you cannot call it; nothing was sent. [item 0]',
+					details: expect.objectContaining({ kind: 'invalid-input' }),
+				},
+			]);
+			expect(tool.run.task('Tool').hints).toContainEqual({
+				type: 'warning',
+				location: 'outputPane',
+				message:
+					"Allowed Numbers gave no number in this execution, so this tool refused every number the agent asked for. If the conversation should reach someone, check that the expression in Allowed Numbers reads the number (e.g. the trigger's field).",
+			});
 			expect(sentNumbers(sandbox())).toEqual([]);
+		});
+
+		it.each([
+			['one per line', `${LEAD}\n${OTHER}`],
+			['one per line, as Windows ends lines', `${LEAD}\r\n${OTHER}\r\n`],
+			['separated by semicolons', `${LEAD}; ${OTHER}`],
+			['with blank entries and a repeat', `\n${LEAD},, ;\n\n+91 98200 61003;${LEAD}\n`],
+			['as the list an expression gives', `={{ ['${LEAD}', '+91-98200-61003'] }}`],
+		])('reads the list %s', async (_form, allowedNumbers) => {
+			const tool = await callAsTool(sandbox(), { allowedNumbers }, [OTHER, STRANGER]);
+			const [placed, refused] = firstItems(tool.responses);
+			expect(placed).toMatchObject({ placed: true, toNumber: OTHER });
+			expect(refused.error).toContain('is not among the numbers this tool may call');
+			expect(sentNumbers(sandbox())).toEqual([OTHER]);
 		});
 
 		it('applies to Delete Scheduled Call too', async () => {
@@ -108,8 +134,8 @@ describe('limits an AI agent cannot change', () => {
 				credentials: credentialsFor(sandbox()),
 				toolArgs: { phone: STRANGER },
 			});
-			expect(firstItems(tool.responses)[0].error).toContain(
-				"is not one of this tool's Allowed Numbers",
+			expect(firstItems(tool.responses)[0].error).toBe(
+				'"Phone Number" is not among the numbers this tool may cancel calls to (its Allowed Numbers): "+91******1002". Use only the number you were given, or tell the person that you cannot cancel calls to it; nothing was sent. [item 0]',
 			);
 			expect(apiRequests(sandbox())).toEqual([]);
 		});
@@ -208,10 +234,106 @@ describe('limits an AI agent cannot change', () => {
 			expect(items[3]).toMatchObject({ placed: false, status: 'limitReached' });
 		});
 
+		it('a limit of 1 says "1 number"', async () => {
+			const tool = await callAsTool(sandbox(), { maxCallsPerExecution: 1 }, [LEAD, OTHER]);
+			expect(firstItems(tool.responses)[1].message).toBe(
+				'Not called: this tool has called 1 number in this execution, its Max Calls per Execution; no more are called in this conversation',
+			);
+		});
+
 		it('0 places any number of calls', async () => {
 			const numbers = ['+919820061021', '+919820061022', '+919820061023', '+919820061024'];
 			const tool = await callAsTool(sandbox(), { maxCallsPerExecution: 0 }, numbers);
 			expect(firstItems(tool.responses).every((item) => item.placed === true)).toBe(true);
+		});
+	});
+
+	describe('a wrong setting reaches the builder, never only the model', () => {
+		const WRONG_SETTINGS: Array<[string, INodeParameters, string]> = [
+			[
+				'an Allowed Numbers entry that is no number',
+				{ allowedNumbers: `${LEAD}\n+91 98200 6100`, maxCallsPerExecution: 1 },
+				'A setting of this tool is wrong: "Allowed Numbers" entry 2 of 2 is not a number in use in India (+91): "+91*****6100". Its digits match no number range in use there. Check the digits, or write a number of another country with + and its country code. [item 0]',
+			],
+			[
+				'an Allowed Numbers entry with a letter for a digit',
+				{ allowedNumbers: '+91 98200 61O01' },
+				'"Allowed Numbers" entry 1 of 1 must be a phone number',
+			],
+			[
+				'an Allowed Numbers expression that fails',
+				{ allowedNumbers: "={{ $('Webhook').item.json.phone }}" },
+				'A setting of this tool is wrong: ',
+			],
+			[
+				'a Default Country Code that is no country',
+				{ options: { defaultCountryCode: 'XX' } },
+				'"Default Country Code" is not an ISO country code of any country or region: "XX"',
+			],
+			[
+				'a Time Zone that names no single zone',
+				{ options: { timeZone: 'EST' } },
+				'"Time Zone" is an abbreviation, "EST", which names no single time zone',
+			],
+			[
+				'Calling Hours that are no time of day',
+				{ options: { callingHours: { window: { start: '9am', end: '21:00' } } } },
+				'"Calling Hours Start" is not a time of day: "9am"',
+			],
+			[
+				'a Max Calls per Execution below 0',
+				{ maxCallsPerExecution: -1 },
+				'"Max Calls per Execution" must be a whole number of at least 0, but is -1',
+			],
+			[
+				'a Max Calls per Execution that is no number',
+				{ maxCallsPerExecution: '={{ "three" }}' },
+				'A setting of this tool is wrong: "Max Calls per Execution" must be a whole number of at least 0, but is "three". Change it in the node. [item 0]',
+			],
+			[
+				'a Concurrency out of range',
+				{ options: { concurrency: '={{ 500 }}' } },
+				'"Concurrency" must be a whole number from 1 to 50, but is 500',
+			],
+		];
+
+		it.each(WRONG_SETTINGS)(
+			'%s: the tool fails for the builder to see; nothing is sent (agents that call tools themselves)',
+			async (_setting, parameters, message) => {
+				const tool = await callAsTool(sandbox(), parameters, [LEAD]);
+				// The invocation throws instead of answering: n8n records the error on the tool's run.
+				expect(tool.error?.message).toContain(message);
+				expect(tool.error?.message).toContain('A setting of this tool is wrong: ');
+				expect(tool.run.task('Tool').error?.message).toContain(message);
+				expect(apiRequests(sandbox())).toEqual([]);
+			},
+		);
+
+		it.each(WRONG_SETTINGS)(
+			'%s: the tool fails for the builder to see; nothing is sent (AI Agent v3, which has n8n run its tools)',
+			async (_setting, parameters, message) => {
+				const tool = await callAsTool(sandbox(), parameters, [LEAD], { via: 'engineRequest' });
+				// n8n 2.x marks the tool's run as failed, with the error and how to fix it, and gives
+				// the model the message; n8n 1.x stops the execution at a tool that throws.
+				const task = tool.run.task('Tool');
+				expect(task.executionStatus).toBe('error');
+				expect(task.error?.message).toContain(message);
+				expect(task.error?.description).toContain('Correct it in the node');
+				expect(tool.result).toContain('A setting of this tool is wrong: ');
+				expect(apiRequests(sandbox())).toEqual([]);
+			},
+		);
+
+		it("a model's wrong argument still goes back to the model, as its own to fix", async () => {
+			const tool = await callAsTool(
+				sandbox(),
+				{ allowedNumbers: `${LEAD}; ${OTHER}` },
+				['call me tomorrow', LEAD],
+				{ via: 'supplyData' },
+			);
+			const [refused, placed] = firstItems(tool.responses);
+			expect(refused.error).toMatch(/^"Phone Number" must be a phone number/);
+			expect(placed).toMatchObject({ placed: true, toNumber: LEAD });
 		});
 	});
 
