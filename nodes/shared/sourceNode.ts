@@ -138,7 +138,14 @@ export function sourceDateColumnOf(
 	if (dates.beforeVersion !== undefined && source.version >= dates.beforeVersion) return undefined;
 	const path = pathInItem(context.getInputData()[itemIndex]?.json, scheduleTime);
 	if (path === undefined || path.length === 0) return undefined;
-	return { clock: dates.clock, source: source.rules.displayName, expression: jsonExpression(path) };
+	return {
+		// The driver built its Date on the process's clock: the zone Intl resolves by default.
+		...(dates.clock === 'UTC'
+			? { zone: 'UTC' }
+			: { zone: new Intl.DateTimeFormat().resolvedOptions().timeZone, serverZone: true }),
+		source: source.rules.displayName,
+		expression: jsonExpression(path),
+	};
 }
 
 // The runs a hint was given for, so that it is said once.

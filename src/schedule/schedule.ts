@@ -82,8 +82,10 @@ export interface ScheduleOptions {
  * (a JS Date, or its ISO text) at midnight on a clock. Such a midnight is the date alone.
  */
 export interface DateColumn {
-	/** 'UTC' (SQL Server's driver), or 'server': the n8n server's own clock (node-postgres, node-oracledb). */
-	clock: 'UTC' | 'server';
+	/** The zone of the driver's midnight: UTC (SQL Server's driver), or the n8n server's (node-postgres). */
+	zone: string;
+	/** The zone is the n8n server's own, as messages say. */
+	serverZone?: boolean;
 	/** The node, as messages name it: 'Postgres'. */
 	source: string;
 	/** The expression of the item's value, for the fix that reads it as an instant: '$json.follow_up_on'. */
@@ -312,15 +314,10 @@ function readDate(
 // The ISO text a JS Date gives (toISOString, toJSON): what n8n writes a driver's Date as.
 const JS_DATE_TEXT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-/** 'YYYY-MM-DD' of an instant on a clock, when it is exactly midnight there; else undefined. */
-function midnightDateOn(instant: number, clock: DateColumn['clock']): string | undefined {
-	const time = new Date(instant);
-	if (clock === 'UTC') return instant % DAY === 0 ? time.toISOString().slice(0, 10) : undefined;
-	// The server's clock is the one the driver built the Date on: the process's local time.
-	const local = [time.getHours(), time.getMinutes(), time.getSeconds(), time.getMilliseconds()];
-	if (local.some((part) => part !== 0)) return undefined;
-	const pad = (part: number) => String(part).padStart(2, '0');
-	return `${String(time.getFullYear()).padStart(4, '0')}-${pad(time.getMonth() + 1)}-${pad(time.getDate())}`;
+/** 'YYYY-MM-DD' of an instant in a zone, when it is exactly midnight there; else undefined. */
+function midnightDateIn(instant: number, zone: Zone): string | undefined {
+	const wall = instant + offsetAt(zone, instant);
+	return wall % DAY === 0 ? new Date(wall).toISOString().slice(0, 10) : undefined;
 }
 
 /**
@@ -340,9 +337,12 @@ function readDateColumn(value: unknown, options: TextOptions, field: string): Re
 				? value.toISOString()
 				: undefined;
 	if (shown === undefined || !JS_DATE_TEXT.test(shown)) return undefined;
-	const date = midnightDateOn(Date.parse(shown), column.clock);
+	const zone = knownZone(column.zone);
+	const date = midnightDateIn(Date.parse(shown), zone);
 	if (date === undefined) return undefined;
-	const midnight = column.clock === 'UTC' ? 'midnight UTC' : "midnight on the n8n server's clock";
+	const midnight = column.serverZone
+		? `midnight on the n8n server's clock (${zone.name})`
+		: `midnight ${zone.name}`;
 	return readDate(date, options.dayStart, field, {
 		said: `is ${midnight}, as ${column.source} gives a DATE column, so a date alone: "${shown}"`,
 		moreFix: `if the column holds a time of day, map {{ ${column.expression}.toDateTime() }}, which is read as that instant`,
