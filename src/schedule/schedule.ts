@@ -314,10 +314,15 @@ function readDate(
 // The ISO text a JS Date gives (toISOString, toJSON): what n8n writes a driver's Date as.
 const JS_DATE_TEXT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-/** 'YYYY-MM-DD' of an instant in a zone, when it is exactly midnight there; else undefined. */
-function midnightDateIn(instant: number, zone: Zone): string | undefined {
+/**
+ * 'YYYY-MM-DD' of an instant that is the start of a day in a zone, else undefined: midnight, or
+ * where the clocks resume when they skip it, as a JS Date built for that day is.
+ */
+function dayStartingAt(instant: number, zone: Zone): string | undefined {
 	const wall = instant + offsetAt(zone, instant);
-	return wall % DAY === 0 ? new Date(wall).toISOString().slice(0, 10) : undefined;
+	const day = wall - (((wall % DAY) + DAY) % DAY);
+	const starts = firstInstantAtOrAfter(day, zone) === instant;
+	return starts ? new Date(day).toISOString().slice(0, 10) : undefined;
 }
 
 /**
@@ -338,7 +343,7 @@ function readDateColumn(value: unknown, options: TextOptions, field: string): Re
 				: undefined;
 	if (shown === undefined || !JS_DATE_TEXT.test(shown)) return undefined;
 	const zone = knownZone(column.zone);
-	const date = midnightDateIn(Date.parse(shown), zone);
+	const date = dayStartingAt(Date.parse(shown), zone);
 	if (date === undefined) return undefined;
 	const midnight = column.serverZone
 		? `midnight on the n8n server's clock (${zone.name})`
