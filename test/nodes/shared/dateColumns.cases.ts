@@ -95,6 +95,16 @@ describe('a Schedule Time from a database node', () => {
 		expect(sent).toBe('2026-12-04T05:30:00');
 	});
 
+	test('a datetime that holds India time, with the expression docs/scheduling.md gives', async () => {
+		const { sent } = await assign(
+			[SQL_SERVER],
+			`={{ $json.booked_at.toDateTime().toUTC().toFormat("yyyy-MM-dd'T'HH:mm:ss") }}`,
+			{},
+			{ ...row, booked_at: '2026-12-04T09:30:00.000Z' },
+		);
+		expect(sent).toBe('2026-12-04T09:30:00');
+	});
+
 	test.each([
 		['from a node that is no database (Edit Fields)', [EDIT_FIELDS], '={{ $json.follow_up_on }}'],
 		['typed in the node', [SQL_SERVER], '2026-12-04T00:00:00Z'],
