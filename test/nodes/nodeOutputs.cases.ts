@@ -9,6 +9,7 @@ import { ASSIGN_WORKFLOW, DELETE_SCHEDULED_CALL, OUTBOUND_CALL } from '../engine
 import { readNodeOutput } from '../fixtures/node-outputs/nodeOutputs.mjs';
 import { inTurn } from '../support/testScale.mjs';
 import { NODE_NAME, apiRequests, reasonCounts, runNode, useSandbox } from './fixtures';
+import type { UpstreamNode } from './fixtures';
 
 /** The clock of every run: the items' follow-ups lie ahead of it. */
 const NOW = Date.parse('2026-11-25T06:00:00Z');
@@ -1431,7 +1432,9 @@ describe("items as n8n's own nodes output them, through the CallKaro nodes", () 
 	async function check(run: NodeOutputRun, afterEditFields: boolean, outcome: Outcome) {
 		const entry = INDEX.find(({ file }) => file === run.file);
 		if (!entry) throw new Error(`${run.file} is not in index.json`);
-		const upstream = [{ name: entry.node, type: entry.nodeType, typeVersion: entry.typeVersion }];
+		const upstream: UpstreamNode[] = [
+			{ name: entry.node, type: entry.nodeType, typeVersion: entry.typeVersion },
+		];
 		if (afterEditFields) upstream.push({ name: 'Edit Fields', type: 'n8n-nodes-base.set' });
 		sandbox().reset();
 		const result = await runNode(sandbox(), {
