@@ -25,8 +25,8 @@ export interface SourceNodeRules {
 	dateColumnsAtMidnight?: { clock: 'UTC' | 'server'; beforeVersion?: number };
 }
 
-// node-postgres builds a DATE as a JS Date at midnight on the server's clock, as mysql2 does
-// without dateStrings; these nodes give 'YYYY-MM-DD' from the version named.
+// node-postgres builds a DATE as a JS Date at midnight on the server's clock (as mysql2 does
+// without dateStrings); TimescaleDB, QuestDB and CrateDB give 'YYYY-MM-DD' from their 1.1.
 const PG_DATES_BEFORE_1_1 = { clock: 'server', beforeVersion: 1.1 } as const;
 
 const SOURCE_NODES: Readonly<Record<string, SourceNodeRules>> = {
