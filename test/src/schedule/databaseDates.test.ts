@@ -128,6 +128,18 @@ describe("a database's DATE column given as midnight is the date alone", () => {
 			}
 		});
 
+		test("a day whose midnight the server's clocks skip starts where they resume, as the driver's Date does", () => {
+			// São Paulo went from 2018-11-03T23:59:59 to 2018-11-04T01:00:00 (03:00 UTC).
+			const saoPaulo = { ...postgres, zone: 'America/Sao_Paulo' };
+			const options = { zone: 'UTC', now: new Date('2018-11-01T00:00:00Z'), dateColumn: saoPaulo };
+			expect(
+				toIstSchedule('2018-11-04T03:00:00.000Z', { ...options, dayStart: DAY_START }),
+			).toMatchObject({ scheduleAt: '2018-11-04T09:00:00' });
+			expect(
+				inputErrorOf(() => toIstSchedule('2018-11-04T03:00:00.000Z', options)).message,
+			).toMatch(/^"Schedule Time" is midnight on the n8n server's clock \(America\/Sao_Paulo\)/);
+		});
+
 		test('midnight UTC is no midnight there: an instant', () => {
 			const value = '2026-12-04T00:00:00.000Z';
 			expect(toIstSchedule(value, { ...IN_INDIA, dateColumn: postgres }).scheduleAt).toBe(
