@@ -7,6 +7,9 @@ const fs = require('node:fs');
 process.env.N8N_USER_FOLDER ??= fs.mkdtempSync(path.join(os.tmpdir(), 'callkaro-n8n-'));
 // Engine tests provoke node errors on purpose; n8n-core would log each with a stack.
 process.env.N8N_LOG_LEVEL ??= 'silent';
+// The n8n server's clock is UTC in every run: node-postgres gives a DATE as midnight on it, and
+// the corpus's items (test/fixtures/node-outputs) were written by a server in UTC.
+process.env.TZ = 'UTC';
 
 /** @type {import('jest').Config} */
 module.exports = {

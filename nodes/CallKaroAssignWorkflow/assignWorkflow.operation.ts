@@ -43,7 +43,12 @@ import {
 import type { CallingHoursOptionValue } from '../shared/schedule';
 import { firstItemText } from '../shared/runState';
 import type { FirstItem, FirstItemWording, ItemResult, PreparedItem } from '../shared/runState';
-import { readingOutput, sourceNodeOf, sourceZoneOf } from '../shared/sourceNode';
+import {
+	readingOutput,
+	sourceDateColumnOf,
+	sourceNodeOf,
+	sourceZoneOf,
+} from '../shared/sourceNode';
 import {
 	allowedNumbersProperty,
 	checkAllowedNumber,
@@ -326,6 +331,7 @@ export function prepare(
 					zone: scheduleZone(options.timeZone, sourceZone?.zone),
 					longPast: options.longPastSchedule,
 					serialDates: options.scheduleNumbers === 'serialDates',
+					dateColumn: sourceDateColumnOf(context, itemIndex, scheduleAt),
 					farAhead: options.farAheadSchedule,
 				}
 			: undefined,

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { IstSchedule } from '../../src/schedule/schedule';
+import { DATE_COLUMN_NOTE } from '../../src/schedule/schedule';
+import type { DateColumn, IstSchedule } from '../../src/schedule/schedule';
 import { passesItemsThrough, sourceNodeRules } from '../../src/records/sourceNodes';
 import type { SourceNodeRules } from '../../src/records/sourceNodes';
 import { hintScheduleZone } from './schedule';
@@ -9,6 +10,8 @@ import { hintScheduleZone } from './schedule';
 export interface SourceNode {
 	/** Its name in the workflow. */
 	name: string;
+	/** Its node version (typeVersion): what a node gives may change with it. */
+	version: number;
 	rules: SourceNodeRules;
 }
 
@@ -16,10 +19,12 @@ export interface SourceNode {
 const MAX_PASS_THROUGH_HOPS = 5;
 const sourceByRun = new WeakMap<IExecuteFunctions, SourceNode | null>();
 
-/** The type of `name` among the ancestors of the node running, or undefined. */
-function typeOf(context: IExecuteFunctions, name: string): string | undefined {
-	return context.getParentNodes(context.getNode().name).find((parent) => parent.name === name)
-		?.type;
+/** The type and version of `name` among the ancestors of the node running, or undefined. */
+function typeOf(
+	context: IExecuteFunctions,
+	name: string,
+): { type: string; typeVersion: number } | undefined {
+	return context.getParentNodes(context.getNode().name).find((parent) => parent.name === name);
 }
 
 /**
@@ -40,11 +45,11 @@ function findSourceNode(context: IExecuteFunctions): SourceNode | null {
 		return null;
 	}
 	for (let hop = 0; name !== undefined && hop <= MAX_PASS_THROUGH_HOPS; hop++) {
-		const type = typeOf(context, name);
-		if (type === undefined) return null;
-		const rules = sourceNodeRules(type);
-		if (rules) return { name, rules };
-		if (!passesItemsThrough(type)) return null;
+		const node = typeOf(context, name);
+		if (node === undefined) return null;
+		const rules = sourceNodeRules(node.type);
+		if (rules) return { name, version: node.typeVersion, rules };
+		if (!passesItemsThrough(node.type)) return null;
 		name = parentOf(context, name);
 	}
 	return null;
@@ -60,11 +65,31 @@ export function sourceNodeOf(context: IExecuteFunctions): SourceNode | undefined
 	return sourceByRun.get(context) ?? undefined;
 }
 
-/** Whether `text` is one of the values of the item (searched a few levels deep). */
-function itemHolds(value: unknown, text: string, depth = 3): boolean {
-	if (value === text) return true;
-	if (depth === 0 || typeof value !== 'object' || value === null) return false;
-	return Object.values(value).some((inner) => itemHolds(inner, text, depth - 1));
+function isDate(value: unknown): value is Date {
+	return Object.prototype.toString.call(value) === '[object Date]';
+}
+
+/**
+ * The keys under which the item holds `wanted` (searched a few levels deep; a Date by its
+ * instant), or undefined when it is none of the item's own values.
+ */
+function pathInItem(value: unknown, wanted: unknown, depth = 3): string[] | undefined {
+	if (value === wanted) return [];
+	if (isDate(value) && isDate(wanted) && value.getTime() === wanted.getTime()) return [];
+	if (depth === 0 || typeof value !== 'object' || value === null || isDate(value)) return undefined;
+	for (const [key, inner] of Object.entries(value)) {
+		const path = pathInItem(inner, wanted, depth - 1);
+		if (path !== undefined) return [key, ...path];
+	}
+	return undefined;
+}
+
+/** The item's value at `path` as an n8n expression: $json.follow_up_on, $json["Follow Up"]. */
+function jsonExpression(path: string[]): string {
+	const keys = path.map((key) =>
+		/^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`,
+	);
+	return `$json${keys.join('')}`;
 }
 
 /** The zone a schedule time is read in when the source node's times have no offset. */
@@ -88,10 +113,38 @@ export function sourceZoneOf(
 	const rules = sourceNodeOf(context)?.rules;
 	const zone = rules?.timesWithoutOffsetIn;
 	if (zone === undefined || typeof scheduleTime !== 'string') return undefined;
-	if (!itemHolds(context.getInputData()[itemIndex]?.json, scheduleTime)) return undefined;
+	if (pathInItem(context.getInputData()[itemIndex]?.json, scheduleTime) === undefined) {
+		return undefined;
+	}
 	return {
 		zone,
 		assumed: `Schedule Time: a time without an offset is ${zone}, as ${rules?.displayName} gives it`,
+	};
+}
+
+/**
+ * The Schedule Time as a database's DATE column, when the source node's driver gives one as an
+ * instant at midnight and the value is one of the item's own: a time typed in the node or built
+ * by an expression is no column of it.
+ */
+export function sourceDateColumnOf(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	scheduleTime: unknown,
+): DateColumn | undefined {
+	const source = sourceNodeOf(context);
+	const dates = source?.rules.dateColumnsAtMidnight;
+	if (source === undefined || dates === undefined) return undefined;
+	if (dates.beforeVersion !== undefined && source.version >= dates.beforeVersion) return undefined;
+	const path = pathInItem(context.getInputData()[itemIndex]?.json, scheduleTime);
+	if (path === undefined || path.length === 0) return undefined;
+	return {
+		// The driver built its Date on the process's clock: the zone Intl resolves by default.
+		...(dates.clock === 'UTC'
+			? { zone: 'UTC' }
+			: { zone: new Intl.DateTimeFormat().resolvedOptions().timeZone, serverZone: true }),
+		source: source.rules.displayName,
+		expression: jsonExpression(path),
 	};
 }
 
@@ -128,5 +181,9 @@ export function readingOutput(
 ): IDataObject {
 	if (!sourceZone) hintScheduleZone(context, prepared.schedule);
 	const zoneAssumed = sourceZone && prepared.schedule?.wallClockZone ? [sourceZone.assumed] : [];
-	return readAsOutput(context, [...prepared.assumed, ...zoneAssumed]);
+	const note = prepared.schedule?.note;
+	const dateAssumed = note?.startsWith(DATE_COLUMN_NOTE)
+		? [`Schedule Time: ${note.split(';')[0]}`]
+		: [];
+	return readAsOutput(context, [...prepared.assumed, ...zoneAssumed, ...dateAssumed]);
 }

@@ -15,7 +15,7 @@ import type { DefaultCountryCode, PhoneNumber } from '../phone/phoneNumber';
 import { applyCallingHours } from '../schedule/callingHours';
 import type { CallingHours } from '../schedule/callingHours';
 import { SERIAL_DATE_NOTE, toIstSchedule } from '../schedule/schedule';
-import type { FarAhead, IstSchedule, LongPast } from '../schedule/schedule';
+import type { DateColumn, FarAhead, IstSchedule, LongPast } from '../schedule/schedule';
 import { MAX_ATTRIBUTE_ROWS, attributeRowSchema } from '../client/schemas';
 
 // What each endpoint is sent: its schema (the one source of its type and limits), then the
@@ -97,6 +97,8 @@ export interface ScheduleInput {
 	farAhead?: FarAhead;
 	/** Options → Schedule Time Numbers: numbers below 100000 are spreadsheet serial dates. */
 	serialDates?: boolean;
+	/** The value is a database's DATE column as its driver gives it: midnight is the date alone. */
+	dateColumn?: DateColumn;
 }
 
 export interface AssignInput {
@@ -285,6 +287,7 @@ function istSchedule(
 			farAhead: schedule?.farAhead,
 			// The builder says so, or the node the item came from gives dates as serials.
 			serialDates: schedule?.serialDates || sourceNode?.givesSerialDates,
+			dateColumn: schedule?.dateColumn,
 			// A date alone starts when the calling hours open that day.
 			dayStart: callingHours && { zone: callingHours.zone, time: callingHours.start },
 		});

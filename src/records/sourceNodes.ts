@@ -19,7 +19,17 @@ export interface SourceNodeRules {
 	givesSerialDates?: boolean;
 	/** It puts several items in one, each field's values in a list (n8n's Aggregate node). */
 	putsItemsInLists?: boolean;
+	/**
+	 * Its driver gives a DATE column as an instant at midnight (a JS Date, or its ISO text) on a
+	 * clock: UTC, or the n8n server's own; below `beforeVersion` only, where later versions of
+	 * the node give 'YYYY-MM-DD'.
+	 */
+	dateColumnsAtMidnight?: { clock: 'UTC' | 'server'; beforeVersion?: number };
 }
+
+// node-postgres builds a DATE as a JS Date at midnight on the server's clock (as mysql2 does
+// without dateStrings); TimescaleDB, QuestDB and CrateDB give 'YYYY-MM-DD' from their 1.1.
+const PG_DATES_BEFORE_1_1 = { clock: 'server', beforeVersion: 1.1 } as const;
 
 const SOURCE_NODES: Readonly<Record<string, SourceNodeRules>> = {
 	// Odoo's JSON-RPC writes an unset field as false and datetimes in UTC, as 'YYYY-MM-DD HH:MM:SS'.
@@ -45,6 +55,35 @@ const SOURCE_NODES: Readonly<Record<string, SourceNodeRules>> = {
 		displayName: 'Facebook Lead Ads Trigger',
 		recordUnder: 'data',
 	},
+	'n8n-nodes-base.postgres': {
+		displayName: 'Postgres',
+		dateColumnsAtMidnight: { clock: 'server', beforeVersion: 2.7 },
+	},
+	'n8n-nodes-base.mySql': {
+		displayName: 'MySQL',
+		dateColumnsAtMidnight: { clock: 'server', beforeVersion: 2.1 },
+	},
+	// node-oracledb reads a DATE on the server's clock; the node writes it as ISO text.
+	'n8n-nodes-base.oracleDatabase': {
+		displayName: 'Oracle Database',
+		dateColumnsAtMidnight: { clock: 'server' },
+	},
+	// SQL Server's driver (tedious) reads a DATE as midnight UTC; 1.2 writes it as ISO text.
+	'n8n-nodes-base.microsoftSql': {
+		displayName: 'Microsoft SQL',
+		dateColumnsAtMidnight: { clock: 'UTC' },
+	},
+	// snowflake-sdk's Date for a DATE is midnight UTC; from 1.1 the node gives its text.
+	'n8n-nodes-base.snowflake': {
+		displayName: 'Snowflake',
+		dateColumnsAtMidnight: { clock: 'UTC', beforeVersion: 1.1 },
+	},
+	'n8n-nodes-base.timescaleDb': {
+		displayName: 'TimescaleDB',
+		dateColumnsAtMidnight: PG_DATES_BEFORE_1_1,
+	},
+	'n8n-nodes-base.questDb': { displayName: 'QuestDB', dateColumnsAtMidnight: PG_DATES_BEFORE_1_1 },
+	'n8n-nodes-base.crateDb': { displayName: 'CrateDB', dateColumnsAtMidnight: PG_DATES_BEFORE_1_1 },
 };
 
 /**

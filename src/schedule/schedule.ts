@@ -40,7 +40,13 @@ const FIRST_EPOCH_MILLIS = 1e11;
 /** Spreadsheet serial dates count days from 1899-12-30; 100000 is the year 2173. */
 const SERIAL_DATE_EPOCH = Date.UTC(1899, 11, 30);
 const LAST_SERIAL_DATE = 100_000;
-const NUMERIC_TEXT = /^\d+(?:\.\d+)?$/;
+/**
+ * A number as text: digits, a fraction, an exponent. BigQuery gives a TIMESTAMP as decimal epoch
+ * seconds in exponent notation ('1.7682813E9'), HubSpot epoch milliseconds as digits.
+ */
+const NUMBER_TEXT = /^(\d+)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
+/** Further than this an exponent means no time in the years 1-9999; the digits are not spelt out. */
+const LONGEST_EXPONENT = 30;
 
 export interface IstSchedule {
 	/** '2026-11-22T09:30:00': the time in Asia/Kolkata, in CallKaro's format. */
@@ -67,11 +73,32 @@ export interface ScheduleOptions {
 	dayStart?: { zone: string; time: string };
 	/** Numbers below 100000 are spreadsheet serial dates, read on the clocks of `zone`. */
 	serialDates?: boolean;
+	/** The value is one of a database's own values, whose driver gives a DATE column as midnight. */
+	dateColumn?: DateColumn;
 }
 
-// 'YYYY-MM-DD', 'YYYY-MM-DDTHH:mm[:ss[.fraction]]' or with a space instead of T, optionally with Z or an offset.
+/**
+ * How a database node's driver gives a DATE column when not as 'YYYY-MM-DD' text: as an instant
+ * (a JS Date, or its ISO text) at midnight on a clock. Such a midnight is the date alone.
+ */
+export interface DateColumn {
+	/** The zone of the driver's midnight: UTC (SQL Server's driver), or the n8n server's (node-postgres). */
+	zone: string;
+	/** The zone is the n8n server's own, as messages say. */
+	serverZone?: boolean;
+	/** The node, as messages name it: 'Postgres'. */
+	source: string;
+	/** The expression of the item's value, for the fix that reads it as an instant: '$json.follow_up_on'. */
+	expression: string;
+}
+
+/** How scheduleNote starts for a DATE column's midnight: 'midnight read as a date alone, as Postgres gives a DATE column'. */
+export const DATE_COLUMN_NOTE = 'midnight read as a date alone, as';
+
+// 'YYYY-MM-DD', 'YYYY-MM-DDTHH:mm[:ss[.fraction]]' or with a space instead of T, optionally with Z,
+// UTC or an offset, after a space too: Snowflake's '2026-01-13 09:30:00.000 +0000', Postgres's '+00'.
 const DATE_TEXT =
-	/^(\d{4})-(\d{2})-(\d{2})(?:[T ]([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.(\d+))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+	/^(\d{4})-(\d{2})-(\d{2})(?:[Tt ]([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:[.,](\d+))?)? ?(Z|z|UTC|[+-]\d{2}(?::?\d{2})?)?)?$/;
 const OFFSET_TEXT = /^([+-])(\d{2}):?(\d{2})?$/;
 const FORMAT_HINT =
 	'Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30';
@@ -124,7 +151,7 @@ function wallMillis(fields: number[]): number {
 
 /** Offset in minutes east of UTC, or undefined when it is not an ISO 8601 offset (hours 0-23, minutes 0-59). */
 function offsetMinutes(offset: string): number | undefined {
-	if (offset === 'Z') return 0;
+	if (['Z', 'z', 'UTC'].includes(offset)) return 0;
 	const [, sign, hours, minutes = '00'] = OFFSET_TEXT.exec(offset) ?? [];
 	if (sign === undefined || Number(hours) > 23 || Number(minutes) > 59) return undefined;
 	return (sign === '-' ? -1 : 1) * (Number(hours) * 60 + Number(minutes));
@@ -219,7 +246,7 @@ function skippedError(text: string, zone: Zone, field: string, reading: WallRead
 			: 'Pick a time outside the clock change';
 	return invalidInput(
 		field,
-		`does not exist in the time zone ${zone.name}, because the clocks skip it: ${describeValue(text)}`,
+		`does not exist in the time zone ${zone.name}, because the clocks skip it: ${dateShown(text)}`,
 		gap,
 	);
 }
@@ -247,36 +274,85 @@ export function minutesOfDay(timeOfDay: string): number {
 	return hours * 60 + minutes;
 }
 
+/** Why a value is a date alone, for the refusal without Calling Hours: what it is, and more fix. */
+interface DateAlone {
+	/** e.g. 'has a date but no time: "2030-12-05"' */
+	said: string;
+	/** Said after the fix for any date alone. */
+	moreFix?: string;
+	/** Said at the start of scheduleNote, when something decided it is a date alone. */
+	note?: string;
+}
+
 /**
  * A date without a time (a form's date answer) is never a silent midnight call: it starts at the
  * day start given (when Calling Hours open that day), and may be used until that day ends.
  */
 function readDate(
-	text: string,
-	day: number,
+	date: string,
 	dayStart: ScheduleOptions['dayStart'],
 	field: string,
+	why: DateAlone,
 ): Reading {
-	const date = text.slice(0, 10);
-	const midnight = text.length > 10;
-	const utcMidnight = midnight && /(Z|[+-]00:?00)$/.test(text);
 	if (dayStart === undefined) {
 		throw invalidInput(
 			field,
-			utcMidnight
-				? `is midnight UTC, as a database gives a date column alone: ${describeValue(text)}`
-				: midnight
-					? `is midnight without an offset, as a date picker gives a date alone: ${describeValue(text)}`
-					: `has a date but no time: ${describeValue(text)}`,
-			`Add the time, such as ${date}T10:00:00+05:30, or add Options → Calling Hours to start when they open that day${midnight && !utcMidnight ? `; for a call at midnight, give the offset: ${date}T00:00:00+05:30` : ''}`,
+			why.said,
+			`Add the time, such as ${date}T10:00:00+05:30, or add Options → Calling Hours to start when they open that day${why.moreFix ? `; ${why.moreFix}` : ''}`,
 		);
 	}
 	const zone = knownZone(dayStart.zone, 'Calling Hours Time Zone');
+	const day = Date.parse(`${date}T00:00:00Z`);
+	const note = `date without a time: starts when Calling Hours open that day (${dayStart.time} in ${zone.name})`;
 	return {
 		instant: firstInstantAtOrAfter(day + minutesOfDay(dayStart.time) * MINUTE, zone),
 		latest: firstInstantAtOrAfter(day + DAY, zone) - 1,
-		note: `date without a time: starts when Calling Hours open that day (${dayStart.time} in ${zone.name})`,
+		note: why.note ? `${why.note}; ${note}` : note,
 	};
+}
+
+// The ISO text a JS Date gives (toISOString, toJSON): what n8n writes a driver's Date as.
+const JS_DATE_TEXT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * 'YYYY-MM-DD' of an instant that is the start of a day in a zone, else undefined: midnight, or
+ * where the clocks resume when they skip it, as a JS Date built for that day is.
+ */
+function dayStartingAt(instant: number, zone: Zone): string | undefined {
+	const wall = instant + offsetAt(zone, instant);
+	const day = wall - (((wall % DAY) + DAY) % DAY);
+	const starts = firstInstantAtOrAfter(day, zone) === instant;
+	return starts ? new Date(day).toISOString().slice(0, 10) : undefined;
+}
+
+/**
+ * A database's own value that its driver wrote for a DATE column (a JS Date, or its ISO text) at
+ * midnight on the driver's clock, read as the date alone; undefined for any other value.
+ */
+function readDateColumn(value: unknown, options: TextOptions, field: string): Reading | undefined {
+	const column = options.dateColumn;
+	if (column === undefined) return undefined;
+	const shown =
+		typeof value === 'string'
+			? value.trim()
+			: typeof value === 'object' &&
+				  value !== null &&
+				  isJsDate(value) &&
+				  !Number.isNaN(value.getTime())
+				? value.toISOString()
+				: undefined;
+	if (shown === undefined || !JS_DATE_TEXT.test(shown)) return undefined;
+	const zone = knownZone(column.zone);
+	const date = dayStartingAt(Date.parse(shown), zone);
+	if (date === undefined) return undefined;
+	const midnight = column.serverZone
+		? `midnight on the n8n server's clock (${zone.name})`
+		: `midnight ${zone.name}`;
+	return readDate(date, options.dayStart, field, {
+		said: `is ${midnight}, as ${column.source} gives a DATE column, so a date alone: "${shown}"`,
+		moreFix: `if the column holds a time of day, map {{ ${column.expression}.toDateTime() }}, which is read as that instant`,
+		note: `${DATE_COLUMN_NOTE} ${column.source} gives a DATE column`,
+	});
 }
 
 /**
@@ -299,41 +375,69 @@ function parseDateText(text: string, options: TextOptions, field: string): Readi
 		Number(day) < 1 ||
 		Number(day) > daysInMonth(Number(year), Number(month))
 	) {
-		throw invalidInput(field, `is not a real date or time: ${describeValue(text)}`, FORMAT_HINT);
+		throw invalidInput(field, `is not a real date or time: ${dateShown(text)}`, FORMAT_HINT);
 	}
 	// Any number of fraction digits; CallKaro's format has whole seconds, so milliseconds are plenty.
 	const millisecond = fraction.slice(0, 3).padEnd(3, '0');
 	const wall = wallMillis([year, month, day, hour ?? '0', minute, second, millisecond].map(Number));
-	// Midnight without an offset is what a date picker gives for a date alone, and midnight UTC what a
-	// database gives for a DATE column: no one means a call at 00:00 (or at 05:30 in India).
-	const midnight = wall % DAY === 0;
-	const dateAlone =
-		hour === undefined || (midnight && (offset === undefined || offsetMinutes(offset) === 0));
-	if (dateAlone) return readDate(text, wall, options.dayStart, field);
-	if (offset === undefined) return readWallText(text, wall, options.zone, field);
+	const date = text.slice(0, 10);
+	if (hour === undefined) {
+		return readDate(date, options.dayStart, field, {
+			said: `has a date but no time: ${dateShown(text)}`,
+		});
+	}
+	if (offset === undefined) {
+		// Midnight without an offset is what a date picker gives for a date alone: it names no
+		// instant, and no one means a call at 00:00. With an offset it is that instant.
+		if (wall % DAY === 0) {
+			return readDate(date, options.dayStart, field, {
+				said: `is midnight without an offset, as a date picker gives a date alone: ${dateShown(text)}`,
+				moreFix: `for a call at midnight, give the offset: ${date}T00:00:00+05:30`,
+			});
+		}
+		return readWallText(text, wall, options.zone, field);
+	}
 	const minutes = offsetMinutes(offset);
 	if (minutes === undefined) {
 		throw invalidInput(
 			field,
-			`has an offset that is not -23:59 to +23:59: ${describeValue(text)}`,
+			`has an offset that is not -23:59 to +23:59: ${dateShown(text)}`,
 			'Write the offset as +HH:MM or -HH:MM, hours 00-23 and minutes 00-59, such as +05:30',
 		);
 	}
 	return { instant: wall - minutes * MINUTE };
 }
 
-/** How text is read: offset-less date and time in `zone`, a date alone from `dayStart`. */
+/**
+ * Date text as a message shows it: as given, since it is no phone number, but with a fraction
+ * of a second cut to 6 digits, so that no run of a phone number's length is shown.
+ */
+function dateShown(text: string): string {
+	return `"${text.replace(/([.,]\d{6})\d+/, '$1…')}"`;
+}
+
+/** How a value is read: offset-less date and time in `zone`, a date alone from `dayStart`. */
 interface TextOptions {
 	zone: Zone;
 	dayStart: ScheduleOptions['dayStart'];
 	serialDates?: boolean;
+	dateColumn?: DateColumn;
 }
 
-/** A number as a message shows it: its size, once it has as many digits as a phone number. */
+/** A number as a message shows it: its size, once it has as many digits as the shortest phone numbers. */
 function numberShown(number: number): string {
-	const digits = String(Math.trunc(Math.abs(number))).length;
-	if (digits < 8) return String(number);
+	const digits = numberDigits(number)?.length ?? 0;
+	if (digits < 7) return String(number);
 	return `a ${number < 0 ? 'negative ' : ''}number of ${digits} digits`;
+}
+
+/** A refused value as messages show it: a number by its size, date text as given, other text masked. */
+function valueShown(value: unknown): string {
+	const text = typeof value === 'string' ? value.trim() : undefined;
+	if (typeof value === 'number') return numberShown(value);
+	if (text !== undefined && NUMBER_TEXT.test(text)) return numberShown(Number(text));
+	if (text !== undefined && DATE_TEXT.test(text)) return dateShown(text);
+	return describeValue(value);
 }
 
 /** The option that reads spreadsheet serial dates, as fixes name it. */
@@ -360,17 +464,53 @@ function readSerial(serial: number, options: TextOptions, field: string): Readin
 	const wall = serialWall(serial);
 	const shown = serialShown(serial);
 	const reading = Number.isInteger(serial)
-		? readDate(shown, wall, options.dayStart, field)
+		? readDate(shown, options.dayStart, field, { said: `has a date but no time: "${shown}"` })
 		: readWallText(shown, wall, options.zone, field);
 	const note = `${SERIAL_DATE_NOTE} ${shown}`;
 	return { ...reading, note: reading.note ? `${note}; ${reading.note}` : note };
 }
 
+/**
+ * A number's decimal text with its exponent applied, as the digits before and after the point:
+ * '1.7682813E9' is 1768281300 and ''. Undefined for text that is not one, or a longer exponent.
+ */
+function decimalParts(text: string): { whole: string; fraction: string } | undefined {
+	const [, whole, fraction = '', exponent = '0'] = NUMBER_TEXT.exec(text) ?? [];
+	const shift = Number(exponent);
+	if (whole === undefined || Math.abs(shift) > LONGEST_EXPONENT) return undefined;
+	const digits = whole + fraction;
+	const point = whole.length + shift;
+	if (point <= 0) return { whole: '0', fraction: '0'.repeat(-point) + digits };
+	if (point >= digits.length) return { whole: digits.padEnd(point, '0'), fraction: '' };
+	return { whole: digits.slice(0, point), fraction: digits.slice(point) };
+}
+
+/**
+ * Epoch seconds (unit SECOND) or milliseconds (unit 1) as milliseconds, from the number's decimal
+ * text: exact, with a fraction of a millisecond cut as ISO text's is, so every form agrees.
+ */
+function epochMillis(number: number, text: string, unit: number): number {
+	const parts = decimalParts(text);
+	if (parts === undefined) return Math.floor(number * unit);
+	const places = unit === SECOND ? 3 : 0;
+	return Number(parts.whole + parts.fraction.slice(0, places).padEnd(places, '0'));
+}
+
 /** A number by its size: epoch milliseconds, epoch seconds, a serial date, or refused saying what it looks like. */
-function readNumber(number: number, options: TextOptions, field: string): Reading {
-	if (Number.isNaN(number) || number >= FIRST_EPOCH_MILLIS) return { instant: number };
+function readNumber(
+	number: number,
+	options: TextOptions,
+	field: string,
+	text = String(number),
+): Reading {
+	if (Number.isNaN(number) || number >= FIRST_EPOCH_MILLIS) {
+		return { instant: epochMillis(number, text, 1) };
+	}
 	if (number >= FIRST_EPOCH_SECONDS) {
-		return { instant: number * SECOND, note: 'number read as epoch seconds, not milliseconds' };
+		return {
+			instant: epochMillis(number, text, SECOND),
+			note: 'number read as epoch seconds, not milliseconds',
+		};
 	}
 	if (number > 0 && number < LAST_SERIAL_DATE) {
 		if (options.serialDates) return readSerial(number, options, field);
@@ -396,31 +536,29 @@ function emptyError(field: string) {
 }
 
 function parseInput(value: unknown, options: TextOptions, field: string): Reading {
+	const dateColumn = readDateColumn(value, options, field);
+	if (dateColumn !== undefined) return dateColumn;
 	if (typeof value === 'number') return readNumber(value, options, field);
 	if (value === undefined || value === null) throw emptyError(field);
-	// A database driver's DATE column as a JS Date, midnight UTC, is read as its ISO text is.
-	if (isJsDate(value) && value.getTime() % DAY === 0) {
-		return parseDateText(value.toISOString(), options, field);
-	}
 	if (typeof value !== 'string') return { instant: millisOf(value, field) };
 	const text = value.trim();
 	if (text === '') throw emptyError(field);
-	// HubSpot sends epoch milliseconds as text.
-	return NUMERIC_TEXT.test(text)
-		? readNumber(Number(text), options, field)
+	// HubSpot sends epoch milliseconds as text, BigQuery epoch seconds in exponent notation.
+	return NUMBER_TEXT.test(text)
+		? readNumber(Number(text), options, field, text)
 		: parseDateText(text, options, field);
 }
 
 function istDateTime(instant: number, value: unknown, field: string): DateTime<true> {
 	if (!Number.isFinite(instant))
-		throw invalidInput(field, `is not a valid date: ${describeValue(value)}`, FORMAT_HINT);
+		throw invalidInput(field, `is not a valid date: ${valueShown(value)}`, FORMAT_HINT);
 	// India's offset at that instant, looked up once (see offsetAt).
 	const offset = FixedOffsetZone.instance(offsetAt(IANAZone.create(IST_ZONE), instant) / MINUTE);
 	const ist = DateTime.fromMillis(instant, { zone: offset });
 	if (!ist.isValid || ist.year < FIRST_YEAR || ist.year > LAST_YEAR) {
 		throw invalidInput(
 			field,
-			`is outside the years 0001 to 9999 in India time: ${typeof value === 'number' ? numberShown(value) : describeValue(value)}`,
+			`is outside the years 0001 to 9999 in India time: ${valueShown(value)}`,
 			"CallKaro's schedule format has a four-digit year; pick a time in that range",
 		);
 	}
@@ -477,12 +615,16 @@ function canonicalZoneName(name: string): string {
 	return canonical;
 }
 
-/** The digits of a number given as a number or as text, e.g. '9876543210' for 9876543210. */
+/** The digits of a number's whole part, given as a number or as text: '1768281300' for '1.7682813E9'. */
 function numberDigits(value: unknown): string | undefined {
-	if (typeof value === 'number' && Number.isFinite(value)) return String(Math.trunc(value));
-	if (typeof value === 'string' && NUMERIC_TEXT.test(value.trim()))
-		return value.trim().split('.')[0];
-	return undefined;
+	const text =
+		typeof value === 'number' && Number.isFinite(value)
+			? String(Math.abs(value))
+			: typeof value === 'string'
+				? value.trim()
+				: undefined;
+	const parts = text === undefined ? undefined : decimalParts(text);
+	return parts?.whole.replace(/^0+(?=\d)/, '');
 }
 
 /** Before this, an epoch reading is more likely a phone number than a date someone meant. */
@@ -496,7 +638,7 @@ const FIRST_PLAUSIBLE_EPOCH = Date.UTC(2001, 0, 1);
 function givenAs(value: unknown, farOff: boolean): string {
 	const digits = numberDigits(value);
 	if (digits === undefined) {
-		return typeof value === 'string' ? ` (given as ${describeValue(value)})` : '';
+		return typeof value === 'string' ? ` (given as ${valueShown(value)})` : '';
 	}
 	const unit = Number(digits) >= FIRST_EPOCH_MILLIS ? 'milliseconds' : 'seconds';
 	const phoneSized = farOff && digits.length >= 10 && digits.length <= 15;
@@ -523,8 +665,8 @@ function probablyUtc(reading: Reading, now: number): string | undefined {
 export function toIstSchedule(value: unknown, options: ScheduleOptions): IstSchedule {
 	const zone = knownZone(options.zone);
 	const field = options.field ?? 'Schedule Time';
-	const { dayStart, serialDates } = options;
-	const reading = parseInput(value, { zone, dayStart, serialDates }, field);
+	const { dayStart, serialDates, dateColumn } = options;
+	const reading = parseInput(value, { zone, dayStart, serialDates, dateColumn }, field);
 	const { instant, note, wallClockZone, latest = instant } = reading;
 	const ist = istDateTime(instant, value, field);
 	// Settings.now is luxon's clock, which tests (and hosts) may set.

@@ -85,7 +85,16 @@ export interface RunNodeOptions {
 	 * The nodes between Start and the CallKaro node, by name and n8n type (e.g. Odoo, then If):
 	 * stand-ins that pass the items on, so the node sees its input come from those node types.
 	 */
-	upstream?: Array<{ name: string; type: string }>;
+	upstream?: UpstreamNode[];
+}
+
+export interface UpstreamNode {
+	name: string;
+	type: string;
+	/** Default 1. */
+	typeVersion?: number;
+	/** Keys whose ISO text the stand-in gives as JS Dates, as a database driver does. */
+	datesAt?: string[];
 }
 
 const NOOP_TYPE = 'test.noop';
@@ -107,8 +116,17 @@ const noOp: INodeType = {
 };
 
 /** A node of another n8n type (Odoo, If…) that passes its items on, as that node's output. */
-function standInFor(type: string): INodeType {
-	return { ...noOp, description: { ...noOp.description, name: type } };
+function standInFor({ type, datesAt = [] }: UpstreamNode): INodeType {
+	return {
+		description: { ...noOp.description, name: type },
+		async execute(this: IExecuteFunctions) {
+			const items = this.getInputData();
+			for (const { json } of items) {
+				for (const key of datesAt) json[key] = new Date(json[key] as string);
+			}
+			return [items];
+		},
+	};
 }
 
 /**
@@ -119,11 +137,13 @@ export async function runNode(sandbox: Sandbox, options: RunNodeOptions): Promis
 	const nodeTypes = callKaroNodeTypes();
 	const upstream = options.upstream ?? [];
 	const nodes = [
-		...upstream.map(({ name, type }) => node(name, type)),
+		...upstream.map(({ name, type, typeVersion }) => node(name, type, {}, { typeVersion })),
 		node(NODE_NAME, options.type, options.parameters, options.settings),
 	];
 	const connections = chain('Start', ...upstream.map(({ name }) => name), NODE_NAME);
-	const standIns = Object.fromEntries(upstream.map(({ type }) => [type, standInFor(type)]));
+	const standIns = Object.fromEntries(
+		upstream.map((standIn) => [standIn.type, standInFor(standIn)]),
+	);
 	if (options.settings?.onError === 'continueErrorOutput') {
 		const { outputs } = (nodeTypes[options.type] as INodeType).description;
 		const outputCount = (Array.isArray(outputs) ? outputs.length : 1) + 1;

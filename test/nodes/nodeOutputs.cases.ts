@@ -9,6 +9,7 @@ import { ASSIGN_WORKFLOW, DELETE_SCHEDULED_CALL, OUTBOUND_CALL } from '../engine
 import { readNodeOutput } from '../fixtures/node-outputs/nodeOutputs.mjs';
 import { inTurn } from '../support/testScale.mjs';
 import { NODE_NAME, apiRequests, reasonCounts, runNode, useSandbox } from './fixtures';
+import type { UpstreamNode } from './fixtures';
 
 /** The clock of every run: the items' follow-ups lie ahead of it. */
 const NOW = Date.parse('2026-11-25T06:00:00Z');
@@ -22,6 +23,7 @@ interface IndexEntry {
 	file: string;
 	node: string;
 	nodeType: string;
+	typeVersion?: number;
 	source: { repo: string; path: string; commit: string };
 	/** Fields the node gives as JS Date values (database drivers), revived by the loader. */
 	jsDates?: string[];
@@ -1186,9 +1188,10 @@ const RUNS: NodeOutputRun[] = [
 		parameters: assignRecord('$json.mobile', '$json', at('$json.follow_up_on')),
 		outcome: {
 			refused:
-				'"Schedule Time" is midnight UTC, as a database gives a date column alone: "2026-12-04T00:00:00.000Z". Add the time, such as 2026-12-04T10:00:00+05:30, or add Options → Calling Hours to start when they open that day. [item 0]',
+				'"Schedule Time" is midnight on the n8n server\'s clock (UTC), as Postgres gives a DATE column, so a date alone: "2026-12-04T00:00:00.000Z". Add the time, such as 2026-12-04T10:00:00+05:30, or add Options → Calling Hours to start when they open that day; if the column holds a time of day, map {{ $json.follow_up_on.toDateTime() }}, which is read as that instant. [item 0]',
 		},
-		withoutSource: true,
+		// from a node that is no database, midnight UTC is that instant
+		withoutSource: { sent: { to_number: '+919820017613', schedule_at: '2026-12-04T05:30:00' } },
 	},
 	{
 		file: 'postgres-select-row.json',
@@ -1197,9 +1200,11 @@ const RUNS: NodeOutputRun[] = [
 		parameters: assignRecord('$json.mobile', '$json', at('$json.follow_up_on', CALLING_HOURS)),
 		outcome: {
 			sent: { to_number: '+919820017613', schedule_at: '2026-12-04T10:00:00' },
+			assumed: ['Schedule Time: midnight read as a date alone, as Postgres gives a DATE column'],
 			keys: SQL_ROW_KEYS,
 		},
-		withoutSource: true,
+		// from a node that is no database, 05:30 in India, moved to when Calling Hours open
+		withoutSource: { sent: { to_number: '+919820017613', schedule_at: '2026-12-04T10:00:00' } },
 	},
 	{
 		file: 'mysql-select-row.json',
@@ -1600,7 +1605,9 @@ describe("items as n8n's own nodes output them, through the CallKaro nodes", () 
 	async function check(run: NodeOutputRun, afterEditFields: boolean, outcome: Outcome) {
 		const entry = INDEX.find(({ file }) => file === run.file);
 		if (!entry) throw new Error(`${run.file} is not in index.json`);
-		const upstream = [{ name: entry.node, type: entry.nodeType }];
+		const upstream: UpstreamNode[] = [
+			{ name: entry.node, type: entry.nodeType, typeVersion: entry.typeVersion },
+		];
 		if (afterEditFields) upstream.push({ name: 'Edit Fields', type: 'n8n-nodes-base.set' });
 		sandbox().reset();
 		const result = await runNode(sandbox(), {

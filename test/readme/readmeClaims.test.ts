@@ -509,11 +509,26 @@ describe('README examples, produced by the nodes', () => {
 		['a date alone, without Calling Hours', '2030-12-05'],
 		["midnight without an offset, as n8n's date picker gives a day", '2030-12-05T00:00:00'],
 		['a time long past', '2020-01-01T04:00:00Z'],
-		["a database DATE column's midnight UTC", '2030-12-05T00:00:00.000Z'],
 	])('Schedule Time refused: %s', async (_case, when) => {
 		const [item] = await outbound({ additionalFields: { scheduleAt: '={{ $json.when }}' } }, [
 			{ phone: freshNumber(), when },
 		]);
+		expect(apiRequests(sandbox())).toEqual([]);
+		expectQuoted(withoutItem(String(item.error)));
+	});
+
+	it("Schedule Time refused: a Microsoft SQL DATE column's midnight UTC", async () => {
+		const [item] = await outputs({
+			type: OUTBOUND_CALL,
+			parameters: {
+				agentId: 'agent_sales_01',
+				phoneNumber: '={{ $json.phone }}',
+				additionalFields: { scheduleAt: '={{ $json.follow_up_on }}' },
+				options: FAR_AHEAD_SENT,
+			},
+			items: [{ phone: freshNumber(), follow_up_on: '2030-12-05T00:00:00.000Z' }],
+			upstream: [{ name: 'SQL Server', type: 'n8n-nodes-base.microsoftSql' }],
+		});
 		expect(apiRequests(sandbox())).toEqual([]);
 		expectQuoted(withoutItem(String(item.error)));
 	});

@@ -8,5 +8,6 @@ import './executeForEachItem.cases';
 import './runItems.cases';
 import './agentLimits.cases';
 import './sourceNode.cases';
+import './dateColumns.cases';
 import './runPhases.cases';
 import './guardDayZone.cases';

@@ -212,9 +212,9 @@ describe('toIstSchedule', () => {
 			'has an offset that is not -23:59 to +23:59: "2026-12-01T09:30:00+24:00"',
 		],
 		[
-			'a long fraction, shown unmasked',
+			'a long fraction, cut to 6 digits, never masked like a phone number',
 			'2026-11-22T09:30:45.123456789012345678901-24:00',
-			'has an offset that is not -23:59 to +23:59: "2026-11-22T09:30:45.123456789012345678901-24:00"',
+			'has an offset that is not -23:59 to +23:59: "2026-11-22T09:30:45.123456…-24:00"',
 		],
 		[
 			'year 10000 in IST',

@@ -297,11 +297,8 @@ export function drawCase(random: () => number, now: number): PropertyCase {
 			value,
 			zone,
 			shown: value,
-			// midnight UTC is read as the date alone (what a database gives for a DATE column)
-			expected:
-				minutes === 0 && exact % DAY === 0
-					? expectedForDate(exact, zone, now)
-					: expectedForInstant(exact, now),
+			// any text with an offset names its instant, midnight UTC too (a booking's time)
+			expected: expectedForInstant(exact, now),
 		};
 	}
 	// Wall-clock text, most of it within hours of one of the zone's clock changes.

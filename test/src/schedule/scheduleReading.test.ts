@@ -44,7 +44,7 @@ describe('numbers and numeric text are read by their size', () => {
 		[
 			'a number of neither size',
 			5000000,
-			'"Schedule Time" is 5000000, which is neither epoch seconds (9 to 11 digits) nor epoch milliseconds (12 digits or more) nor a spreadsheet serial date (below 100000). Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30.',
+			'"Schedule Time" is a number of 7 digits, which is neither epoch seconds (9 to 11 digits) nor epoch milliseconds (12 digits or more) nor a spreadsheet serial date (below 100000). Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30.',
 		],
 		[
 			'zero',
@@ -214,16 +214,18 @@ describe('a date without a time is never a silent midnight call', () => {
 	test.each([
 		'2026-12-05T00:00:00.000Z',
 		'2026-12-05 00:00:00+00:00',
+		'2026-12-05T00:00:00.000000Z',
 		new Date('2026-12-05T00:00:00.000Z'),
 	])(
-		"a database DATE column's midnight UTC (%s) is the date alone, never a 05:30 call",
+		'midnight UTC (%s) names its instant: 05:30 in India, with or without a day start',
 		(value) => {
-			expect(inputErrorOf(() => toIstSchedule(value, IN_INDIA)).message).toMatch(
-				/^"Schedule Time" is midnight UTC, as a database gives a date column alone/,
-			);
-			expect(toIstSchedule(value, { ...IN_INDIA, dayStart }).scheduleAt).toBe(
-				'2026-12-05T09:00:00',
-			);
+			for (const options of [IN_INDIA, { ...IN_INDIA, dayStart }]) {
+				expect(toIstSchedule(value, options)).toEqual({
+					scheduleAt: '2026-12-05T05:30:00',
+					utc: '2026-12-05T00:00:00.000Z',
+					isPast: false,
+				});
+			}
 		},
 	);
 

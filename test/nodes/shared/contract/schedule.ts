@@ -92,9 +92,9 @@ const NOWS: Array<[string, number]> = [
 /** [what, Schedule Time, the error of the item]. */
 const REFUSED: Array<[string, string, string]> = [
 	[
-		'an offset out of range, with a long fraction shown unmasked',
+		'an offset out of range, with a long fraction cut, never masked like a phone number',
 		'2030-12-01T09:30:45.123456789012+24:00',
-		'"Schedule Time" has an offset that is not -23:59 to +23:59: "2030-12-01T09:30:45.123456789012+24:00". Write the offset as +HH:MM or -HH:MM, hours 00-23 and minutes 00-59, such as +05:30. [item 0]',
+		'"Schedule Time" has an offset that is not -23:59 to +23:59: "2030-12-01T09:30:45.123456…+24:00". Write the offset as +HH:MM or -HH:MM, hours 00-23 and minutes 00-59, such as +05:30. [item 0]',
 	],
 	[
 		'a year past 9999 in India',
