@@ -263,8 +263,8 @@ function spreadsheetRefusal(plain: string, value: unknown, written: string, fiel
 	const decimal = spreadsheetDecimal(plain);
 	const fix = 'Format the column as text in the sheet, so that it keeps the number as written';
 	if (decimal !== undefined) {
-		const without = maskWrittenNumber(decimal.digits);
-		const withFraction = maskWrittenNumber(`${decimal.digits}${decimal.fraction}`);
+		const without = maskPhoneNumber(decimal.digits);
+		const withFraction = maskPhoneNumber(`${decimal.digits}${decimal.fraction}`);
 		return invalidInput(
 			field,
 			`ends in ".${decimal.fraction}", as a spreadsheet writes a number it holds as a decimal: "${without}.${decimal.fraction}" is "${without}" without it, or "${withFraction}" with its ${decimal.fraction} as digits, two different numbers`,
@@ -286,9 +286,10 @@ function spreadsheetRefusal(plain: string, value: unknown, written: string, fiel
 
 /**
  * A number written without + under a Default Country Code, read every way libphonenumber could:
- * as a national number, as starting with the calling code (libphonenumber takes this one only
- * where the national reading is not valid), and as libphonenumber read it (after the region's
- * international prefix). Two different valid readings cannot tell which person was meant.
+ * as a national number; as starting with the country's calling code (libphonenumber takes this
+ * one only where the national reading is not valid); after each of the country's international
+ * prefixes it starts with (a prefix with a carrier's optional digits can end in two places). Two
+ * different valid readings cannot tell which person was meant.
  */
 function ambiguityRefusal(
 	reading: LibReading,
@@ -300,25 +301,28 @@ function ambiguityRefusal(
 	if (text.includes('+')) return undefined;
 	const digits = digitsOf(text);
 	const callingCode = callingCodeOf(context);
-	const validOf = (text: string) => {
-		const one = libphonenumber().read(text, {});
-		return 'e164' in one && one.valid ? one.e164 : undefined;
-	};
-	const national = validOf(`+${callingCode}${digits}`);
-	const withCallingCode = digits.startsWith(callingCode) ? validOf(`+${digits}`) : undefined;
-	const readings = [reading.valid ? reading.e164 : undefined, national, withCallingCode];
-	const distinct = [...new Set(readings.filter((e164) => e164 !== undefined))];
-	if (distinct.length < 2) return undefined;
 	const country = context.region === undefined ? `+${callingCode}` : regionName(context.region);
-	const how = (e164: string) =>
-		e164 === national
-			? `a number in ${country} written without +${callingCode}`
-			: e164 === withCallingCode
-				? `its first digits ${callingCode} being the country code`
-				: 'after the international prefix';
+	const readings = new Map<string, string>();
+	const add = (international: string, how: string) => {
+		const one = libphonenumber().read(international, {});
+		if ('e164' in one && one.valid && !readings.has(one.e164)) readings.set(one.e164, how);
+	};
+	add(`+${callingCode}${digits}`, `a number in ${country} written without +${callingCode}`);
+	if (digits.startsWith(callingCode)) {
+		add(`+${digits}`, `its first digits ${callingCode} being the country code`);
+	}
+	const prefix = context.region && libphonenumber().internationalPrefixOf(context.region);
+	for (let end = 1; prefix && end < digits.length; end++) {
+		if (digits[end] !== '0' && prefix.test(digits.slice(0, end))) {
+			add(`+${digits.slice(end)}`, `after the international prefix ${digits.slice(0, end)}`);
+		}
+	}
+	if (reading.valid && !readings.has(reading.e164)) readings.set(reading.e164, 'as libphonenumber reads it');
+	if (readings.size < 2) return undefined;
+	const shown = [...readings].map(([e164, how]) => `"${maskPhoneNumber(e164)}" (${how})`);
 	return invalidInput(
 		field,
-		`can be read as ${distinct.length} different numbers: ${shownValue(written)} is ${distinct.map((e164) => `"${maskPhoneNumber(e164)}" (${how(e164)})`).join(' or ')}`,
+		`can be read as ${readings.size} different numbers: ${shownValue(written)} is ${shown.join(' or ')}`,
 		`Write it with + and its country code, as it is meant: + before the digits if they start with the country code ${callingCode}, else +${callingCode} before them`,
 	);
 }
