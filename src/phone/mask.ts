@@ -30,12 +30,12 @@ export function maskPhoneNumber(value: string): string {
 /**
  * A phone field's value as written, masked as one number from its first digit to its last, in any
  * script and whatever is between its digits (invisible marks, a letter O for a 0): letters are
- * shown, so that the builder sees them. A value of fewer than 8 digits is no whole number.
+ * shown, so that the builder sees them.
  */
 export function maskWrittenNumber(value: string): string {
 	const chars = Array.from(value);
 	const first = chars.findIndex((char) => DIGIT.test(char));
-	if (value.replace(NOT_DIGITS, '').length < PHONE_DIGITS) return value;
+	if (first < 0) return value;
 	const last = chars.length - [...chars].reverse().findIndex((char) => DIGIT.test(char));
 	const number = chars.slice(first, last).join('');
 	const masked = maskDigits(number, (char) => LETTER.test(char));

@@ -267,7 +267,7 @@ function spreadsheetRefusal(plain: string, value: unknown, written: string, fiel
 		const withFraction = maskPhoneNumber(`${decimal.digits}${decimal.fraction}`);
 		return invalidInput(
 			field,
-			`ends in ".${decimal.fraction}", as a spreadsheet writes a number it holds as a decimal: "${without}.${decimal.fraction}" is "${without}" without it, or "${withFraction}" with its ${decimal.fraction} as digits, two different numbers`,
+			`ends in ".${decimal.fraction}", as a spreadsheet writes a number it holds as a decimal: it is "${without}" without it, or "${withFraction}" with its ${decimal.fraction} as digits, two different numbers`,
 			`${fix}, or remove the decimal: add .replace(/\\.0+$/, "") to the end of the expression`,
 		);
 	}
@@ -284,46 +284,75 @@ function spreadsheetRefusal(plain: string, value: unknown, written: string, fiel
 	return undefined;
 }
 
+type Readings = Array<[international: string, how: string]>;
+
 /**
  * A number written without + under a Default Country Code, read every way libphonenumber could:
  * as a national number; as starting with the country's calling code (libphonenumber takes this
  * one only where the national reading is not valid); after each of the country's international
- * prefixes it starts with (a prefix with a carrier's optional digits can end in two places). Two
- * different valid readings cannot tell which person was meant.
+ * prefixes it starts with (a prefix with a carrier's optional digits can end in two places).
  */
-function ambiguityRefusal(
-	reading: LibReading,
-	text: string,
-	written: string,
-	context: ReadingContext,
-	field: string,
-): Error | undefined {
-	if (text.includes('+')) return undefined;
+function readingsWithoutPlus(text: string, context: ReadingContext): Readings {
 	const digits = digitsOf(text);
 	const callingCode = callingCodeOf(context);
 	const country = context.region === undefined ? `+${callingCode}` : regionName(context.region);
-	const readings = new Map<string, string>();
-	const add = (international: string, how: string) => {
-		const one = libphonenumber().read(international, {});
-		if ('e164' in one && one.valid && !readings.has(one.e164)) readings.set(one.e164, how);
-	};
-	add(`+${callingCode}${digits}`, `a number in ${country} written without +${callingCode}`);
+	const readings: Readings = [
+		[`+${callingCode}${digits}`, `a number in ${country} written without +${callingCode}`],
+	];
 	if (digits.startsWith(callingCode)) {
-		add(`+${digits}`, `its first digits ${callingCode} being the country code`);
+		readings.push([`+${digits}`, `its first digits ${callingCode} being the country code`]);
 	}
 	const prefix = context.region && libphonenumber().internationalPrefixOf(context.region);
 	for (let end = 1; prefix && end < digits.length; end++) {
 		if (digits[end] !== '0' && prefix.test(digits.slice(0, end))) {
-			add(`+${digits.slice(end)}`, `after the international prefix ${digits.slice(0, end)}`);
+			readings.push([`+${digits.slice(end)}`, "after the country's international prefix"]);
 		}
 	}
-	if (reading.valid && !readings.has(reading.e164)) readings.set(reading.e164, 'as libphonenumber reads it');
+	return readings;
+}
+
+/**
+ * A number written with + and a (0) after its calling code: the trunk prefix people write in
+ * brackets, left out; where the country has no trunk prefix, libphonenumber reads the 0 as a digit.
+ */
+function readingsOfBracketedZero(text: string, reading: LibReading): Readings {
+	const bracketed = new RegExp(`^\\+${reading.callingCode}[\\s-]*\\(\\s*0\\s*\\)`).exec(text);
+	if (!bracketed) return [];
+	const rest = text.slice(bracketed[0].length);
+	return [
+		[`+${reading.callingCode}${rest}`, 'the (0) left out, as a trunk prefix'],
+		[`+${reading.callingCode}0${rest}`, 'the (0) as a digit of the number'],
+	];
+}
+
+/** Two different valid readings of one value cannot tell which person was meant: refused. */
+function ambiguityRefusal(
+	reading: LibReading,
+	text: string,
+	written: string,
+	context: ReadingContext | undefined,
+	field: string,
+): Error | undefined {
+	const withPlus = text.includes('+');
+	if (!withPlus && context === undefined) return undefined;
+	const candidates = withPlus
+		? readingsOfBracketedZero(text, reading)
+		: readingsWithoutPlus(text, context ?? {});
+	const readings = new Map<string, string>();
+	for (const [international, how] of candidates) {
+		const one = libphonenumber().read(international, {});
+		if ('e164' in one && one.valid && !readings.has(one.e164)) readings.set(one.e164, how);
+	}
+	if (!readings.has(reading.e164)) readings.set(reading.e164, 'as libphonenumber reads it');
 	if (readings.size < 2) return undefined;
 	const shown = [...readings].map(([e164, how]) => `"${maskPhoneNumber(e164)}" (${how})`);
+	const callingCode = context === undefined ? reading.callingCode : callingCodeOf(context);
 	return invalidInput(
 		field,
 		`can be read as ${readings.size} different numbers: ${shownValue(written)} is ${shown.join(' or ')}`,
-		`Write it with + and its country code, as it is meant: + before the digits if they start with the country code ${callingCode}, else +${callingCode} before them`,
+		withPlus
+			? 'Write it without brackets: with the 0 where it is a digit of the number, without it where it is the trunk prefix'
+			: `Write it with + and its country code, as it is meant: + before the digits if they start with the country code ${callingCode}, else +${callingCode} before them`,
 	);
 }
 
@@ -421,7 +450,7 @@ export function normalizePhoneNumber(
 	const refusal =
 		(regional && indianBareNumberRefusal(reading, text, regional, field)) ||
 		refusalOf(reading, text, written, field) ||
-		(regional && ambiguityRefusal(reading, text, written, regional, field));
+		ambiguityRefusal(reading, text, written, regional, field);
 	if (refusal) throw refusal;
 	return { e164: reading.e164, masked: maskPhoneNumber(reading.e164) };
 }

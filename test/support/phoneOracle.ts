@@ -286,7 +286,7 @@ function isFixedOrMobile(number: PhoneNumber): boolean {
 // ---- how people and systems write a number -------------------------------------------------------
 
 /** The region's national prefix (trunk prefix), when it has one. */
-function nationalPrefixOf(region: string): string | undefined {
+export function nationalPrefixOf(region: string): string | undefined {
 	if (region === '001') return undefined;
 	const metadata = new Metadata(METADATA);
 	metadata.selectNumberingPlan(region as CountryCode);
@@ -549,6 +549,15 @@ function readingsWithoutPlus(digits: string, options: Options): Set<string> {
 	return new Set(readings.filter((e164) => e164 !== undefined));
 }
 
+/** A (0) after the calling code, read as a trunk prefix left out and as a digit. */
+function readingsOfBracketedZero(text: string, callingCode: string): Set<string> {
+	const compact = text.replace(/[\s-]/g, '');
+	if (!compact.startsWith(`+${callingCode}(0)`)) return new Set();
+	const rest = compact.slice(`+${callingCode}(0)`.length);
+	const readings = [validNumber(`+${callingCode}${rest}`), validNumber(`+${callingCode}0${rest}`)];
+	return new Set(readings.filter((e164) => e164 !== undefined));
+}
+
 /**
  * What the package must answer: libphonenumber's reading where it calls the number valid and the
  * number reaches a person, with the listed departures; `departure` names the one applied.
@@ -607,10 +616,13 @@ export function expectedReading({
 	}
 	const notCalled = type === undefined ? undefined : NOT_CALLED[type];
 	if (notCalled !== undefined) return { reading: { refused: notCalled }, departure };
-	if (defaultCountryCode !== undefined && !read.includes('+')) {
-		const readings = readingsWithoutPlus(read.replace(/\D/g, ''), options);
-		readings.add(number.number);
-		if (readings.size > 1) return { reading: { refused: 'two readings' }, departure: 'two readings' };
+	const readings = read.includes('+')
+		? readingsOfBracketedZero(read, number.countryCallingCode)
+		: defaultCountryCode === undefined
+			? new Set<string>()
+			: readingsWithoutPlus(read.replace(/\D/g, ''), options);
+	if (readings.add(number.number).size > 1) {
+		return { reading: { refused: 'two readings' }, departure: 'two readings' };
 	}
 	return { reading: { e164: number.number }, departure };
 }
