@@ -265,9 +265,10 @@ function spreadsheetRefusal(plain: string, value: unknown, written: string, fiel
 	if (decimal !== undefined) {
 		const without = maskPhoneNumber(decimal.digits);
 		const withFraction = maskPhoneNumber(`${decimal.digits}${decimal.fraction}`);
+		const one = decimal.fraction.length === 1;
 		return invalidInput(
 			field,
-			`ends in ".${decimal.fraction}", as a spreadsheet writes a number it holds as a decimal: it is "${without}" without it, or "${withFraction}" with its ${decimal.fraction} as digits, two different numbers`,
+			`ends in ${one ? '".0"' : `"." and ${decimal.fraction.length} zeros`}, as a spreadsheet writes a number it holds as a decimal: it is "${without}" without the decimal, or "${withFraction}" with ${one ? 'the 0 as a digit' : 'the zeros as digits'}, two different numbers`,
 			`${fix}, or remove the decimal: add .replace(/\\.0+$/, "") to the end of the expression`,
 		);
 	}
@@ -316,9 +317,10 @@ function readingsWithoutPlus(text: string, context: ReadingContext): Readings {
  * brackets, left out; where the country has no trunk prefix, libphonenumber reads the 0 as a digit.
  */
 function readingsOfBracketedZero(text: string, reading: LibReading): Readings {
-	const bracketed = new RegExp(`^\\+${reading.callingCode}[\\s-]*\\(\\s*0\\s*\\)`).exec(text);
-	if (!bracketed) return [];
-	const rest = text.slice(bracketed[0].length);
+	const compact = text.replace(/[^\d+()]/g, '');
+	const start = `+${reading.callingCode}(0)`;
+	if (!compact.startsWith(start)) return [];
+	const rest = digitsOf(compact.slice(start.length));
 	return [
 		[`+${reading.callingCode}${rest}`, 'the (0) left out, as a trunk prefix'],
 		[`+${reading.callingCode}0${rest}`, 'the (0) as a digit of the number'],

@@ -551,9 +551,9 @@ function readingsWithoutPlus(digits: string, options: Options): Set<string> {
 
 /** A (0) after the calling code, read as a trunk prefix left out and as a digit. */
 function readingsOfBracketedZero(text: string, callingCode: string): Set<string> {
-	const compact = text.replace(/[\s-]/g, '');
+	const compact = text.replace(/[^\d+()]/g, '');
 	if (!compact.startsWith(`+${callingCode}(0)`)) return new Set();
-	const rest = compact.slice(`+${callingCode}(0)`.length);
+	const rest = compact.slice(`+${callingCode}(0)`.length).replace(/\D/g, '');
 	const readings = [validNumber(`+${callingCode}${rest}`), validNumber(`+${callingCode}0${rest}`)];
 	return new Set(readings.filter((e164) => e164 !== undefined));
 }
