@@ -8,7 +8,7 @@ import { maskPhoneNumber, maskWrittenNumber } from './mask';
 import { placeOf, regionName } from './regionNames';
 import {
 	exponentNotation,
-	hasDialledParameter,
+	hasSubaddress,
 	hasLetters,
 	numbersIn,
 	plainCharacters,
@@ -226,7 +226,7 @@ function severalNumbersRefusal(text: string, written: string, field: string): Er
 function refusalOf(reading: LibReading, text: string, written: string, field: string): Error | undefined {
 	const shown = `"${maskPhoneNumber(reading.e164)}"`;
 	const place = () => placeOf(reading.callingCode, reading.region);
-	if (reading.extension !== undefined || hasDialledParameter(text)) {
+	if (reading.extension !== undefined || hasSubaddress(text)) {
 		return invalidInput(
 			field,
 			`has an extension: ${shown} and an extension after it`,

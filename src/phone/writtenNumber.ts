@@ -63,9 +63,9 @@ export function withPhoneContext(text: string): string | undefined {
 	return undefined;
 }
 
-/** A `tel:` URI's parameters after the number that dial more than it: a subaddress, post-dial digits. */
-export function hasDialledParameter(text: string): boolean {
-	return /;(isub|postd)=/i.test(text);
+/** A `tel:` URI's ISDN subaddress, which reaches a terminal behind the number, as an extension does. */
+export function hasSubaddress(text: string): boolean {
+	return /;isub=/i.test(text);
 }
 
 /** A number as a sheet holds a decimal: `49301234567.0`, which libphonenumber reads with a last 0. */

@@ -344,6 +344,16 @@ export function unicodeCharacters(): { zeros: number[]; invisible: string[] } {
 	return characters;
 }
 
+/** Every script's digits of a text as 0-9: each is its distance from the last 0 at or before it. */
+export function asciiDigits(text: string): string {
+	const { zeros } = unicodeCharacters();
+	return Array.from(text, (char) => {
+		if (!DECIMAL_DIGIT.test(char)) return char;
+		const codePoint = char.codePointAt(0) ?? 0;
+		return String(codePoint - (zeros.filter((zero) => zero <= codePoint).at(-1) ?? codePoint));
+	}).join('');
+}
+
 /** The ASCII digits of a text in the script whose 0 is `zero`. */
 export function inScript(text: string, zero: number): string {
 	return text.replace(/[0-9]/g, (digit) => String.fromCodePoint(zero + Number(digit)));

@@ -14,6 +14,7 @@ import { CallKaroInputError } from '../../../src/input/inputError';
 import { normalizePhoneNumber } from '../../../src/phone/phoneNumber';
 import {
 	TYPES,
+	asciiDigits,
 	drawNumber,
 	exampleNumber,
 	fullWidth,
@@ -52,20 +53,10 @@ function answerOf(raw: unknown, defaultCountryCode: unknown): Answer {
 	}
 }
 
-/** Any script's digit as 0-9: its distance from the last 0 at or before it. */
-function asciiDigit(char: string): string {
-	const codePoint = char.codePointAt(0) ?? 0;
-	const zero = ZEROS.filter((one) => one <= codePoint).at(-1) ?? codePoint;
-	return String(codePoint - zero);
-}
-
 /** Runs of 5 or more digits a message shows, in any script, joined across separators and marks. */
 function shownDigitRuns(message: string): string[] {
 	const withoutExamples = EXAMPLES.reduce((text, example) => text.replaceAll(example, ''), message);
-	const ascii = Array.from(withoutExamples, (char) =>
-		/\p{Nd}/u.test(char) ? asciiDigit(char) : char,
-	).join('');
-	const joined = ascii.replace(/(?<=\d)[\s\p{Pd}\p{Cf}.()/[\]~\u2212\u30fc]+(?=\d)/gu, '');
+	const joined = asciiDigits(withoutExamples).replace(/(?<=\d)[\s\p{Pd}\p{Cf}.()/[\]~\u2212\u30fc]+(?=\d)/gu, '');
 	return joined.match(/\d{5,}/g) ?? [];
 }
 
