@@ -223,7 +223,12 @@ function severalNumbersRefusal(text: string, written: string, field: string): Er
 }
 
 /** A number libphonenumber read but that is not called: why, in the builder's words. */
-function refusalOf(reading: LibReading, text: string, written: string, field: string): Error | undefined {
+function refusalOf(
+	reading: LibReading,
+	text: string,
+	written: string,
+	field: string,
+): Error | undefined {
 	const shown = `"${maskPhoneNumber(reading.e164)}"`;
 	const place = () => placeOf(reading.callingCode, reading.region);
 	if (reading.extension !== undefined || hasSubaddress(text)) {
@@ -245,7 +250,11 @@ function refusalOf(reading: LibReading, text: string, written: string, field: st
 		];
 		return (
 			severalNumbersRefusal(text, written, field) ??
-			invalidInput(field, `${problem[0]} ${place()}: ${shown}`, `${problem[1]}, or ${OTHER_COUNTRY_FIX}`)
+			invalidInput(
+				field,
+				`${problem[0]} ${place()}: ${shown}`,
+				`${problem[1]}, or ${OTHER_COUNTRY_FIX}`,
+			)
 		);
 	}
 	const notCalled = reading.kind === undefined ? undefined : NOT_CALLED[reading.kind];
@@ -436,7 +445,11 @@ export function normalizePhoneNumber(
 ): PhoneNumber {
 	const field = options.field ?? 'Phone Number';
 	const value = oneValueInside(unwrapValue(raw).value, field, looksLikePhone, 'phone number');
-	const written = requireText(value, field, 'Enter a phone number with country code, e.g. +919876543210');
+	const written = requireText(
+		value,
+		field,
+		'Enter a phone number with country code, e.g. +919876543210',
+	);
 	const plain = plainCharacters(written);
 	const context = readingContextOf(options.defaultCountryCode);
 	const regional = typeof context === 'object' ? context : undefined;

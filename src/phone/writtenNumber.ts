@@ -40,7 +40,7 @@ export function plainCharacters(text: string): string {
 const PHONE_CONTEXT = ';phone-context=';
 // RFC 3966's global-number-digits, and its domain name (a context that adds no digits).
 // (Written so that no text can make them backtrack at length.)
-const GLOBAL_NUMBER_DIGITS = /^\+[\d\-.()]*\d[\-.()]*$/;
+const GLOBAL_NUMBER_DIGITS = /^\+[\d\-.()]*\d[-.()]*$/;
 const DOMAIN_NAME = /^(?:[\da-z]+(?:-+[\da-z]+)*\.)*[a-z][\da-z]*(?:-+[\da-z]+)*\.?$/i;
 
 /**
@@ -89,7 +89,9 @@ const DIGITS_OF_A_NUMBER = 6;
 export function numbersIn(text: string): { numbers: string[]; separator?: string } | undefined {
 	const found = BETWEEN_NUMBERS.exec(text);
 	if (!found) return undefined;
-	const parts = text.split(new RegExp(BETWEEN_NUMBERS.source, 'i')).filter((part) => /\d/.test(part));
+	const parts = text
+		.split(new RegExp(BETWEEN_NUMBERS.source, 'i'))
+		.filter((part) => /\d/.test(part));
 	const numbers = parts.map((part) => part.trim());
 	const whole = numbers.every((part) => part.replace(/\D/g, '').length >= DIGITS_OF_A_NUMBER);
 	if (numbers.length < 2 || !whole) return undefined;

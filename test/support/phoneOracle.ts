@@ -468,7 +468,13 @@ export function writtenFormsOf(number: OracleNumber, random: () => number): Orac
 	const groups = punctuated(national, random).replace(/[^\d]+/g, ' ');
 	const plain = `+${cc} ${groups}`;
 	const departure = 'characters libphonenumber-js does not read' as const;
-	const written = (form: string, raw: string): OracleCase => ({ number, form, raw, plain, departure });
+	const written = (form: string, raw: string): OracleCase => ({
+		number,
+		form,
+		raw,
+		plain,
+		departure,
+	});
 	return [
 		written("another script's digits", inScript(plain, pick(zeros, random))),
 		written('full-width', fullWidth(plain)),

@@ -487,7 +487,11 @@ describe('numbers as exports, sheets, forms and chat apps write them (issue 46)'
 		['narrow no-break spaces', '+91\u202f98200\u202f11112', undefined],
 		['an en dash', '+91–98200–11112', undefined],
 		['tel: with phone-context', 'tel:98200-11112;phone-context=+91', undefined],
-		['tel: with a domain as phone-context, under IN', 'tel:98200-11112;phone-context=example.com', 'IN'],
+		[
+			'tel: with a domain as phone-context, under IN',
+			'tel:98200-11112;phone-context=example.com',
+			'IN',
+		],
 		["India's international prefix under 91", '0091 98200 11112', '91'],
 		["India's international prefix under IN", '0091 98200 11112', 'IN'],
 		['Devanagari Default Country Code', '98200 11112', '९१'],
