@@ -6,7 +6,7 @@
 //
 // `npm run test:deep` feeds every format into every field; `npm test` 3 formats into each field, the
 // next 3 into the next field, so that every format is still fed into fields of every node. Or:
-//   CALLKARO_MASKING_FORMATS=12 npx jest test/nodes/nodes -t 'no phone number in full'
+//   CALLKARO_MASKING_FORMATS=15 npx jest test/nodes/nodes -t 'no phone number in full'
 import type { IDataObject, INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
 
 import { CallKaroAssignWorkflow } from '../../nodes/CallKaroAssignWorkflow/CallKaroAssignWorkflow.node';

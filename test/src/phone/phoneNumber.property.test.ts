@@ -186,7 +186,7 @@ describe('a number is one number, however it is written', () => {
 				const answer = readTwice(raw, defaultCountryCode);
 				if ('e164' in answer) expect(answer.e164).toBe(`+${number.callingCode}${number.national}`);
 			}),
-			propertyRuns(150, 20000),
+			propertyRuns(100, 10000),
 		);
 	});
 
@@ -218,7 +218,7 @@ describe('a number is one number, however it is written', () => {
 			fc.property(texts, countries, (text, defaultCountryCode) => {
 				readTwice(text, defaultCountryCode ?? undefined);
 			}),
-			propertyRuns(150, 20000),
+			propertyRuns(100, 10000),
 		);
 	});
 });
