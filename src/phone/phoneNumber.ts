@@ -190,27 +190,34 @@ function unreadable(
 			'Give the number with + and its country code, such as +919876543210',
 		);
 	}
-	return invalidInput(
+	return notANumber(
+		written,
 		field,
-		`must be a phone number: digits, spaces, dashes, dots, brackets and a leading +, but is ${shownValue(written)}`,
 		'Give the number with + and its country code, such as +919876543210',
 	);
 }
 
-function lettersRefusal(written: string, field: string): Error {
+function notANumber(written: string, field: string, fix: string): Error {
 	return invalidInput(
 		field,
 		`must be a phone number: digits, spaces, dashes, dots, brackets and a leading +, but is ${shownValue(written)}`,
+		fix,
+	);
+}
+
+function lettersRefusal(written: string, field: string): Error {
+	return notANumber(
+		written,
+		field,
 		'Letters are not dialled: give the number in digits, with + and its country code',
 	);
 }
 
 /** Several numbers in one field: never joined, never one of them picked. */
-function severalNumbersRefusal(text: string, written: string, field: string): Error | undefined {
+function severalNumbersRefusal(text: string, field: string): Error | undefined {
 	const several = numbersIn(text);
 	if (several === undefined) return undefined;
-	const inWritten = numbersIn(written);
-	const shown = (inWritten?.numbers ?? several.numbers).map(maskWrittenNumber);
+	const shown = several.numbers.map(maskWrittenNumber);
 	const split =
 		several.separator === undefined
 			? ''
@@ -249,7 +256,7 @@ function refusalOf(
 			'Its digits match no number range in use there. Check the digits',
 		];
 		return (
-			severalNumbersRefusal(text, written, field) ??
+			severalNumbersRefusal(text, field) ??
 			invalidInput(
 				field,
 				`${problem[0]} ${place()}: ${shown}`,
@@ -458,7 +465,7 @@ export function normalizePhoneNumber(
 	const { text, reading } = readPlain(plain, regional);
 	if ('refused' in reading) {
 		throw (
-			severalNumbersRefusal(text, written, field) ??
+			severalNumbersRefusal(text, field) ??
 			unreadable(reading.refused, text, written, context, field)
 		);
 	}
