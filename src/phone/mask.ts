@@ -27,15 +27,18 @@ export function maskPhoneNumber(value: string): string {
 	return maskDigits(value, (char, index) => /[+＋]/.test(char) && index === 0);
 }
 
+/** Digits a value has at least before they can be someone's number (fewer: a country code, `1 800`). */
+const NUMBER_DIGITS = 5;
+
 /**
  * A phone field's value as written, masked as one number from its first digit to its last, in any
  * script and whatever is between its digits (invisible marks, a letter O for a 0): letters are
  * shown, so that the builder sees them.
  */
 export function maskWrittenNumber(value: string): string {
+	if (value.replace(NOT_DIGITS, '').length < NUMBER_DIGITS) return value;
 	const chars = Array.from(value);
 	const first = chars.findIndex((char) => DIGIT.test(char));
-	if (first < 0) return value;
 	const last = chars.length - [...chars].reverse().findIndex((char) => DIGIT.test(char));
 	const number = chars.slice(first, last).join('');
 	const masked = maskDigits(number, (char) => LETTER.test(char));

@@ -161,7 +161,8 @@ function unreadable(
 	field: string,
 ): Error {
 	const compact = text.replace(SEPARATORS, '');
-	if (hasLetters(text)) return lettersRefusal(written, field);
+	// letters among digits (a vanity number, a letter O for a 0); a text of no digits is no number
+	if (hasLetters(text) && /\d/.test(text)) return lettersRefusal(written, field);
 	if (refused === 'INVALID_COUNTRY' && /^(\+|00)/.test(compact)) {
 		return invalidInput(
 			field,
