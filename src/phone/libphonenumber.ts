@@ -3,6 +3,7 @@
 // the library's code and metadata into dist/, read on the first number a process reads
 // (scripts/build/libphonenumber.mjs), so the published package has no dependency.
 import {
+	Metadata,
 	ParseError,
 	getCountries,
 	getCountryCallingCode,
@@ -57,6 +58,8 @@ export interface Libphonenumber {
 	/** libphonenumber's reading of the whole text as one number (RFC 3966 `tel:` URIs included). */
 	read(text: string, context: ReadingContext): LibReading | LibRefusal;
 	isRegion(code: string): boolean;
+	/** The region's international prefixes (00, 011, 0011, 00 and a carrier's code), whole. */
+	internationalPrefixOf(region: string): RegExp;
 	callingCodeOf(region: string): string;
 	/** The regions of a calling code, its main region first; [] for a code not in use. */
 	regionsOf(callingCode: string): readonly string[];
@@ -95,8 +98,22 @@ function read(text: string, context: ReadingContext): LibReading | LibRefusal {
 	}
 }
 
+const internationalPrefixes = new Map<string, RegExp>();
+
+function internationalPrefixOf(region: string): RegExp {
+	let prefix = internationalPrefixes.get(region);
+	if (prefix === undefined) {
+		const metadata = new Metadata(METADATA);
+		metadata.selectNumberingPlan(region as CountryCode);
+		prefix = new RegExp(`^(?:${metadata.numberingPlan?.IDDPrefix() ?? '(?!)'})$`);
+		internationalPrefixes.set(region, prefix);
+	}
+	return prefix;
+}
+
 const API: Libphonenumber = {
 	read,
+	internationalPrefixOf,
 	isRegion: (code) => isSupportedCountry(code as CountryCode, METADATA),
 	callingCodeOf: (region) => getCountryCallingCode(region as CountryCode, METADATA),
 	regionsOf: (callingCode) => METADATA.country_calling_codes[callingCode] ?? [],

@@ -3,9 +3,18 @@ import { describeValue, requireText, wrongTypeError } from '../input/input';
 import { unwrapValue, valuesThatFit } from '../records/recordShapes';
 import type { ValueAtPath } from '../records/recordShapes';
 import { libphonenumber } from './libphonenumber';
-import type { LibReading, NumberKind, ReadingContext } from './libphonenumber';
-import { maskPhoneNumber } from './mask';
-import { placeOf } from './regionNames';
+import type { LibReading, LibRefusal, NumberKind, ReadingContext } from './libphonenumber';
+import { maskPhoneNumber, maskWrittenNumber } from './mask';
+import { placeOf, regionName } from './regionNames';
+import {
+	exponentNotation,
+	hasSubaddress,
+	hasLetters,
+	numbersIn,
+	plainCharacters,
+	spreadsheetDecimal,
+	withPhoneContext,
+} from './writtenNumber';
 
 export { maskPhoneNumber, maskPhoneNumbersInText } from './mask';
 
@@ -32,10 +41,8 @@ const NOT_CALLED: Partial<Record<NumberKind, string>> = {
 	PAGER: 'is a pager number, which cannot take a call',
 	VOICEMAIL: 'is a voicemail access number, which reaches a mailbox, not a person',
 };
-// Separators people write between digits; what remains of a national number is its digits.
-const SEPARATORS = /[\s\-.()/]/g;
-// A URI's own letters and a `;phone-context=` parameter are no letters of the number.
-const URI_PARTS = /^tel:|;[a-z-]+=[^;]*/gi;
+// Separators people write between digits (plainCharacters made every space and dash ASCII's).
+const SEPARATORS = /[\s\-.()/[\]~]/g;
 const OTHER_COUNTRY_FIX = 'write a number of another country with + and its country code';
 
 /**
@@ -73,7 +80,7 @@ export function readingContextOf(value: DefaultCountryCode): ReadingContext | 'e
 			'Map the calling code, such as 91, or the ISO country code, such as IN',
 		);
 	}
-	const text = String(unwrapped).trim();
+	const text = plainCharacters(String(unwrapped)).trim();
 	if (!text) return undefined;
 	const lib = libphonenumber();
 	if (/^[a-z]{2}$/i.test(text)) {
@@ -86,7 +93,9 @@ export function readingContextOf(value: DefaultCountryCode): ReadingContext | 'e
 		);
 	}
 	const digits = text.replace(/^(\+|00)/, '');
-	if (/^[1-9]\d{0,2}$/.test(digits) && lib.isCallingCode(digits)) return { callingCode: digits };
+	if (/^[1-9]\d{0,2}$/.test(digits) && lib.isCallingCode(digits)) {
+		return contextOfCallingCode(digits);
+	}
 	throw invalidInput(
 		'Default Country Code',
 		/^\d{1,3}$/.test(digits)
@@ -94,6 +103,17 @@ export function readingContextOf(value: DefaultCountryCode): ReadingContext | 'e
 			: `must be a calling code such as 91 or +91, or an ISO country code such as IN, not "${text}"`,
 		'Enter the calling code in digits, such as 49 or +49, or the two-letter ISO code, such as DE',
 	);
+}
+
+/**
+ * A calling code as Default Country Code reads numbers as its main region does (91 as IN, 1 as
+ * US, 44 as GB): libphonenumber reads a region's international prefix (0091, 011, 0011) only
+ * under a region, and 91 and IN must read every number the same. A code of no country (+800)
+ * stays a calling code.
+ */
+function contextOfCallingCode(callingCode: string): ReadingContext {
+	const [main] = libphonenumber().regionsOf(callingCode);
+	return /^[A-Z]{2}$/.test(main) ? { region: main } : { callingCode };
 }
 
 function callingCodeOf(context: ReadingContext): string {
@@ -112,14 +132,37 @@ function withoutRegion(text: string): string | undefined {
 	return undefined;
 }
 
+/**
+ * libphonenumber's reading of a number in plain characters: a `tel:` URI's phone-context put
+ * before the number, and a run of + signs at the start read as one, as libphonenumber reads them.
+ */
+function readPlain(
+	plain: string,
+	regional: ReadingContext | undefined,
+): { text: string; reading: LibReading | LibRefusal } {
+	const resolved = withPhoneContext(plain);
+	if (resolved === undefined) return { text: plain, reading: { refused: 'NOT_A_NUMBER' } };
+	const text = resolved.replace(/^\++/, '+');
+	const read = regional === undefined ? (withoutRegion(text) ?? text) : text;
+	return { text, reading: libphonenumber().read(read, regional ?? {}) };
+}
+
+/** The value as a message shows it: as written, every digit but a number's first 2 and last 4 masked. */
+function shownValue(written: string): string {
+	return describeValue(maskWrittenNumber(written));
+}
+
 /** A number libphonenumber could not read at all, refused in the builder's words. */
 function unreadable(
 	refused: string,
 	text: string,
+	written: string,
 	context: ReadingContext | 'empty' | undefined,
 	field: string,
 ): Error {
 	const compact = text.replace(SEPARATORS, '');
+	// letters among digits (a vanity number, a letter O for a 0); a text of no digits is no number
+	if (hasLetters(text) && /\d/.test(text)) return lettersRefusal(written, field);
 	if (refused === 'INVALID_COUNTRY' && /^(\+|00)/.test(compact)) {
 		return invalidInput(
 			field,
@@ -144,35 +187,66 @@ function unreadable(
 	if (refused === 'TOO_SHORT' || refused === 'TOO_LONG') {
 		return invalidInput(
 			field,
-			`is too ${refused === 'TOO_SHORT' ? 'short' : 'long'} to be a phone number: ${describeValue(text)}`,
+			`is too ${refused === 'TOO_SHORT' ? 'short' : 'long'} to be a phone number: ${shownValue(written)}`,
 			'Give the number with + and its country code, such as +919876543210',
 		);
 	}
-	return invalidInput(
+	return notANumber(
+		written,
 		field,
-		`must be a phone number: digits, spaces, dashes, dots, brackets and a leading +, but is ${describeValue(text)}`,
 		'Give the number with + and its country code, such as +919876543210',
 	);
 }
 
+function notANumber(written: string, field: string, fix: string): Error {
+	return invalidInput(
+		field,
+		`must be a phone number: digits, spaces, dashes, dots, brackets and a leading +, but is ${shownValue(written)}`,
+		fix,
+	);
+}
+
+function lettersRefusal(written: string, field: string): Error {
+	return notANumber(
+		written,
+		field,
+		'Letters are not dialled: give the number in digits, with + and its country code',
+	);
+}
+
+/** Several numbers in one field: never joined, never one of them picked. */
+function severalNumbersRefusal(text: string, field: string): Error | undefined {
+	const several = numbersIn(text);
+	if (several === undefined) return undefined;
+	const shown = several.numbers.map(maskWrittenNumber);
+	const split =
+		several.separator === undefined
+			? ''
+			: `, such as the first: add .split(${JSON.stringify(several.separator)})[0] to the end of the expression`;
+	return invalidInput(
+		field,
+		`holds ${shown.length} numbers: "${shown.join('", "')}"`,
+		`CallKaro calls one number per item. Map the one to call${split}, or give each number an item of its own`,
+	);
+}
+
 /** A number libphonenumber read but that is not called: why, in the builder's words. */
-function refusalOf(reading: LibReading, text: string, field: string): Error | undefined {
+function refusalOf(
+	reading: LibReading,
+	text: string,
+	written: string,
+	field: string,
+): Error | undefined {
 	const shown = `"${maskPhoneNumber(reading.e164)}"`;
 	const place = () => placeOf(reading.callingCode, reading.region);
-	if (reading.extension !== undefined) {
+	if (reading.extension !== undefined || hasSubaddress(text)) {
 		return invalidInput(
 			field,
 			`has an extension: ${shown} and an extension after it`,
 			'CallKaro dials the number alone and cannot dial an extension. Give the person’s direct number, or remove the extension to call the switchboard',
 		);
 	}
-	if (/[a-z]/i.test(text.replace(URI_PARTS, ''))) {
-		return invalidInput(
-			field,
-			`must be a phone number: digits, spaces, dashes, dots, brackets and a leading +, but is ${describeValue(text)}`,
-			'Letters are not dialled: give the number in digits, with + and its country code',
-		);
-	}
+	if (hasLetters(text)) return lettersRefusal(written, field);
 	if (!reading.valid) {
 		const problem = {
 			TOO_SHORT: ['is too short for a number in', 'Check for a missing digit'],
@@ -182,10 +256,13 @@ function refusalOf(reading: LibReading, text: string, field: string): Error | un
 			'is not a number in use in',
 			'Its digits match no number range in use there. Check the digits',
 		];
-		return invalidInput(
-			field,
-			`${problem[0]} ${place()}: ${shown}`,
-			`${problem[1]}, or ${OTHER_COUNTRY_FIX}`,
+		return (
+			severalNumbersRefusal(text, field) ??
+			invalidInput(
+				field,
+				`${problem[0]} ${place()}: ${shown}`,
+				`${problem[1]}, or ${OTHER_COUNTRY_FIX}`,
+			)
 		);
 	}
 	const notCalled = reading.kind === undefined ? undefined : NOT_CALLED[reading.kind];
@@ -193,6 +270,109 @@ function refusalOf(reading: LibReading, text: string, field: string): Error | un
 		return invalidInput(field, `${notCalled}: ${shown} in ${place()}`, 'Check the number');
 	}
 	return undefined;
+}
+
+/**
+ * A number as a sheet holds it, refused: a decimal (`49301234567.0`, which libphonenumber reads
+ * with a last 0), a number value with a fraction, and exponent notation (its last digits lost).
+ */
+function spreadsheetRefusal(plain: string, value: unknown, written: string, field: string) {
+	const decimal = spreadsheetDecimal(plain);
+	const fix = 'Format the column as text in the sheet, so that it keeps the number as written';
+	if (decimal !== undefined) {
+		const without = maskPhoneNumber(decimal.digits);
+		const withFraction = maskPhoneNumber(`${decimal.digits}${decimal.fraction}`);
+		const one = decimal.fraction.length === 1;
+		return invalidInput(
+			field,
+			`ends in ${one ? '".0"' : `"." and ${decimal.fraction.length} zeros`}, as a spreadsheet writes a number it holds as a decimal: it is "${without}" without the decimal, or "${withFraction}" with ${one ? 'the 0 as a digit' : 'the zeros as digits'}, two different numbers`,
+			`${fix}, or remove the decimal: add .replace(/\\.0+$/, "") to the end of the expression`,
+		);
+	}
+	if (exponentNotation(plain)) {
+		return invalidInput(
+			field,
+			`is in exponent notation, as a spreadsheet shows a long number: ${shownValue(written)}. Its last digits are lost`,
+			fix,
+		);
+	}
+	if (typeof value === 'number' && !Number.isInteger(value)) {
+		return invalidInput(field, `is a number with a fraction: ${shownValue(written)}`, fix);
+	}
+	return undefined;
+}
+
+type Readings = Array<[international: string, how: string]>;
+
+/**
+ * A number written without + under a Default Country Code, read every way libphonenumber could:
+ * as a national number; as starting with the country's calling code (libphonenumber takes this
+ * one only where the national reading is not valid); after each of the country's international
+ * prefixes it starts with (a prefix with a carrier's optional digits can end in two places).
+ */
+function readingsWithoutPlus(text: string, context: ReadingContext): Readings {
+	const digits = digitsOf(text);
+	const callingCode = callingCodeOf(context);
+	const country = context.region === undefined ? `+${callingCode}` : regionName(context.region);
+	const readings: Readings = [
+		[`+${callingCode}${digits}`, `a number in ${country} written without +${callingCode}`],
+	];
+	if (digits.startsWith(callingCode)) {
+		readings.push([`+${digits}`, `its first digits ${callingCode} being the country code`]);
+	}
+	const prefix = context.region && libphonenumber().internationalPrefixOf(context.region);
+	for (let end = 1; prefix && end < digits.length; end++) {
+		if (digits[end] !== '0' && prefix.test(digits.slice(0, end))) {
+			readings.push([`+${digits.slice(end)}`, "after the country's international prefix"]);
+		}
+	}
+	return readings;
+}
+
+/**
+ * A number written with + and a (0) after its calling code: the trunk prefix people write in
+ * brackets, left out; where the country has no trunk prefix, libphonenumber reads the 0 as a digit.
+ */
+function readingsOfBracketedZero(text: string, reading: LibReading): Readings {
+	const compact = text.replace(/[^\d+()]/g, '');
+	const start = `+${reading.callingCode}(0)`;
+	if (!compact.startsWith(start)) return [];
+	const rest = digitsOf(compact.slice(start.length));
+	return [
+		[`+${reading.callingCode}${rest}`, 'the (0) left out, as a trunk prefix'],
+		[`+${reading.callingCode}0${rest}`, 'the (0) as a digit of the number'],
+	];
+}
+
+/** Two different valid readings of one value cannot tell which person was meant: refused. */
+function ambiguityRefusal(
+	reading: LibReading,
+	text: string,
+	written: string,
+	context: ReadingContext | undefined,
+	field: string,
+): Error | undefined {
+	const withPlus = text.includes('+');
+	if (!withPlus && context === undefined) return undefined;
+	const candidates = withPlus
+		? readingsOfBracketedZero(text, reading)
+		: readingsWithoutPlus(text, context ?? {});
+	const readings = new Map<string, string>();
+	for (const [international, how] of candidates) {
+		const one = libphonenumber().read(international, {});
+		if ('e164' in one && one.valid && !readings.has(one.e164)) readings.set(one.e164, how);
+	}
+	if (!readings.has(reading.e164)) readings.set(reading.e164, 'as libphonenumber reads it');
+	if (readings.size < 2) return undefined;
+	const shown = [...readings].map(([e164, how]) => `"${maskPhoneNumber(e164)}" (${how})`);
+	const callingCode = context === undefined ? reading.callingCode : callingCodeOf(context);
+	return invalidInput(
+		field,
+		`can be read as ${readings.size} different numbers: ${shownValue(written)} is ${shown.join(' or ')}`,
+		withPlus
+			? 'Write it without brackets: with the 0 where it is a digit of the number, without it where it is the trunk prefix'
+			: `Write it with + and its country code, as it is meant: + before the digits if they start with the country code ${callingCode}, else +${callingCode} before them`,
+	);
 }
 
 /**
@@ -221,7 +401,7 @@ function looksLikePhone({ path, value }: ValueAtPath): boolean {
 	// A bare number is a phone number only under a key that says so; else it is an id or a count.
 	if (typeof value === 'number') return /phone|mobile|cell|tel|whatsapp/i.test(path);
 	if (typeof value !== 'string') return false;
-	const text = value.trim().replace(/^tel:/i, '');
+	const text = plainCharacters(value).trim().replace(/^tel:/i, '');
 	const digits = digitsOf(text).length;
 	// A date ('2026-12-03', '03/12/2026') has a number's characters too.
 	if (/^\d{4}-\d{2}-\d{2}|^\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}$/.test(text)) return false;
@@ -234,7 +414,7 @@ function looksLikeCountry({ value }: ValueAtPath): boolean {
 }
 
 function digitsOf(value: unknown): string {
-	return String(value).replace(/\D/g, '');
+	return plainCharacters(String(value)).replace(/\D/g, '');
 }
 
 /**
@@ -264,27 +444,36 @@ function oneValueInside(
 /**
  * Reads a phone number as typed by a person or sent by another system, into E.164, as
  * libphonenumber reads it (docs/phone-numbers.md lists where the package departs from it). A
- * number is sent only when libphonenumber calls it valid; every other number is an error naming
- * why, with the number masked.
+ * number is sent only when libphonenumber calls it valid and it has one reading; every other
+ * number is an error naming why, with the number masked.
  */
 export function normalizePhoneNumber(
 	raw: unknown,
 	options: { defaultCountryCode?: DefaultCountryCode; field?: string } = {},
 ): PhoneNumber {
 	const field = options.field ?? 'Phone Number';
-	const text = requireText(
-		oneValueInside(unwrapValue(raw).value, field, looksLikePhone, 'phone number'),
+	const value = oneValueInside(unwrapValue(raw).value, field, looksLikePhone, 'phone number');
+	const written = requireText(
+		value,
 		field,
 		'Enter a phone number with country code, e.g. +919876543210',
 	);
+	const plain = plainCharacters(written);
 	const context = readingContextOf(options.defaultCountryCode);
 	const regional = typeof context === 'object' ? context : undefined;
-	const read = regional === undefined ? (withoutRegion(text) ?? text) : text;
-	const reading = libphonenumber().read(read, regional ?? {});
-	if ('refused' in reading) throw unreadable(reading.refused, text, context, field);
+	const spreadsheet = spreadsheetRefusal(plain, unwrapValue(value).value, written, field);
+	if (spreadsheet) throw spreadsheet;
+	const { text, reading } = readPlain(plain, regional);
+	if ('refused' in reading) {
+		throw (
+			severalNumbersRefusal(text, field) ??
+			unreadable(reading.refused, text, written, context, field)
+		);
+	}
 	const refusal =
 		(regional && indianBareNumberRefusal(reading, text, regional, field)) ||
-		refusalOf(reading, text, field);
+		refusalOf(reading, text, written, field) ||
+		ambiguityRefusal(reading, text, written, regional, field);
 	if (refusal) throw refusal;
 	return { e164: reading.e164, masked: maskPhoneNumber(reading.e164) };
 }

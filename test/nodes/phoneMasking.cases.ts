@@ -6,7 +6,7 @@
 //
 // `npm run test:deep` feeds every format into every field; `npm test` 3 formats into each field, the
 // next 3 into the next field, so that every format is still fed into fields of every node. Or:
-//   CALLKARO_MASKING_FORMATS=12 npx jest test/nodes/nodes -t 'no phone number in full'
+//   CALLKARO_MASKING_FORMATS=15 npx jest test/nodes/nodes -t 'no phone number in full'
 import type { IDataObject, INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
 
 import { CallKaroAssignWorkflow } from '../../nodes/CallKaroAssignWorkflow/CallKaroAssignWorkflow.node';
@@ -19,6 +19,7 @@ import {
 	DELETE_SCHEDULED_CALL,
 	OUTBOUND_CALL,
 } from '../engine/callKaroNodes';
+import { asciiDigits } from '../support/phoneOracle';
 import { scaled } from '../support/testScale.mjs';
 import { NODE_NAME, runNode, useSandbox } from './fixtures';
 
@@ -36,6 +37,10 @@ const FORMATS: Array<string | number> = [
 	'(98220) 61537',
 	9822061537,
 	919822061537,
+	// as chat apps and forms in other scripts write it
+	'+९१ ९८२२० ६१५३७',
+	'＋９１ ９８２２０ ６１５３７',
+	'+91\u200e 98220\u200e 61537',
 ];
 
 /** How many formats each field is fed: all of them in the deep run. */
@@ -55,9 +60,12 @@ function formatsOfField(field: number): Array<string | number> {
 /** Any 7 digits in a row of the canary: a masked number keeps at most its first 2 and last 4. */
 const CANARY_RUNS = ['9822061', '8220615', '2206153', '2061537'];
 
-/** Whether a text shows the canary, its digits joined across spaces, dashes, dots and brackets. */
+/**
+ * Whether a text shows the canary, its digits in any script, joined across spaces, dashes, dots,
+ * brackets and invisible marks.
+ */
 function showsCanary(text: string): boolean {
-	const joined = text.replace(/(?<=\d)[\s\-.()]+(?=\d)/g, '');
+	const joined = asciiDigits(text).replace(/(?<=\d)[\s\p{Pd}\p{Cf}.()]+(?=\d)/gu, '');
 	return CANARY_RUNS.some((run) => joined.includes(run));
 }
 

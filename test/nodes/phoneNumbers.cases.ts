@@ -88,7 +88,7 @@ describe('Phone numbers on Outbound Call', () => {
 			const forms = casesOf(numbers[index], random);
 			return forms[Math.floor(random() * forms.length)];
 		});
-		const expected = sample.map((one) => expectedReading(one.raw, one.defaultCountryCode).reading);
+		const expected = sample.map((one) => expectedReading(one).reading);
 
 		const result = await callEach(
 			sample.map((one) => ({

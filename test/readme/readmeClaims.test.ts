@@ -206,8 +206,18 @@ describe('README examples, produced by the nodes', () => {
 		['with an extension', '+44 20 7946 0958 ext. 123'],
 		['premium-rate', '+44 909 876 5432'],
 		['with letters', '+1 800 FLOWERS'],
+		['holding two numbers', '+91 98200 11112 / +91 98200 11113'],
 	])('a phone number %s', async (_case, phone) => {
 		const [item] = await outbound({}, [{ phone }]);
+		expect(apiRequests(sandbox())).toEqual([]);
+		expectQuoted(withoutItem(String(item.error)));
+	});
+
+	it.each([
+		['with two readings', '4915123456789'],
+		["with a spreadsheet's .0", '49301234567.0'],
+	])('a phone number %s, under Default Country Code 49', async (_case, phone) => {
+		const [item] = await outbound({ options: { defaultCountryCode: '49' } }, [{ phone }]);
 		expect(apiRequests(sandbox())).toEqual([]);
 		expectQuoted(withoutItem(String(item.error)));
 	});

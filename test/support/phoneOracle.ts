@@ -48,10 +48,20 @@ export type Reason =
 	| 'pager'
 	| 'voicemail'
 	| 'India: bare number not a mobile'
-	| 'Default Country Code';
+	| 'Default Country Code'
+	| 'two readings'
+	| 'spreadsheet decimal'
+	| 'several numbers';
 
 /** The listed departures from libphonenumber (docs/phone-numbers.md), by the name tests use. */
-export type Departure = 'no region: 00 is +' | 'no region: 91 and 10 digits' | 'India: bare mobile';
+export type Departure =
+	| 'no region: 00 is +'
+	| 'no region: 91 and 10 digits'
+	| 'India: bare mobile'
+	| 'a calling code read as its main region'
+	| 'characters libphonenumber-js does not read'
+	| 'two readings'
+	| 'spreadsheet decimal';
 
 /** One number of a region, as libphonenumber reads it. */
 export interface OracleNumber {
@@ -62,12 +72,18 @@ export interface OracleNumber {
 	source: 'pattern' | 'example';
 }
 
-/** One way of writing a number, with the Default Country Code it is given under. */
+/**
+ * One way of writing a number, with the Default Country Code it is given under. `plain` is the
+ * same text in the characters libphonenumber-js reads (another script's digits as 0-9, a
+ * `phone-context` before the number), where the form writes it otherwise.
+ */
 export interface OracleCase {
 	number: OracleNumber;
 	form: string;
 	raw: unknown;
 	defaultCountryCode?: string;
+	plain?: string;
+	departure?: Departure;
 }
 
 // ---- drawing numbers from a pattern --------------------------------------------------------------
@@ -166,6 +182,77 @@ function nonGeographicCodes(): string[] {
 	return Object.keys((METADATA as unknown as { nonGeographic: object }).nonGeographic);
 }
 
+/** A numbering plan: a region, or a calling code of no country (region '001'). */
+export interface NumberingPlan {
+	region: string;
+	callingCode: string;
+	plan: string;
+}
+
+/** Every region libphonenumber knows, and the calling codes of no country (+800, +882...). */
+export function numberingPlans(): NumberingPlan[] {
+	return [
+		...getCountries().map((region) => ({
+			region,
+			callingCode: getCountryCallingCode(region),
+			plan: region,
+		})),
+		...nonGeographicCodes().map((code) => ({ region: '001', callingCode: code, plan: code })),
+	];
+}
+
+const patterns = new Map<string, Node[][] | undefined>();
+
+/** The national number pattern of a type in a plan, as a tree to draw from; undefined where it has none. */
+function patternOf(plan: string, type: string): Node[][] | undefined {
+	const key = `${plan} ${type}`;
+	if (!patterns.has(key)) patterns.set(key, readPattern(plan, type));
+	return patterns.get(key);
+}
+
+function readPattern(plan: string, type: string): Node[][] | undefined {
+	const metadata = new Metadata(METADATA);
+	metadata.selectNumberingPlan(plan as CountryCode);
+	const numberingPlan = metadata.numberingPlan as unknown as {
+		type(type: string): { pattern(): string } | undefined;
+	};
+	const pattern = numberingPlan.type(type)?.pattern();
+	return pattern ? parsePattern(pattern) : undefined;
+}
+
+/** One national number drawn from a type's pattern, if libphonenumber calls it valid, of that type and in that region. */
+export function drawNumber(
+	{ region, callingCode, plan }: NumberingPlan,
+	type: string,
+	random: () => number,
+	attempts = 60,
+): OracleNumber | undefined {
+	const tree = patternOf(plan, type);
+	for (let attempt = 0; tree && attempt < attempts; attempt++) {
+		const national = draw(tree, random);
+		const parsed = parseOrUndefined(`+${callingCode}${national}`);
+		const inRegion = region === '001' || parsed?.country === region;
+		if (!parsed?.isValid() || !inRegion || parsed.nationalNumber !== national) continue;
+		if (parsed.getType() !== type && !(type === 'MOBILE' && isFixedOrMobile(parsed))) continue;
+		return { region, callingCode, national, type, source: 'pattern' };
+	}
+	return undefined;
+}
+
+/** The region's mobile example number, as libphonenumber gives it. */
+export function exampleNumber({ region, callingCode }: NumberingPlan): OracleNumber | undefined {
+	if (region === '001') return undefined;
+	const example = getExampleNumber(region as CountryCode, mobileExamples);
+	if (!example) return undefined;
+	return {
+		region,
+		callingCode,
+		national: example.nationalNumber,
+		type: example.getType() ?? 'MOBILE',
+		source: 'example',
+	};
+}
+
 /**
  * Up to `perType` numbers of each type each region has, drawn from its patterns with a seed,
  * each valid and of that type by libphonenumber; and each region's mobile example. `share` draws
@@ -174,49 +261,20 @@ function nonGeographicCodes(): string[] {
 export function oracleNumbers(seed: number, perType: number, share = 1): OracleNumber[] {
 	const random = seededRandom(seed);
 	const numbers: OracleNumber[] = [];
-	const allPlans: Array<{ region: string; callingCode: string; plan: string }> = [
-		...getCountries().map((region) => ({
-			region,
-			callingCode: getCountryCallingCode(region),
-			plan: region,
-		})),
-		...nonGeographicCodes().map((code) => ({ region: '001', callingCode: code, plan: code })),
-	];
+	const allPlans = numberingPlans();
 	const plans = share < 1 ? allPlans.filter(() => random() < share) : allPlans;
-	for (const { region, callingCode, plan } of plans) {
-		const metadata = new Metadata(METADATA);
-		metadata.selectNumberingPlan(plan as CountryCode);
-		const numberingPlan = metadata.numberingPlan as unknown as {
-			type(type: string): { pattern(): string } | undefined;
-		};
-		for (const type of TYPES) {
-			const pattern = numberingPlan.type(type)?.pattern();
-			if (!pattern) continue;
-			const tree = parsePattern(pattern);
+	for (const plan of plans) {
+		for (const type of TYPES.filter((one) => patternOf(plan.plan, one))) {
 			const seen = new Set<string>();
 			for (let attempt = 0; attempt < 60 * perType && seen.size < perType; attempt++) {
-				const national = draw(tree, random);
-				const parsed = parseOrUndefined(`+${callingCode}${national}`);
-				const inRegion = region === '001' || parsed?.country === region;
-				if (!parsed?.isValid() || !inRegion || parsed.nationalNumber !== national) continue;
-				if (parsed.getType() !== type && !(type === 'MOBILE' && isFixedOrMobile(parsed))) continue;
-				if (seen.has(national)) continue;
-				seen.add(national);
-				numbers.push({ region, callingCode, national, type, source: 'pattern' });
+				const number = drawNumber(plan, type, random, 1);
+				if (number === undefined || seen.has(number.national)) continue;
+				seen.add(number.national);
+				numbers.push(number);
 			}
 		}
-		if (region !== '001') {
-			const example = getExampleNumber(region as CountryCode, mobileExamples);
-			if (example) {
-				numbers.push({
-					region,
-					callingCode,
-					national: example.nationalNumber,
-					type: example.getType() ?? 'MOBILE',
-					source: 'example',
-				});
-			}
-		}
+		const example = exampleNumber(plan);
+		if (example) numbers.push(example);
 	}
 	return numbers;
 }
@@ -228,7 +286,7 @@ function isFixedOrMobile(number: PhoneNumber): boolean {
 // ---- how people and systems write a number -------------------------------------------------------
 
 /** The region's national prefix (trunk prefix), when it has one. */
-function nationalPrefixOf(region: string): string | undefined {
+export function nationalPrefixOf(region: string): string | undefined {
 	if (region === '001') return undefined;
 	const metadata = new Metadata(METADATA);
 	metadata.selectNumberingPlan(region as CountryCode);
@@ -248,6 +306,66 @@ function punctuated(digits: string, random: () => number): string {
 	if (groups.length > 2 && random() < 0.5) groups[0] = `(${groups[0]})`;
 	const separator = separators[Math.floor(random() * separators.length)];
 	return groups.join(separator);
+}
+
+/** The region's international prefix, drawn from its pattern in the metadata: 00, 011, 0011, 0015... */
+export function internationalPrefixOf(region: string, random: () => number): string {
+	const metadata = new Metadata(METADATA);
+	metadata.selectNumberingPlan(region as CountryCode);
+	const plan = metadata.numberingPlan as unknown as { IDDPrefix(): string };
+	return draw(parsePattern(plan.IDDPrefix()), random);
+}
+
+/** The main region of a calling code, as libphonenumber lists it first ('001' for +800...). */
+export function mainRegionOf(callingCode: string): string {
+	return METADATA.country_calling_codes[callingCode][0];
+}
+
+const DECIMAL_DIGIT = /\p{Nd}/u;
+const INVISIBLE = /\p{Cf}/u;
+let characters: { zeros: number[]; invisible: string[] } | undefined;
+
+/**
+ * Every script's 0 (Unicode lays out each script's digits as runs of ten, 0 first) and every
+ * invisible formatting character, found by scanning Unicode rather than listed.
+ */
+export function unicodeCharacters(): { zeros: number[]; invisible: string[] } {
+	if (characters) return characters;
+	const zeros: number[] = [];
+	const invisible: string[] = [];
+	let run = 0;
+	for (let codePoint = 0; codePoint < 0x20000; codePoint++) {
+		const char = String.fromCodePoint(codePoint);
+		if (INVISIBLE.test(char)) invisible.push(char);
+		if (!DECIMAL_DIGIT.test(char)) run = 0;
+		else if (run++ % 10 === 0) zeros.push(codePoint);
+	}
+	characters = { zeros, invisible };
+	return characters;
+}
+
+/** Every script's digits of a text as 0-9: each is its distance from the last 0 at or before it. */
+export function asciiDigits(text: string): string {
+	const { zeros } = unicodeCharacters();
+	return Array.from(text, (char) => {
+		if (!DECIMAL_DIGIT.test(char)) return char;
+		const codePoint = char.codePointAt(0) ?? 0;
+		return String(codePoint - (zeros.filter((zero) => zero <= codePoint).at(-1) ?? codePoint));
+	}).join('');
+}
+
+/** The ASCII digits of a text in the script whose 0 is `zero`. */
+export function inScript(text: string, zero: number): string {
+	return text.replace(/[0-9]/g, (digit) => String.fromCodePoint(zero + Number(digit)));
+}
+
+/** ASCII's full-width forms: ＋９１ ９８２００. */
+export function fullWidth(text: string): string {
+	return text.replace(/[!-~]/g, (char) => String.fromCharCode(char.charCodeAt(0) + 0xfee0));
+}
+
+function pick<T>(values: readonly T[], random: () => number): T {
+	return values[Math.floor(random() * values.length)];
 }
 
 /** Every form of one number: international, 00, national, punctuated, the edge forms. */
@@ -299,7 +417,79 @@ export function casesOf(number: OracleNumber, random: () => number): OracleCase[
 			at('national prefix after the calling code', `+${cc} ${prefix}${national}`),
 		);
 	}
+	if (geographic) cases.push(...dialledFormsOf(number, random));
+	cases.push(...writtenFormsOf(number, random));
 	return cases;
+}
+
+/**
+ * A number as dialled from a region: after that region's international prefix (under its ISO
+ * code and under its calling code), with its calling code but without + (where a national
+ * reading may be valid too), and as a sheet holds it as a decimal.
+ */
+export function dialledFormsOf(number: OracleNumber, random: () => number): OracleCase[] {
+	const { region, callingCode: cc, national } = number;
+	const other = pick(getCountries(), random);
+	const main = mainRegionOf(cc);
+	return [
+		{ form: 'its international prefix, under its ISO code', idd: region, dcc: region },
+		{ form: 'its international prefix, under its calling code', idd: main, dcc: cc },
+		{ form: "another region's international prefix, under it", idd: other, dcc: other },
+	]
+		.map(({ form, idd, dcc }) => ({
+			number,
+			form,
+			raw: `${internationalPrefixOf(idd, random)} ${cc} ${national}`,
+			defaultCountryCode: dcc,
+		}))
+		.concat([
+			{
+				number,
+				form: 'calling code without + under its calling code',
+				raw: `${cc}${national}`,
+				defaultCountryCode: cc,
+			},
+			{
+				number,
+				form: "a spreadsheet's decimal, under its ISO code",
+				raw: `${cc}${national}.0`,
+				defaultCountryCode: region,
+			},
+		]);
+}
+
+/**
+ * The number written in characters libphonenumber-js does not read (another script's digits,
+ * full-width, invisible marks between its groups, ++), and as a `tel:` URI with phone-context.
+ */
+export function writtenFormsOf(number: OracleNumber, random: () => number): OracleCase[] {
+	const { callingCode: cc, national } = number;
+	const { zeros, invisible } = unicodeCharacters();
+	const groups = punctuated(national, random).replace(/[^\d]+/g, ' ');
+	const plain = `+${cc} ${groups}`;
+	const departure = 'characters libphonenumber-js does not read' as const;
+	const written = (form: string, raw: string): OracleCase => ({
+		number,
+		form,
+		raw,
+		plain,
+		departure,
+	});
+	return [
+		written("another script's digits", inScript(plain, pick(zeros, random))),
+		written('full-width', fullWidth(plain)),
+		written(
+			'invisible marks between its groups',
+			plain.replace(/ /g, () => `${pick(invisible, random)} `),
+		),
+		written('++ before the calling code', `+${plain}`),
+		{
+			number,
+			form: 'tel: URI with phone-context',
+			raw: `tel:${groups.replace(/ /g, '-')};phone-context=+${cc}`,
+			plain: `+${cc} ${groups.replace(/ /g, '-')}`,
+		},
+	];
 }
 
 // ---- what libphonenumber and the package make of it ----------------------------------------------
@@ -318,11 +508,16 @@ function callingCodeOf(defaultCountryCode: string): string {
 
 type Options = { defaultCallingCode?: string; defaultCountry?: CountryCode };
 
+/** A calling code is read as its main region (91 as IN), a code of no country as itself. */
 function optionsOf(defaultCountryCode?: string): Options {
 	if (defaultCountryCode === undefined) return {};
-	return /^\d+$/.test(defaultCountryCode)
+	if (!/^\d+$/.test(defaultCountryCode)) {
+		return { defaultCountry: defaultCountryCode.toUpperCase() as CountryCode };
+	}
+	const main = mainRegionOf(defaultCountryCode);
+	return main === '001'
 		? { defaultCallingCode: defaultCountryCode }
-		: { defaultCountry: defaultCountryCode.toUpperCase() as CountryCode };
+		: { defaultCountry: main as CountryCode };
 }
 
 function libReading(text: string, options: Options) {
@@ -335,15 +530,66 @@ function libReading(text: string, options: Options) {
 	}
 }
 
+/** What libphonenumber reads, in short: the E.164 and whether it is valid. */
+function outcomeOf(text: string, options: Options): string {
+	const number = libReading(text, options);
+	return number === undefined ? 'refused' : `${number.number} ${number.isValid()}`;
+}
+
+/** The E.164 of a valid reading of an international text, else undefined. */
+function validNumber(text: string): string | undefined {
+	const number = libReading(text, {});
+	return number?.isValid() ? number.number : undefined;
+}
+
+/**
+ * The readings of digits written without + under a region: national, after the region's calling
+ * code, after each international prefix of the region that they start with.
+ */
+function readingsWithoutPlus(digits: string, options: Options): Set<string> {
+	const region = options.defaultCountry;
+	const callingCode = region ? getCountryCallingCode(region) : (options.defaultCallingCode ?? '');
+	const readings = [validNumber(`+${callingCode}${digits}`)];
+	if (digits.startsWith(callingCode)) readings.push(validNumber(`+${digits}`));
+	if (region) {
+		const metadata = new Metadata(METADATA);
+		metadata.selectNumberingPlan(region);
+		const plan = metadata.numberingPlan as unknown as { IDDPrefix(): string };
+		const prefix = new RegExp(`^(?:${plan.IDDPrefix()})$`);
+		for (let end = 1; end < digits.length; end++) {
+			if (prefix.test(digits.slice(0, end)) && digits[end] !== '0') {
+				readings.push(validNumber(`+${digits.slice(end)}`));
+			}
+		}
+	}
+	return new Set(readings.filter((e164) => e164 !== undefined));
+}
+
+/** A (0) after the calling code, read as a trunk prefix left out and as a digit. */
+function readingsOfBracketedZero(text: string, callingCode: string): Set<string> {
+	const compact = text.replace(/[^\d+()]/g, '');
+	if (!compact.startsWith(`+${callingCode}(0)`)) return new Set();
+	const rest = compact.slice(`+${callingCode}(0)`.length).replace(/\D/g, '');
+	const readings = [validNumber(`+${callingCode}${rest}`), validNumber(`+${callingCode}0${rest}`)];
+	return new Set(readings.filter((e164) => e164 !== undefined));
+}
+
 /**
  * What the package must answer: libphonenumber's reading where it calls the number valid and the
  * number reaches a person, with the listed departures; `departure` names the one applied.
  */
-export function expectedReading(
-	raw: unknown,
-	defaultCountryCode?: string,
-): { reading: Reading; departure?: Departure } {
-	const text = String(raw).trim();
+export function expectedReading({
+	raw,
+	defaultCountryCode,
+	plain,
+}: Pick<OracleCase, 'raw' | 'defaultCountryCode' | 'plain'>): {
+	reading: Reading;
+	departure?: Departure;
+} {
+	const text = (plain ?? String(raw)).trim();
+	if (/^\+?\d+\.0+$/.test(text)) {
+		return { reading: { refused: 'spreadsheet decimal' }, departure: 'spreadsheet decimal' };
+	}
 	const compact = text.replace(/[\s\-.()/]/g, '');
 	let read = text;
 	let departure: Departure | undefined;
@@ -355,6 +601,13 @@ export function expectedReading(
 		departure = 'no region: 91 and 10 digits';
 	}
 	const options = optionsOf(defaultCountryCode);
+	if (
+		options.defaultCountry &&
+		/^\d+$/.test(defaultCountryCode ?? '') &&
+		outcomeOf(read, options) !== outcomeOf(read, { defaultCallingCode: defaultCountryCode })
+	) {
+		departure = 'a calling code read as its main region';
+	}
 	const number = libReading(read, options);
 	if (number === undefined) return { reading: { refused: 'unreadable' }, departure };
 	if (number.ext !== undefined) return { reading: { refused: 'extension' }, departure };
@@ -379,6 +632,14 @@ export function expectedReading(
 	}
 	const notCalled = type === undefined ? undefined : NOT_CALLED[type];
 	if (notCalled !== undefined) return { reading: { refused: notCalled }, departure };
+	const readings = read.includes('+')
+		? readingsOfBracketedZero(read, number.countryCallingCode)
+		: defaultCountryCode === undefined
+			? new Set<string>()
+			: readingsWithoutPlus(read.replace(/\D/g, ''), options);
+	if (readings.add(number.number).size > 1) {
+		return { reading: { refused: 'two readings' }, departure: 'two readings' };
+	}
 	return { reading: { e164: number.number }, departure };
 }
 
@@ -403,6 +664,9 @@ export function reasonOf(message: string): Reason {
 		[/is a premium-rate number/, 'premium rate'],
 		[/is a pager number/, 'pager'],
 		[/is a voicemail access number/, 'voicemail'],
+		[/can be read as \d+ different numbers/, 'two readings'],
+		[/as a spreadsheet writes a number it holds as a decimal/, 'spreadsheet decimal'],
+		[/holds \d+ numbers/, 'several numbers'],
 		[
 			/must be a phone number|has no country code|does not start with a calling code|to be a phone number/,
 			'unreadable',

@@ -47,5 +47,9 @@ describe('the libphonenumber bundle the build ships', () => {
 		);
 		expect(differences).toEqual([]);
 		expect(bundled.regions()).toEqual(libphonenumber().regions());
+		// every region's international prefixes, as the source reads them from the metadata
+		const prefixes = (lib: Libphonenumber) =>
+			lib.regions().map((region) => lib.internationalPrefixOf(region).source);
+		expect(prefixes(bundled)).toEqual(prefixes(libphonenumber()));
 	});
 });

@@ -14,9 +14,11 @@ import { normalizePhoneNumber } from '../../../src/phone/phoneNumber';
 import { maskPhoneNumber } from '../../../src/phone/mask';
 import {
 	casesOf,
+	dialledFormsOf,
 	expectedReading,
 	oracleNumbers,
 	reasonOf,
+	writtenFormsOf,
 	zoneOf,
 } from '../../support/phoneOracle';
 import type { OracleCase, Reading } from '../../support/phoneOracle';
@@ -56,13 +58,22 @@ describe('every region libphonenumber knows, as libphonenumber reads it', () => 
 	const numbers = oracleNumbers(seed, numbersPerType());
 	const random = seededRandom(seed);
 	const forms = formsPerNumber();
-	const cases = numbers.flatMap((number) => drawn(casesOf(number, random), forms, random));
+	// and every region's example number dialled from regions (each region's international prefix,
+	// its calling code without + where a national reading may be valid too, a sheet's decimal) and
+	// written in characters libphonenumber-js does not read
+	const everyRegion = numbers
+		.filter((number) => number.source === 'example')
+		.flatMap((number) => [...dialledFormsOf(number, random), ...writtenFormsOf(number, random)]);
+	const cases = [
+		...numbers.flatMap((number) => drawn(casesOf(number, random), forms, random)),
+		...everyRegion,
+	];
 	const differences: string[] = [];
 	const shown: string[] = [];
 	const departures = new Map<string, number>();
 	const byZone = new Map<string, { cases: number; sent: number; refused: number }>();
 	for (const oracleCase of cases) {
-		const expected = expectedReading(oracleCase.raw, oracleCase.defaultCountryCode);
+		const expected = expectedReading(oracleCase);
 		const { reading: actual, unmasked } = packageReading(oracleCase);
 		if (unmasked !== undefined) shown.push(unmasked);
 		const zone = zoneOf(oracleCase.number.callingCode);
@@ -70,8 +81,8 @@ describe('every region libphonenumber knows, as libphonenumber reads it', () => 
 		counts.cases++;
 		counts['e164' in actual ? 'sent' : 'refused']++;
 		byZone.set(zone, counts);
-		if (expected.departure) {
-			departures.set(expected.departure, (departures.get(expected.departure) ?? 0) + 1);
+		for (const departure of new Set([expected.departure, oracleCase.departure])) {
+			if (departure) departures.set(departure, (departures.get(departure) ?? 0) + 1);
 		}
 		if (JSON.stringify(actual) !== JSON.stringify(expected.reading)) {
 			const { number, form, raw, defaultCountryCode } = oracleCase;
@@ -113,8 +124,12 @@ describe('every region libphonenumber knows, as libphonenumber reads it', () => 
 	test('each listed departure is met, each zone both sends and refuses', () => {
 		expect([...departures.keys()].sort()).toEqual([
 			'India: bare mobile',
+			'a calling code read as its main region',
+			'characters libphonenumber-js does not read',
 			'no region: 00 is +',
 			'no region: 91 and 10 digits',
+			'spreadsheet decimal',
+			'two readings',
 		]);
 		for (const [, counts] of byZone) {
 			expect(counts.sent).toBeGreaterThan(0);

@@ -469,3 +469,151 @@ describe('maskPhoneNumbersInText', () => {
 		expect(maskPhoneNumbersInText(text)).toBe(masked);
 	});
 });
+
+describe('numbers as exports, sheets, forms and chat apps write them (issue 46)', () => {
+	const E164 = '+919820011112';
+
+	test.each([
+		['full-width, ＋ included', '＋９１ ９８２００ １１１１２', undefined],
+		['++ before the calling code', '++91 98200 11112', undefined],
+		['Devanagari digits', '+९१ ९८२०० ११११२', undefined],
+		['Bengali digits', '+৯১ ৯৮২০০ ১১১১২', undefined],
+		['Thai digits', '+๙๑ ๙๘๒๐๐ ๑๑๑๑๒', undefined],
+		['Arabic-Indic digits', '+٩١ ٩٨٢٠٠ ١١١١٢', undefined],
+		['digits of two scripts', '+91 ९८२०० 11112', undefined],
+		['groups split by left-to-right marks', '+91\u200e 98200\u200e 11112', undefined],
+		['a right-to-left isolate around it', '\u2067+91 98200 11112\u2069', undefined],
+		['a zero-width space inside a group', '+91 982\u200b00 11112', undefined],
+		['narrow no-break spaces', '+91\u202f98200\u202f11112', undefined],
+		['an en dash', '+91–98200–11112', undefined],
+		['tel: with phone-context', 'tel:98200-11112;phone-context=+91', undefined],
+		[
+			'tel: with a domain as phone-context, under IN',
+			'tel:98200-11112;phone-context=example.com',
+			'IN',
+		],
+		["India's international prefix under 91", '0091 98200 11112', '91'],
+		["India's international prefix under IN", '0091 98200 11112', 'IN'],
+		['Devanagari Default Country Code', '98200 11112', '९१'],
+	])('%s: %p (default %p) is read', (_case, raw, defaultCountryCode) => {
+		expect(normalizePhoneNumber(raw, { defaultCountryCode }).e164).toBe(E164);
+	});
+
+	test('tel: with phone-context gives the same number on every read', () => {
+		const reads = Array.from(
+			{ length: 4 },
+			() => normalizePhoneNumber('tel:98200-11112;phone-context=+91').e164,
+		);
+		expect(reads).toEqual([E164, E164, E164, E164]);
+	});
+
+	test.each([
+		['011 under 1', '011 44 7911 123456', '1'],
+		['011 under US', '011 44 7911 123456', 'US'],
+		['0011 under 61', '0011 44 7911 123456', '61'],
+		['0011 under AU', '0011 44 7911 123456', 'AU'],
+		['0011 under +61 as a number value', '0011 44 7911 123456', 61],
+	])("the Default Country's international prefix, %s", (_case, raw, defaultCountryCode) => {
+		expect(normalizePhoneNumber(raw, { defaultCountryCode }).e164).toBe('+447911123456');
+	});
+
+	test.each([
+		[
+			'Indonesia: 62 without + is also a national number',
+			'62812345678',
+			'62',
+			'"Phone Number" can be read as 2 different numbers: "62*****5678" is "+62*******5678" (a number in Indonesia written without +62) or "+62*****5678" (its first digits 62 being the country code). Write it with + and its country code, as it is meant: + before the digits if they start with the country code 62, else +62 before them.',
+		],
+		[
+			'Germany: 49 without + is also a national number',
+			'4915123456789',
+			'49',
+			'"Phone Number" can be read as 2 different numbers: "49*******6789" is "+49*********6789" (a number in Germany written without +49) or "+49*******6789" (its first digits 49 being the country code). Write it with + and its country code, as it is meant: + before the digits if they start with the country code 49, else +49 before them.',
+		],
+		[
+			"a sheet's decimal",
+			'49301234567.0',
+			'49',
+			'"Phone Number" ends in ".0", as a spreadsheet writes a number it holds as a decimal: it is "49*****4567" without the decimal, or "49******5670" with the 0 as a digit, two different numbers. Format the column as text in the sheet, so that it keeps the number as written, or remove the decimal: add .replace(/\\.0+$/, "") to the end of the expression.',
+		],
+		[
+			'a (0) where the country has no trunk prefix',
+			'+247 (0) 40123',
+			undefined,
+			'"Phone Number" can be read as 2 different numbers: "+24*******0123" is "+24**0123" (the (0) left out, as a trunk prefix) or "+24***0123" (the (0) as a digit of the number). Write it without brackets: with the 0 where it is a digit of the number, without it where it is the trunk prefix.',
+		],
+		[
+			'two numbers in one field',
+			'+91 98200 11112 / +91 98200 11113',
+			undefined,
+			'"Phone Number" holds 2 numbers: "+91********1112", "+91********1113". CallKaro calls one number per item. Map the one to call, such as the first: add .split("/")[0] to the end of the expression, or give each number an item of its own.',
+		],
+		[
+			'a vanity number',
+			'+1 415 JKL 2674',
+			undefined,
+			'"Phone Number" must be a phone number: digits, spaces, dashes, dots, brackets and a leading +, but is "+1*4***JKL*2674". Letters are not dialled: give the number in digits, with + and its country code.',
+		],
+		[
+			'a letter O inside the number',
+			'+91 9820O11112',
+			undefined,
+			'"Phone Number" must be a phone number: digits, spaces, dashes, dots, brackets and a leading +, but is "+91*****O*1112". Letters are not dialled: give the number in digits, with + and its country code.',
+		],
+		[
+			'exponent notation',
+			'9.8200111E+09',
+			'IN',
+			'"Phone Number" is in exponent notation, as a spreadsheet shows a long number: "9*8****11E*09". Its last digits are lost. Format the column as text in the sheet, so that it keeps the number as written.',
+		],
+	])('%s is refused, saying why', (_case, raw, defaultCountryCode, message) => {
+		expect(inputErrorOf(() => normalizePhoneNumber(raw, { defaultCountryCode })).message).toBe(
+			message,
+		);
+	});
+
+	test('the calling code without + is read once where only one reading is valid', () => {
+		expect(normalizePhoneNumber('31612345678', { defaultCountryCode: '31' }).e164).toBe(
+			'+31612345678',
+		);
+		expect(normalizePhoneNumber('4930123456', { defaultCountryCode: '49' }).e164).toBe(
+			'+4930123456',
+		);
+	});
+
+	test.each([
+		['two numbers on two lines', '98200 11112\n98200 11113', 'IN'],
+		['two numbers with commas', '98200 11112, 98200 11113', 'IN'],
+		['two numbers, each with +', '+91 98200 11112 +91 98200 11113', undefined],
+		['two numbers with "or"', '+91 98200 11112 or +91 98200 11113', undefined],
+	])('%s: never joined, and said to be two', (_case, raw, defaultCountryCode) => {
+		expect(inputErrorOf(() => normalizePhoneNumber(raw, { defaultCountryCode })).message).toMatch(
+			/^"Phone Number" holds 2 numbers: "(\+91\*{8}|98\*{5})1112", "(\+91\*{8}|98\*{5})1113"\./,
+		);
+	});
+
+	test.each([
+		['a subaddress', 'tel:+91-98200-11112;isub=5'],
+		['an extension after phone-context', 'tel:98200-11112;phone-context=+91;ext=5'],
+	])('a tel: URI with %s is refused as an extension', (_case, raw) => {
+		expect(inputErrorOf(() => normalizePhoneNumber(raw)).message).toContain('has an extension');
+	});
+
+	test('a tel: URI with post-dial digits is refused', () => {
+		expect(
+			inputErrorOf(() => normalizePhoneNumber('tel:+91-98200-11112;postd=pp22')).message,
+		).toMatch(/^"Phone Number" must be a phone number/);
+	});
+
+	test.each([
+		['Devanagari, one digit short', '+९१ ९८२०० ११११'],
+		['Bengali, one digit long', '+৯১ ৯৮২০০ ১১১১২ ১'],
+		['Thai, one digit short', '+๙๑ ๙๘๒๐๐ ๑๑๑๑'],
+		['groups split by marks, one digit short', '+91\u200e 98200\u200e 1111'],
+		['a letter inside', '+91 98200 1111x2 (home)'],
+	])('a refused number in %s shows none of its middle digits', (_case, raw) => {
+		const message = inputErrorOf(() => normalizePhoneNumber(raw)).message;
+		expect(message).not.toMatch(/[९৯๙9]\s*[८৮๘8]\s*[२২๒2]/u);
+		expect(message).not.toMatch(/98200|९८२००|৯৮২০০|๙๘๒๐๐/u);
+	});
+});
