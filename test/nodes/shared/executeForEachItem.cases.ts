@@ -2,7 +2,7 @@
 // every worker, and (for Outbound Call) repeated calls in one run. Through n8n's engine, against
 // the sandbox over real HTTP. Cancelling a run: runItems.cases.ts.
 import { OUTBOUND_CALL } from '../../engine/callKaroNodes';
-import { useJumpingClock } from '../../engine/jumpingClock';
+import { useVirtualClock } from '../../engine/virtualClock';
 import {
 	FAR_AHEAD_SENT,
 	apiRequests,
@@ -24,7 +24,7 @@ describe('bulk runs of a CallKaro node', () => {
 	const sandbox = useSandbox();
 
 	test('at Concurrency 5, output items keep input order and pairing', async () => {
-		useJumpingClock();
+		useVirtualClock();
 		const phones = Array.from(
 			{ length: 12 },
 			(_, index) => `+9170001${String(index).padStart(5, '0')}`,
@@ -46,9 +46,9 @@ describe('bulk runs of a CallKaro node', () => {
 	});
 
 	test('Max Requests per Second spaces the requests of the whole run', async () => {
-		// Ten starts at 10 per second cannot all be sent in under 900 ms of the run's clock, which
-		// jumps over each wait; unpaced, the run takes a small fraction of that.
-		const clock = useJumpingClock();
+		// Ten starts at 10 per second cannot all be sent in under 900 ms of the run's clock, where
+		// only waits take time (virtualClock.ts); unpaced, the run takes none.
+		const clock = useVirtualClock();
 		const startedAt = clock.now();
 		await runNode(sandbox(), {
 			type: OUTBOUND_CALL,
