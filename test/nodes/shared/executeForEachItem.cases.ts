@@ -11,14 +11,11 @@ import {
 	runNode,
 	useSandbox,
 } from '../fixtures';
-import type { LoggedRequest } from '../fixtures';
 
 const AGENT = 'agent_sales_01';
 const LATER = '2099-03-01T10:00:00+05:30';
 // An empty Schedule Time fails the item, so the calls to the same time have one too.
 const SOONER = '2099-02-01T10:00:00+05:30';
-
-const arrivals = (requests: LoggedRequest[]) => requests.map((request) => Date.parse(request.time));
 
 describe('bulk runs of a CallKaro node', () => {
 	const sandbox = useSandbox();
@@ -89,13 +86,16 @@ describe('bulk runs of a CallKaro node', () => {
 		const requests = apiRequests(sandbox());
 		const tooMany = requests.find((request) => request.status === 429);
 		expect(tooMany).toBeDefined();
-		const pausedFrom = Date.parse(tooMany!.time) + tooMany!.durationMs;
-		// Requests sent before the 429 was read may still arrive just after it; none arrive later
-		// until the second has passed.
-		const duringPause = arrivals(requests).filter(
-			(time) => time > pausedFrom + 100 && time < pausedFrom + 900,
-		);
-		expect(duringPause).toEqual([]);
+		const arrivedAt = Date.parse(tooMany!.time);
+		// The pause ends a second after the 429 was read, so no request sent after that arrives
+		// before pausedUntil. What arrives before it and after the 429 was sent before the 429 was
+		// read: the other two workers' requests then in flight, however slow the machine.
+		const pausedUntil = arrivedAt + tooMany!.durationMs + 1000;
+		const beforePauseEnd = requests.filter((request) => {
+			const time = Date.parse(request.time);
+			return request !== tooMany && time >= arrivedAt && time < pausedUntil;
+		});
+		expect(beforePauseEnd.length).toBeLessThanOrEqual(2);
 		expect(result.json(NODE_NAME)).toHaveLength(12);
 		expect(sandbox().state.calls).toHaveLength(12);
 	});
