@@ -21,10 +21,11 @@ import type {
 	IDataDeduplicator,
 	IDeduplicationOutput,
 } from 'n8n-workflow';
-import { UnexpectedError, UserError, sleep } from 'n8n-workflow';
+import { UnexpectedError, UserError } from 'n8n-workflow';
 
 import { DEFAULT_GUARD_TIMING } from '../../src/guard/guard';
 import { plainRowElements } from '../../src/guard/guardLock';
+import { roundTrip, useVirtualClock } from './virtualClock';
 
 interface ProcessedRow {
 	mode: DeduplicationMode;
@@ -56,11 +57,6 @@ function modeImplemented(options: ICheckProcessedOptions): void {
 	if (options.mode === 'latestDate') {
 		throw new UnexpectedError(`The in-memory store implements no mode 'latestDate'`);
 	}
-}
-
-/** Lets other calls run between a read and a write, as a database round trip does. */
-async function roundTrip(): Promise<void> {
-	await sleep(0);
 }
 
 /** The store's calls a test can make fail. */
@@ -321,9 +317,11 @@ export const ENGINE_SETTLE_MS = 10;
 
 /**
  * Gives n8n-core the in-memory store (once per test file: n8n-core allows one init per process,
- * and jest loads n8n-core afresh for each file) and empties it before each test. The guard looks at
- * a busy lock, and checks a claim after a broken lock, at once: this store's other processes act
- * on the next call, not after a time; an election waits some tens of ms.
+ * and jest loads n8n-core afresh for each file) and empties it before each test, and puts each
+ * test on the virtual clock (virtualClock.ts): the guard's lock decides by its clock, and real
+ * time would make its windows depend on the machine's speed. The guard looks at a busy lock, and
+ * checks a claim after a broken lock, at once: this store's other processes act on the next call,
+ * not after a time; an election waits some tens of ms of that clock.
  */
 export function useDeduplicationStore(): () => InMemoryDeduplicator {
 	beforeAll(async () => {
@@ -333,11 +331,13 @@ export function useDeduplicationStore(): () => InMemoryDeduplicator {
 		}
 	});
 	beforeEach(() => {
+		useVirtualClock();
 		installed?.rows.clear();
 		installed?.healAll();
 		jest.replaceProperty(DEFAULT_GUARD_TIMING, 'pollMs', 0);
 		jest.replaceProperty(DEFAULT_GUARD_TIMING, 'settleMs', ENGINE_SETTLE_MS);
 	});
+	afterEach(() => jest.restoreAllMocks());
 	return () => {
 		if (!installed) throw new UnexpectedError('The deduplication store is not installed yet');
 		return installed;

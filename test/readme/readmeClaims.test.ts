@@ -83,7 +83,7 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
 	'"Skip Numbers Called Before" cannot work: this n8n has no store of processed items. Nothing was sent':
 		'test/nodes/shared/guardWithoutStore.test.ts (needs an engine without the store)',
 	'"Skip Numbers Called Before" cannot work: the workflow-wide record where this option keeps its lock holds a number, left by an earlier version of this node or kept by another node of this workflow. Nothing was sent':
-		'test/nodes/shared/contract/guard.ts (needs the processed-items store, and 78 s on a jumping clock)',
+		'test/nodes/shared/contract/guard.ts (needs the processed-items store, and 78 s on the virtual clock)',
 	'the workflow-wide record where this option keeps its lock holds a number':
 		'test/nodes/shared/contract/guard.ts (a part of the message above)',
 	'CallKaro did not save every attribute of +91******3210: ignored (no such CRM attribute): Favourite Colour; invalid: Lead Score (Lead Score needs a number); the run was started all the same (run 6b043a313cf94047fca25988) [item 0]':

@@ -340,14 +340,15 @@ describe('Webhooks: the sandbox posts call_ended (public docs §5)', () => {
 				expect.objectContaining({ status: null, error: expect.stringMatching(/ECONNREFUSED/) }),
 			]);
 
-			receiver.setDelay(2000);
+			// an answer far later than the timeout, so that the bound below holds on a busy machine
+			receiver.setDelay(20_000);
 			const slow = await placeCall();
 			await admin('webhooks', { url: receiver.url });
 			const timedOut = await endCall({ callId: slow.id });
 			expect(timedOut.body.deliveries).toEqual([
 				expect.objectContaining({ status: null, error: 'timeout: no answer within 400 ms' }),
 			]);
-			expect(timedOut.body.deliveries[0].durationMs).toBeLessThan(1500);
+			expect(timedOut.body.deliveries[0].durationMs).toBeLessThan(10_000);
 		});
 
 		test('without a webhook the call still ends, and nothing is posted', async () => {

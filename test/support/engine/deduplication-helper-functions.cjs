@@ -1,2 +1,2 @@
 // n8n-core's deduplication helpers, from the engine bundle (engineBundle.cjs).
-module.exports = require('./engineBundle.cjs').engine().deduplicationHelpers;
+module.exports = require('./testFileEngine.cjs')().deduplicationHelpers;

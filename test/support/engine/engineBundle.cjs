@@ -9,12 +9,16 @@
 // (n8n-core's errors are n8n-workflow's, and so on); but n8n-core's modules run only when a test
 // file first asks for n8n-core: a file that needs only n8n-workflow (a node's description, the
 // `sleep` of src/schedule/clock.ts) does not pay for the rest of the engine.
+//
+// Minified (names kept): every test file that loads it reads and compiles the whole file, and at
+// 7 MB rather than 14 that costs each about a tenth of a second less, and the build a second less.
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
 const ROOT = path.join(__dirname, '../../..');
 const EXTERNAL = ['luxon', 'zod', '*.node'];
+const STALE_MS = 7 * 24 * 3600_000;
 const DEDUPLICATION_HELPERS =
 	'n8n-core/dist/execution-engine/node-execution-context/utils/deduplication-helper-functions';
 
@@ -62,14 +66,19 @@ Object.defineProperty(exports, 'deduplicationHelpers', {
 		target: 'node20',
 		external: EXTERNAL,
 		outfile: partial,
+		minify: true,
 		keepNames: true, // n8n's errors take their name from their class
 		logLevel: 'error',
 	});
 	fs.renameSync(partial, out);
-	// the bundles of other versions or recipes (13 MB each) are not loaded again
-	for (const name of fs.readdirSync(path.dirname(out)))
-		if (name.endsWith('.js') && name !== path.basename(out))
-			fs.rmSync(path.join(path.dirname(out), name), { force: true });
+	// the bundles of other versions or recipes (7 to 14 MB each) are not loaded again, once
+	// STALE_MS old: another checkout sharing node_modules (a git worktree) may still load its own
+	const staleBefore = Date.now() - STALE_MS;
+	for (const name of fs.readdirSync(path.dirname(out))) {
+		const file = path.join(path.dirname(out), name);
+		if (name.endsWith('.js') && file !== out && fs.statSync(file).mtimeMs < staleBefore)
+			fs.rmSync(file, { force: true });
+	}
 }
 
 /** The bundle's exports, once per jest module registry (test file). */

@@ -1,2 +1,2 @@
 // n8n-core, from the engine bundle (engineBundle.cjs).
-module.exports = require('./engineBundle.cjs').engine().core;
+module.exports = require('./testFileEngine.cjs')().core;

@@ -1,2 +1,2 @@
 // n8n-workflow, from the engine bundle (engineBundle.cjs).
-module.exports = require('./engineBundle.cjs').engine().workflow;
+module.exports = require('./testFileEngine.cjs')().workflow;

@@ -6,7 +6,7 @@ import { DEFAULT_GUARD_TIMING } from '../../../../src/guard/guard';
 import { electionDigits, lockDurations } from '../../../../src/guard/guardLock';
 import { ENGINE_SETTLE_MS } from '../../../engine/deduplication';
 import type { StoreCall } from '../../../engine/deduplication';
-import { useJumpingClock } from '../../../engine/jumpingClock';
+import { useVirtualClock } from '../../../engine/virtualClock';
 import type { RunResult } from '../../../engine/harness';
 import {
 	NODE_NAME,
@@ -238,7 +238,7 @@ export function guard(row: ActionNodeRow, sandbox: SandboxOf, store: StoreOf) {
 
 			it('waits while another process holds it, then claims, and gives it back', async () => {
 				const [key] = await arranged(row, sandbox(), 1);
-				store().holdLockElsewhere('test-workflow', Date.now(), 3);
+				store().holdLockElsewhere('test-workflow', useVirtualClock().now(), 3);
 
 				const result = await guarded(guardOn(), [row.item(key)]);
 
@@ -247,7 +247,7 @@ export function guard(row: ActionNodeRow, sandbox: SandboxOf, store: StoreOf) {
 			});
 
 			it("removes a dead worker's lock by an election once it is deadAge old (from its creation slot), then claims: within recovery", async () => {
-				const clock = useJumpingClock();
+				const clock = useVirtualClock();
 				jest.replaceProperty(DEFAULT_GUARD_TIMING, 'pollMs', 1000);
 				jest.replaceProperty(DEFAULT_GUARD_TIMING, 'settleMs', 10_000);
 				const [key] = await arranged(row, sandbox(), 1);
@@ -260,7 +260,7 @@ export function guard(row: ActionNodeRow, sandbox: SandboxOf, store: StoreOf) {
 
 				// the row is left once deadAge old from the start of its creation slot (75 s with
 				// settleMs at 10 s); then the election's rounds, each waiting two lock calls for its check
-				// (4 × 10 s), and polls: the store's calls take no time of the jumping clock
+				// (4 × 10 s), and polls: the store's calls take no time of the virtual clock
 				const { slot, deadAge, lockCall, recovery } = lockDurations(DEFAULT_GUARD_TIMING);
 				expect(deadAge).toBe(75_000);
 				const slotStart = Math.floor(started / slot) * slot;
@@ -276,7 +276,7 @@ export function guard(row: ActionNodeRow, sandbox: SandboxOf, store: StoreOf) {
 			});
 
 			it('a holder taken for dead that was only stalled: its late write lands while the taker waits, so its number is skipped', async () => {
-				const clock = useJumpingClock();
+				const clock = useVirtualClock();
 				jest.replaceProperty(DEFAULT_GUARD_TIMING, 'pollMs', 1000);
 				const [key] = await arranged(row, sandbox(), 1);
 				await guarded(guardOn(), [row.item(key)]);
@@ -313,7 +313,7 @@ export function guard(row: ActionNodeRow, sandbox: SandboxOf, store: StoreOf) {
 			const numberRow = `"${displayName}" cannot work: the workflow-wide record where this option keeps its lock holds a number, left by an earlier version of this node or kept by another node of this workflow. Nothing was sent`;
 
 			it("a number in that row (an earlier version's lock, or Keep Items Where: Value Is Higher): waits `recovery` for it to go, then says how to clear it, sends nothing, and never deletes it", async () => {
-				const clock = useJumpingClock();
+				const clock = useVirtualClock();
 				jest.replaceProperty(DEFAULT_GUARD_TIMING, 'pollMs', 1000);
 				const [key] = await arranged(row, sandbox(), 1);
 				store().rows.set(LOCK_ROW, { mode: 'latestIncrementalKey', data: 1234 });
@@ -391,7 +391,7 @@ export function guard(row: ActionNodeRow, sandbox: SandboxOf, store: StoreOf) {
 
 			it.each(steps)('%s', async (_, call, succeeding, warning) => {
 				// a lock left behind is removed within recovery: of a clock that jumps
-				useJumpingClock();
+				useVirtualClock();
 				jest.replaceProperty(DEFAULT_GUARD_TIMING, 'pollMs', 1000);
 				const [refused, reached] = await arranged(row, sandbox(), 2);
 				const items = [

@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { REDACTED_KEY } from '../../../../src/client/redact';
 import { startEchoServer } from '../../../engine/echoServer.mjs';
-import { useJumpingClock } from '../../../engine/jumpingClock';
+import { useVirtualClock } from '../../../engine/virtualClock';
 import { DEMO_API_KEY, startSandbox } from '../../../sandbox/sandbox.mjs';
 import {
 	NODE_NAME,
@@ -86,7 +86,7 @@ export function retries(row: ActionNodeRow, sandbox: SandboxOf) {
 		it('a 429 with Retry-After: 1 is waited out and retried, acting once', async () => {
 			const [key] = await arranged(row, sandbox(), 1);
 			sandbox().setFaults({ endpoint: row.faultEndpoint, sequence: ['429'], retryAfterSeconds: 1 });
-			const clock = useJumpingClock();
+			const clock = useVirtualClock();
 
 			const result = await run(sandbox(), row.parameters(), {
 				items: [row.item(key)],
