@@ -364,10 +364,31 @@ export function firstInstantAtOrAfter(wall: number, zone: Zone): number {
 	return reading.kind === 'exists' ? reading.instant : reading.firstAfter;
 }
 
+// String(new Date()), as a Code node or a text template gives a JS Date: 'Wed Dec 02 2026
+// 10:00:00 GMT+0530 (India Standard Time)'. It names its offset, so it is an instant.
+const JS_DATE_STRING =
+	/^([A-Z][a-z]{2}) ([A-Z][a-z]{2}) (\d{2}) (\d{4}) (\d{2}:\d{2}:\d{2}) GMT([+-]\d{4})(?: \([^)]*\))?$/;
+
+/**
+ * The instant of a mail or web date (RFC 2822: 'Wed, 02 Dec 2026 10:00:00 +0530', as Gmail, IMAP,
+ * RSS and HTTP give it) or of a JS Date's text; undefined for any other text. Each names its
+ * offset; luxon refuses a weekday that is not the date's.
+ */
+function instantOfWrittenDate(text: string): number | undefined {
+	const js = JS_DATE_STRING.exec(text);
+	const rfc2822 = js ? `${js[1]}, ${js[3]} ${js[2]} ${js[4]} ${js[5]} ${js[6]}` : text;
+	const time = DateTime.fromRFC2822(rfc2822, { setZone: true });
+	// as in ISO text, an offset of a day or more is no offset (luxon takes +2500)
+	return time.isValid && Math.abs(time.offset) < DAY / MINUTE ? time.toMillis() : undefined;
+}
+
 function parseDateText(text: string, options: TextOptions, field: string): Reading {
 	const match = DATE_TEXT.exec(text);
-	if (!match)
+	if (!match) {
+		const instant = instantOfWrittenDate(text);
+		if (instant !== undefined) return { instant };
 		throw invalidInput(field, `is not a date and time: ${describeValue(text)}`, FORMAT_HINT);
+	}
 	const [, year, month, day, hour, minute = '0', second = '0', fraction = '', offset] = match;
 	if (
 		Number(month) < 1 ||

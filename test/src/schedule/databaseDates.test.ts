@@ -69,6 +69,27 @@ describe('warehouses and databases, as their n8n nodes give a time by default', 
 	});
 });
 
+describe('a mail date and a JS Date as text name their instant', () => {
+	test.each([
+		['Gmail, IMAP, RSS (RFC 2822)', 'Tue, 13 Jan 2026 10:45:00 +0530'],
+		['an HTTP date', 'Tue, 13 Jan 2026 05:15:00 GMT'],
+		["RFC 2822's zone names", 'Tue, 13 Jan 2026 00:15:00 EST'],
+		['String(new Date()) in India', 'Tue Jan 13 2026 10:45:00 GMT+0530 (India Standard Time)'],
+		['String(new Date()) in Hawaii', 'Mon Jan 12 2026 19:15:00 GMT-1000 (Hawaii Standard Time)'],
+	])('%s: %p', (_case, value) => {
+		expect(toIstSchedule(value, IN_INDIA).scheduleAt).toBe('2026-01-13T10:45:00');
+	});
+
+	test.each([
+		['a weekday that is not the date', 'Wed, 13 Jan 2026 10:45:00 +0530'],
+		['an offset of a day or more', 'Tue, 13 Jan 2026 10:45:00 +2500'],
+	])('refused: %s', (_case, value) => {
+		expect(inputErrorOf(() => toIstSchedule(value, IN_INDIA)).message).toContain(
+			'is not a date and time',
+		);
+	});
+});
+
 describe("a database's DATE column given as midnight is the date alone", () => {
 	const sqlServer: DateColumn = {
 		zone: 'UTC',

@@ -1,11 +1,11 @@
 // An instant is an instant (issue 46): one instant written in any form that names it (ISO with Z
 // or any offset, Snowflake's and Postgres's text, epoch seconds or milliseconds as numbers or
-// text, decimal and exponent epoch seconds, a JS Date, a luxon DateTime in any zone) gives the
-// same schedule_at, or every form is refused; in any Time Zone, with or without Calling Hours. A
-// date alone, in every form that gives one, is never a call at midnight. No refusal of a date
-// shows a run of a phone number's digits, nor masks it like one.
+// text, decimal and exponent epoch seconds, a JS Date or its text, a mail date (RFC 2822), a
+// luxon DateTime in any zone) gives the same schedule_at, or every form is refused; in any Time
+// Zone, with or without Calling Hours. A date alone, in every form that gives one, is never a call
+// at midnight. No refusal of a date shows a run of a phone number's digits, nor masks it like one.
 import fc from 'fast-check';
-import { DateTime } from 'luxon';
+import { DateTime, FixedOffsetZone } from 'luxon';
 
 import { CallKaroInputError } from '../../../src/input/inputError';
 import { applyCallingHours } from '../../../src/schedule/callingHours';
@@ -130,6 +130,20 @@ function forms(
 		['JS Date', new Date(instant)],
 		['luxon DateTime', DateTime.fromMillis(instant, { zone })],
 		['luxon ISO text', DateTime.fromMillis(instant, { zone }).toISO()],
+		// whole seconds only: a mail date and a JS Date's text have no fraction
+		...(instant % SECOND === 0 ? writtenForms(instant, minutes) : []),
+	];
+}
+
+/** A mail or web date (RFC 2822) and String(new Date()) on a clock `minutes` east of UTC. */
+function writtenForms(instant: number, minutes: number): Array<[string, string]> {
+	const time = DateTime.fromMillis(instant, {
+		zone: FixedOffsetZone.instance(minutes),
+		locale: 'en-US',
+	});
+	return [
+		['RFC 2822', time.toRFC2822() ?? ''],
+		['a JS Date as text', `${time.toFormat("EEE LLL dd yyyy HH:mm:ss 'GMT'ZZZ")} (Some Time)`],
 	];
 }
 
