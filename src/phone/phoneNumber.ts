@@ -12,6 +12,7 @@ import {
 	hasLetters,
 	numbersIn,
 	plainCharacters,
+	withoutWhatsAppChannel,
 	spreadsheetDecimal,
 	withPhoneContext,
 } from './writtenNumber';
@@ -401,7 +402,7 @@ function looksLikePhone({ path, value }: ValueAtPath): boolean {
 	// A bare number is a phone number only under a key that says so; else it is an id or a count.
 	if (typeof value === 'number') return /phone|mobile|cell|tel|whatsapp/i.test(path);
 	if (typeof value !== 'string') return false;
-	const text = plainCharacters(value).trim().replace(/^tel:/i, '');
+	const text = withoutWhatsAppChannel(plainCharacters(value)).trim().replace(/^tel:/i, '');
 	const digits = digitsOf(text).length;
 	// A date ('2026-12-03', '03/12/2026') has a number's characters too.
 	if (/^\d{4}-\d{2}-\d{2}|^\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}$/.test(text)) return false;
@@ -458,7 +459,7 @@ export function normalizePhoneNumber(
 		field,
 		'Enter a phone number with country code, e.g. +919876543210',
 	);
-	const plain = plainCharacters(written);
+	const plain = withoutWhatsAppChannel(plainCharacters(written));
 	const context = readingContextOf(options.defaultCountryCode);
 	const regional = typeof context === 'object' ? context : undefined;
 	const spreadsheet = spreadsheetRefusal(plain, unwrapValue(value).value, written, field);

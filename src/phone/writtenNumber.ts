@@ -37,6 +37,14 @@ export function plainCharacters(text: string): string {
 		.replace(ANY_DASH, '-');
 }
 
+// Twilio writes a WhatsApp sender as 'whatsapp:+919820011112': the number, behind its channel.
+const WHATSAPP_ADDRESS = /^\s*whatsapp:(?=\s*\+)/i;
+
+/** A WhatsApp address ('whatsapp:+91…', as Twilio's trigger gives it) as its number. */
+export function withoutWhatsAppChannel(text: string): string {
+	return text.replace(WHATSAPP_ADDRESS, '');
+}
+
 const PHONE_CONTEXT = ';phone-context=';
 // RFC 3966's global-number-digits, and its domain name (a context that adds no digits).
 // (Written so that no text can make them backtrack at length.)

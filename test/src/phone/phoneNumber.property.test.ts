@@ -93,7 +93,7 @@ function countryAs(region: string, how: number): string | number {
 const writings = (number: OracleNumber) =>
 	fc
 		.record({
-			way: fc.integer({ min: 0, max: 7 }),
+			way: fc.integer({ min: 0, max: 8 }),
 			region: fc.constantFrom(...REGIONS),
 			how: fc.nat(),
 			withNationalPrefix: fc.boolean(),
@@ -114,6 +114,7 @@ const writings = (number: OracleNumber) =>
 				[`tel:+${cc}-${national}`, anyCountry],
 				[`tel:${national};phone-context=+${cc}`, anyCountry],
 				[`+${cc} (${prefix || '0'}) ${national}`, anyCountry],
+				[`whatsapp:+${cc}${national}`, anyCountry],
 			];
 			const [text, defaultCountryCode] = forms[way];
 			return { text, defaultCountryCode };

@@ -487,6 +487,7 @@ describe('numbers as exports, sheets, forms and chat apps write them (issue 46)'
 		['narrow no-break spaces', '+91\u202f98200\u202f11112', undefined],
 		['an en dash', '+91–98200–11112', undefined],
 		['tel: with phone-context', 'tel:98200-11112;phone-context=+91', undefined],
+		["Twilio's WhatsApp sender", 'whatsapp:+919820011112', undefined],
 		[
 			'tel: with a domain as phone-context, under IN',
 			'tel:98200-11112;phone-context=example.com',
