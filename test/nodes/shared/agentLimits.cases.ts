@@ -3,6 +3,8 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { toolDescription as outboundToolDescription } from '../../../nodes/CallKaroOutboundCall/outboundCall.operation';
+import { toolDescription as deleteToolDescription } from '../../../nodes/CallKaroDeleteScheduledCall/deleteScheduledCall.operation';
+import { projectFileText } from '../../readme/readmeText.mjs';
 import {
 	ASSIGN_WORKFLOW,
 	DELETE_SCHEDULED_CALL,
@@ -341,5 +343,22 @@ describe('limits an AI agent cannot change', () => {
 		const tool = await callAsTool(sandbox(), {}, [LEAD]);
 		expect(tool.toolDescription).toBe(outboundToolDescription);
 		expect(tool.toolDescription).toContain('+ and its country code, e.g. +919876543210');
+	});
+});
+
+describe('the AI agent example', () => {
+	// A tool's description is saved in the workflow: the example must carry the node's own, which
+	// the agent e2e checks the model is given.
+	it("gives each tool the node's own description", () => {
+		const example = JSON.parse(projectFileText('examples/ai-agent-outbound-call.json')) as {
+			nodes: Array<{ type: string; parameters: { toolDescription?: string } }>;
+		};
+		const described = example.nodes
+			.filter((node) => node.parameters.toolDescription !== undefined)
+			.map((node) => [node.type, node.parameters.toolDescription]);
+		expect(described).toEqual([
+			['n8n-nodes-callkaro.callKaroOutboundCallTool', outboundToolDescription],
+			['n8n-nodes-callkaro.callKaroDeleteScheduledCallTool', deleteToolDescription],
+		]);
 	});
 });
