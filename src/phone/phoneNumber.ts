@@ -1,6 +1,6 @@
 import { invalidInput } from '../input/inputError';
 import { describeValue, requireText, wrongTypeError } from '../input/input';
-import { unwrapValue, valuesThatFit } from '../records/recordShapes';
+import { PHONE_KEY, unwrapValue, valuesThatFit } from '../records/recordShapes';
 import type { ValueAtPath } from '../records/recordShapes';
 import { libphonenumber } from './libphonenumber';
 import type { LibReading, LibRefusal, NumberKind, ReadingContext } from './libphonenumber';
@@ -400,7 +400,7 @@ function indianBareNumberRefusal(
 /** Text with only a number's characters and 7 to 15 digits: '+91 98200-12345', 'tel:+4930…'. */
 function looksLikePhone({ path, value }: ValueAtPath): boolean {
 	// A bare number is a phone number only under a key that says so; else it is an id or a count.
-	if (typeof value === 'number') return /phone|mobile|cell|tel|whatsapp/i.test(path);
+	if (typeof value === 'number') return PHONE_KEY.test(path);
 	if (typeof value !== 'string') return false;
 	const text = withoutWhatsAppChannel(plainCharacters(value)).trim().replace(/^tel:/i, '');
 	const digits = digitsOf(text).length;

@@ -1,5 +1,5 @@
 import { invalidInput } from '../input/inputError';
-import { isPlainObject, namedValuePairs, unwrapValue } from './recordShapes';
+import { PHONE_KEY, isPlainObject, namedValuePairs, unwrapValue } from './recordShapes';
 import type { SourceNodeRules } from './sourceNodes';
 
 /**
@@ -21,8 +21,6 @@ const CONTACT_LABEL_KEY =
 /** Keys whose values are never phone numbers, however many digits they have. */
 const NOT_A_CONTACT_KEY =
 	/^(id|zip|postal[-_ ]?code|post[-_ ]?code|pin[-_ ]?code)$|[-_ ]id$|[a-z]Id$/i;
-/** A bare number is a phone number only under a key that says so; else it is an id or a count. */
-const PHONE_KEY = /phone|mobile|cell|tel|whatsapp/i;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/u;
 // A number's characters in any script: digits, +, spaces, brackets, dashes, dots, slashes and
 // the invisible marks copied text carries (zero-width, bidi).

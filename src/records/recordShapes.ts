@@ -266,3 +266,6 @@ export function namedValuePairs(value: unknown): Array<[string, unknown]> | unde
 		? (pairs as Array<[string, unknown]>)
 		: undefined;
 }
+
+/** Keys that name a phone: under one, a bare number is a phone number, elsewhere an id or a count. */
+export const PHONE_KEY = /phone|mobile|cell|tel|whatsapp/i;
