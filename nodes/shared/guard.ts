@@ -13,12 +13,13 @@ import {
 } from '../../src/guard/guard';
 import type { GuardSubject, GuardWindow } from '../../src/guard/guard';
 import {
+	LockHeldError,
 	NumberLockRowError,
 	SharedLockRowError,
 	createWorkflowLock,
 	withinTime,
 } from '../../src/guard/guardLock';
-import type { LockTiming } from '../../src/guard/guardLock';
+import type { LockMemory, LockTiming } from '../../src/guard/guardLock';
 import { count, itemList } from '../../src/run/runReport';
 import { countSetting } from '../../src/input/input';
 import { IST_ZONE } from '../../src/schedule/schedule';
@@ -51,12 +52,16 @@ export interface ItemGuard {
 
 /**
  * One queue per workflow in this n8n process: its guarded store calls wait here in memory, so that
- * at most one of them at a time looks for the workflow's lock in the database.
+ * at most one of them at a time looks for the workflow's lock in the database. Beside it, what the
+ * process last saw of the lock's row.
  */
-const queues = new Map<string, ReturnType<typeof createSerializer>>();
-function queueOf(workflowId: string): ReturnType<typeof createSerializer> {
+const queues = new Map<
+	string,
+	{ queue: ReturnType<typeof createSerializer>; memory: LockMemory }
+>();
+function queueOf(workflowId: string) {
 	let queue = queues.get(workflowId);
-	if (!queue) queues.set(workflowId, (queue = createSerializer()));
+	if (!queue) queues.set(workflowId, (queue = { queue: createSerializer(), memory: {} }));
 	return queue;
 }
 
@@ -127,10 +132,18 @@ export function createItemGuard(
 				description: `A lock left by an earlier version of this node: clear it once with a Remove Duplicates node (Operation: Clear Deduplication History, Mode: Clean Database, Options: Scope: Workflow), then rerun. A Remove Duplicates node with Keep Items Where set to Value Is Higher than Any Previous Value and Scope set to Workflow: set its Scope to Node.`,
 			},
 		);
+	const heldError = (error: LockHeldError) =>
+		new NodeOperationError(
+			node,
+			`"${naming.displayName}" cannot work: this workflow's lock was held for ${Math.round(error.waitedMs / 1000)} s, by other executions or left behind by one that stopped. Nothing was sent`,
+			{
+				description: `The lock clears by itself: a lock left behind is cleared within ${Math.ceil(error.clearsWithinMs / 1000)} s, counted from when n8n's database accepts changes again. Running the execution again is safe (n8n's Retry On Fail does).`,
+			},
+		);
 	const options: ICheckProcessedOptions = { mode: 'entries', maxEntries: settings.historySize };
 	const now = new Date();
 	const keys = new Map<number, string>();
-	const queue = queueOf(context.getWorkflow().id ?? '');
+	const { queue, memory } = queueOf(context.getWorkflow().id ?? '');
 	// After the claim the requests go out, so a store failure must not undo the run's outputs.
 	const failures: string[] = [];
 	const warn = (what: string, error: Error, consequence?: string) => {
@@ -144,6 +157,7 @@ export function createItemGuard(
 		clock,
 		context.getExecutionId?.() ?? '',
 		random,
+		memory,
 	);
 
 	/** Runs one history call under the workflow's lock, one at a time in this process. */
@@ -152,6 +166,7 @@ export function createItemGuard(
 			(error: unknown) => {
 				if (error instanceof SharedLockRowError) throw sharedRowError();
 				if (error instanceof NumberLockRowError) throw numberRowError();
+				if (error instanceof LockHeldError) throw heldError(error);
 				throw error;
 			},
 		);

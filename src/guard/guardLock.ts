@@ -54,20 +54,27 @@ export interface LockDurations {
 	removeRetry: number;
 	/** An election's row unchanged this long has no live taker left. */
 	electionStall: number;
+	/** Rows no election can clear (a stalled election, an earlier version's list) are deleted only at multiples of this, by any clock. */
+	rescuePeriod: number;
+	/** A rescue's look is sent, answered and its delete sent within this after the rescue's instant. */
+	rescueWindow: number;
+	/** A create sent this long before an instant, to this long after it, could land among its rescue's deletes. */
+	zoneBefore: number;
+	zoneAfter: number;
 	/** The longest a plain lock left behind delays the next execution (looks aside). */
 	recovery: number;
-	/** The same when an election over it stalled too. */
-	recoveryAfterTaker: number;
+	/** The same when the election over it stalled too: it is then rescued. */
+	recoveryAfterStall: number;
 }
 
-/** Digits of an execution id per election round, and rounds: ids are told apart modulo 64^4. */
-const DIGIT_BASE = 64;
-const ROUNDS = 4;
-/** Elections that may stall one after another on one row before its items fail. */
-const DEPTHS = 3;
-/** A plain row holds PLAIN_BASE + its creation slot elements; elections shrink it below that. */
-const PLAIN_BASE = DEPTHS * ROUNDS * DIGIT_BASE + 1;
-const SLOTS = 64;
+/** Digits of an execution id per election round, and rounds: ids are told apart modulo 16^6. */
+const DIGIT_BASE = 16;
+const ROUNDS = 6;
+/** A plain row holds PLAIN_BASE + its creation slot elements; an election shrinks it below that. */
+const PLAIN_BASE = ROUNDS * DIGIT_BASE + 1;
+const SLOTS = 32;
+/** A list this long or longer is no row of this version: an earlier version's lock. */
+const PLAIN_END = PLAIN_BASE + SLOTS;
 
 export function lockDurations(timing: LockTiming): LockDurations {
 	const lockCall = timing.settleMs / 2;
@@ -85,10 +92,17 @@ export function lockDurations(timing: LockTiming): LockDurations {
 	const electionStall = removeRetry + 8 * lockCall;
 	// a round: its shrink, two lock calls, its count
 	const election = ROUNDS * 4 * lockCall;
-	// from a row's turning left or stalled: a clock a lock call behind and a look in flight, then
-	// the look that finds it, a create, a look, the election, its delete, a look and a create
+	// from a row's turning left: a clock a lock call behind and a look in flight, then the look
+	// that finds it, a create, a look, the election, its delete, a look and a create
 	const clearing = 5 * lockCall + election + 3 * lockCall;
 	const recovery = deadAge + clearing;
+	// rare enough that a process seldom meets a zone without having seen the row gone before it
+	const rescuePeriod = 150 * lockCall;
+	const rescueWindow = lockCall / 2;
+	// a rescue's deletes land within [instant, instant + rescueWindow + lockCall] by its clock; a
+	// create lands within a lock call of its sending; clocks a lock call apart, either way
+	const zoneBefore = 3 * lockCall;
+	const zoneAfter = rescueWindow + 3 * lockCall;
 	return {
 		lockCall,
 		historyCall,
@@ -97,13 +111,30 @@ export function lockDurations(timing: LockTiming): LockDurations {
 		deadAge,
 		removeRetry,
 		electionStall,
+		rescuePeriod,
+		rescueWindow,
+		zoneBefore,
+		zoneAfter,
 		recovery,
-		recoveryAfterTaker: recovery + electionStall + clearing,
+		// the election stalls (electionStall after its last change, and a look), then the next
+		// instant, its zone, a look and a create
+		recoveryAfterStall:
+			recovery + electionStall + lockCall + rescuePeriod + zoneAfter + 2 * lockCall,
 	};
 }
 
 /** The history call under the lock, or the lock's own calls, took longer than the lock allows. */
 export class LockTimeError extends Error {}
+
+/** Another execution's lock, or one left behind, kept this one waiting longer than any recovery takes. */
+export class LockHeldError extends Error {
+	constructor(
+		readonly waitedMs: number,
+		readonly clearsWithinMs: number,
+	) {
+		super(`the workflow's lock was held for ${Math.round(waitedMs / 1000)} s`);
+	}
+}
 
 /** The elements of a row of `count` elements: a row only ever holds a prefix of these. */
 export function lockElements(from: number, to: number): string[] {
@@ -125,13 +156,8 @@ export function plainRowElements(createdAt: number, timing: LockTiming): string[
 }
 
 /** Where an election's round keeps its values: [start, start + DIGIT_BASE). */
-function roundStart(depth: number, round: number): number {
-	return PLAIN_BASE - (depth * ROUNDS + round + 1) * DIGIT_BASE;
-}
-
-/** The election depth a row of `count` (below PLAIN_BASE) belongs to. */
-function depthOf(count: number): number {
-	return Math.floor((PLAIN_BASE - 1 - count) / DIGIT_BASE / ROUNDS);
+function roundStart(round: number): number {
+	return PLAIN_BASE - (round + 1) * DIGIT_BASE;
 }
 
 /** The digits of an execution id, most significant first, one per round. */
@@ -206,15 +232,27 @@ export async function withinTime<T>(
 	}
 }
 
+/**
+ * What a process remembers of a workflow's lock row between its executions: the last call that
+ * found no row, or deleted it, and answered a lock call before the next rescue instant. It lets a
+ * create go ahead near that instant (see `createAllowedAt`).
+ */
+export interface LockMemory {
+	/** Per instant (the next two at most), when that call was sent. */
+	goneBefore?: Map<number, number>;
+}
+
 export function createWorkflowLock(
 	row: LockRow,
 	timing: LockTiming,
 	clock: Clock,
 	executionId: string,
 	random: () => number = Math.random,
+	memory: LockMemory = {},
 ): WorkflowLock {
 	const durations = lockDurations(timing);
 	const { lockCall, slot, holderWindow, deadAge, electionStall } = durations;
+	const { rescuePeriod, rescueWindow, zoneBefore, zoneAfter } = durations;
 	const cycle = SLOTS * slot;
 	const digits = electionDigits(executionId);
 	const limited = async <T>(call: Promise<T>) =>
@@ -244,17 +282,59 @@ export function createWorkflowLock(
 		return sentAt - created >= deadAge;
 	}
 
+	/** Remembers a call, sent at `sentAt`, that found no row or deleted it, for the next instant it tells of. */
+	function sawGone(sentAt: number): void {
+		const answeredAt = clock.now();
+		// the first instant a lock call after the answer
+		const instant = (Math.floor((answeredAt + lockCall) / rescuePeriod) + 1) * rescuePeriod;
+		const goneBefore = (memory.goneBefore ??= new Map());
+		goneBefore.set(instant, Math.max(sentAt, goneBefore.get(instant) ?? sentAt));
+		for (const earlier of goneBefore.keys()) {
+			if (earlier < instant - rescuePeriod) goneBefore.delete(earlier);
+		}
+	}
+
+	/**
+	 * Whether a create sent now may land among the deletes of a rescue: only near a rescue's instant,
+	 * and only when this process has not seen the row gone shortly before that instant (a row seen
+	 * gone then cannot have stalled for electionStall by the instant, so nobody rescues at it).
+	 * Returns when the create may be sent.
+	 */
+	function createAllowedAt(now: number): number {
+		const instant = Math.round(now / rescuePeriod) * rescuePeriod;
+		if (now < instant - zoneBefore || now > instant + zoneAfter) return now;
+		const goneSentAt = memory.goneBefore?.get(instant);
+		const clear =
+			goneSentAt !== undefined &&
+			goneSentAt >= instant + rescueWindow + 2 * lockCall - electionStall;
+		return clear ? now : instant + zoneAfter;
+	}
+
+	/**
+	 * A rescue of a row no election can clear, seen unchanged since `since`: at the next instant,
+	 * a look and, if the row is still the same, a delete, both sent within the rescue's window.
+	 * Every waiter that saw it does the same; no create lands among their deletes (createAllowedAt).
+	 */
+	async function rescue(count: number): Promise<void> {
+		const instant = Math.ceil(clock.now() / rescuePeriod) * rescuePeriod;
+		await clock.sleep(Math.max(0, instant - clock.now()));
+		if (clock.now() >= instant + rescueWindow) return;
+		const seen = await limited(row.count()).catch(() => undefined);
+		if (seen !== count || clock.now() >= instant + rescueWindow) return;
+		await limited(row.remove()).catch(() => undefined);
+	}
+
 	/**
 	 * An election over a row no one holds: rounds on this execution's id digits, each a shrink of
 	 * the row to the round's value of this digit, sent within a lock call of the look that read
 	 * the round's start, then a check two lock calls after its answer (every shrink of the round has
 	 * landed by then). The last taker left deletes the row.
 	 */
-	async function elect(start: number, depth: number, readSentAt: number): Promise<void> {
+	async function elect(start: number, readSentAt: number): Promise<void> {
 		let value = start;
 		let lastSend = readSentAt;
 		for (let round = 0; round < ROUNDS; round++) {
-			const target = roundStart(depth, round) + digits[round];
+			const target = roundStart(round) + digits[round];
 			if (clock.now() - lastSend > lockCall) return;
 			try {
 				await limited(row.shrink(lockElements(target, value)));
@@ -279,7 +359,7 @@ export function createWorkflowLock(
 	 * The winner's delete. One that failed may have landed: a look a lock call after sending it
 	 * (it has landed by then, or never will) that still finds the election's value finds this
 	 * election's row (a new row reaches that value only after a holder's window and an election),
-	 * so the delete is sent again, until `removeRetry` after winning; others wait longer.
+	 * so the delete is sent again, until `removeRetry` after winning; then the row is rescued.
 	 */
 	async function removeElected(value: number, wonAt: number): Promise<void> {
 		let verifiedAt = wonAt;
@@ -288,6 +368,7 @@ export function createWorkflowLock(
 			if (sentAt - verifiedAt > lockCall || sentAt - wonAt > durations.removeRetry) return;
 			try {
 				await limited(row.remove());
+				sawGone(sentAt);
 				return;
 			} catch {
 				// landed or not: looked at below
@@ -312,6 +393,8 @@ export function createWorkflowLock(
 	 * has held a number for longer than any holder keeps the lock).
 	 */
 	async function tryCreate(): Promise<Hold | undefined> {
+		const allowedAt = createAllowedAt(clock.now());
+		if (allowedAt > clock.now()) await clock.sleep(allowedAt - clock.now());
 		const createdAt = clock.now();
 		const made = await create(plainRowSize(createdAt, timing)).catch((error: unknown) => {
 			if (error instanceof SharedLockRowError) throw error;
@@ -324,20 +407,27 @@ export function createWorkflowLock(
 		else if (createdAt - numberSince >= durations.recovery) {
 			throw new NumberLockRowError('the lock row holds a number');
 		}
-		return made === 'created' ? { until: createdAt + holderWindow } : undefined;
+		if (made !== 'created') return undefined;
+		sawGone(createdAt);
+		return { until: createdAt + holderWindow };
 	}
 
 	async function acquire(): Promise<Hold> {
+		const waitingSince = clock.now();
 		numberSince = undefined;
 		failedInRow.create = failedInRow.count = 0;
 		// most often there is no row: the create is then the only call (and on a row it writes nothing)
 		const first = await tryCreate();
 		if (first) return first;
-		let stalled: { count: number; since: number } | undefined;
+		/** A count seen unchanged since: an election's row, or an earlier version's. */
+		let unchanged: { count: number; since: number } | undefined;
 		// the count of a row a create has found to be this lock's (not another node's)
 		let ours: number | undefined;
 		for (;;) {
 			const sentAt = clock.now();
+			if (sentAt - waitingSince > durations.recoveryAfterStall) {
+				throw new LockHeldError(sentAt - waitingSince, durations.recoveryAfterStall);
+			}
 			let count: number | undefined;
 			try {
 				count = await limited(row.count());
@@ -346,29 +436,24 @@ export function createWorkflowLock(
 				failed('count', error);
 			}
 			if (count !== undefined) {
-				let electAt: number | undefined;
 				// a list row: any number seen before was deleted since
 				if (count > 0) numberSince = undefined;
+				const plain = count >= PLAIN_BASE && count < PLAIN_END;
+				if (plain || count === 0) unchanged = undefined;
+				else if (unchanged?.count !== count) unchanged = { count, since: sentAt };
 				if (count === 0) {
 					const held = await tryCreate();
 					if (held) return held;
-				} else if (count >= PLAIN_BASE) {
-					stalled = undefined;
-					if (left(count, sentAt)) electAt = 0;
-				} else {
-					if (stalled?.count !== count) stalled = { count, since: sentAt };
-					else if (sentAt - stalled.since >= electionStall) electAt = depthOf(count) + 1;
-				}
-				if (electAt !== undefined && electAt >= DEPTHS) {
-					throw new LockTimeError('elections over the lock stalled');
-				}
-				if (electAt !== undefined && ours === count) {
-					ours = undefined;
-					stalled = undefined;
-					await elect(count, electAt, sentAt);
+				} else if (unchanged && sentAt - unchanged.since >= electionStall) {
+					unchanged = undefined;
+					await rescue(count);
 					continue;
-				}
-				if (electAt !== undefined) {
+				} else if (plain && left(count, sentAt)) {
+					if (ours === count) {
+						ours = undefined;
+						await elect(count, sentAt);
+						continue;
+					}
 					// a create on a row of another node fails before it removes anything of it
 					const held = await tryCreate();
 					if (held) return held;
@@ -409,11 +494,15 @@ export function createWorkflowLock(
 				await clock.sleep(Math.max(0, landed - clock.now()));
 			}
 			// past its window the row is left to an election: a delete then might land on another's
+			const removeSentAt = clock.now();
 			const releaseError =
-				clock.now() > held.until
+				removeSentAt > held.until
 					? undefined
 					: await limited(row.remove()).then(
-							() => undefined,
+							() => {
+								sawGone(removeSentAt);
+								return undefined;
+							},
 							(error: unknown) => (error instanceof Error ? error : new Error(String(error))),
 						);
 			if ('error' in outcome) throw outcome.error;

@@ -480,11 +480,11 @@ async function plantDeadHoldersLock(workflowId) {
 }
 /**
  * docs/running-at-scale.md ("The lock"): a lock left by a dead holder delays the next execution by
- * at most `recovery`; one whose election stalled too (a delete refused) by `recoveryAfterTaker`.
+ * at most `recovery`; one whose election stalled too (a delete refused) by `recoveryAfterStall`.
  */
 const {
 	recovery: LOCK_RECOVERY_MS,
-	recoveryAfterTaker: LOCK_RECOVERY_AFTER_TAKER_MS,
+	recoveryAfterStall: LOCK_RECOVERY_AFTER_STALL_MS,
 	deadAge,
 	slot,
 } = lockDurations(DEFAULT_GUARD_TIMING);
@@ -582,7 +582,7 @@ function guardFaultTests(ctx) {
 			// docs/running-at-scale.md: a row left behind is cleared within recovery (78 s), 162 s
 			// when an election over it stalled too (its winner's delete refused)
 			expect(result.all_called_after_the_fault_ms).toBeLessThan(
-				LOCK_RECOVERY_AFTER_TAKER_MS + 20_000,
+				LOCK_RECOVERY_AFTER_STALL_MS + 20_000,
 			);
 		}, 420_000);
 	}

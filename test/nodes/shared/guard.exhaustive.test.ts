@@ -29,7 +29,7 @@
 //                                                          one sequence, with its statement trace
 import { createItemGuard } from '../../../nodes/shared/guard';
 import { storedHash } from '../../../nodes/shared/guardLockRow';
-import { lockDurations, plainRowElements } from '../../../src/guard/guardLock';
+import { lockDurations, lockElements, plainRowElements } from '../../../src/guard/guardLock';
 import type { LockTiming } from '../../../src/guard/guardLock';
 import type { Clock } from '../../../src/schedule/clock';
 import { ProcessedDataTable } from '../../support/guardSimulation/processedDataTable';
@@ -81,14 +81,19 @@ const DEATHS: ReadonlyArray<{ label: string; call: CallKind; kinds: string[]; la
 	},
 	{ label: 'before its delete lands', call: 'remove', kinds: ['delete'], lands: false },
 ];
+/** The first rescue instant after an election's row planted at the start has stalled (virtual time). */
+const RESCUE_INSTANT =
+	Math.ceil((CLOCK_BASE + DURATIONS.electionStall) / DURATIONS.rescuePeriod) *
+		DURATIONS.rescuePeriod -
+	CLOCK_BASE;
 /** How long before the start a dead holder created the row it left: just then, half dead, dead. */
 const ROW_AGES = [0, DURATIONS.deadAge + 5 * LOCK_CALL];
 /**
  * The execution ids of p0, p1, p2, which an election over a left row compares digit by digit (base
- * 64, most significant first): told apart in the first round, or only in the last.
+ * 16, most significant first): told apart in the first round, or only in the last.
  */
 const ID_SETS: ReadonlyArray<{ label: string; ids: number[] }> = [
-	{ label: 'ids apart in the first digit', ids: [1, 2, 3].map((n) => n * 64 ** 3) },
+	{ label: 'ids apart in the first digit', ids: [1, 2, 3].map((n) => n * 16 ** 5) },
 	{ label: 'ids apart in the last digit only', ids: [1, 2, 3] },
 ];
 
@@ -114,6 +119,10 @@ interface Scenario {
 	skewChosen?: boolean;
 	/** A dead holder's row is there before anyone starts. */
 	deadRow?: boolean;
+	/** An election's row no voter is left to finish is there before anyone starts: it is rescued. */
+	stalledRow?: boolean;
+	/** When the processes after the second may start (else as the second). */
+	laterStarts?: number[];
 	/**
 	 * The choice points searched start at this one (those before take their first option): a window
 	 * on the protocol past its start.
@@ -169,6 +178,22 @@ const SCENARIOS: Scenario[] = [
 		processes: [{ number: A }, { number: A }, { number: B }],
 		skew: TIMING.settleMs / 4,
 		deadRow: true,
+		depth: { sample: 3, deep: 7 },
+	},
+	{
+		// both see the row stall and rescue it at the first instant; a third comes near the instant:
+		// before its zone, in it before the instant, among the rescue's deletes, after them
+		name: "a stalled election's row, two rescuers, a third near the instant",
+		processes: [{ number: A }, { number: B }, { number: A }],
+		skew: TIMING.settleMs / 2,
+		skewChosen: true,
+		stalledRow: true,
+		laterStarts: [
+			RESCUE_INSTANT - DURATIONS.zoneBefore - LOCK_CALL,
+			RESCUE_INSTANT - LOCK_CALL,
+			RESCUE_INSTANT + DURATIONS.rescueWindow / 2,
+			RESCUE_INSTANT + DURATIONS.rescueWindow + LOCK_CALL,
+		],
 		depth: { sample: 3, deep: 7 },
 	},
 	{
@@ -318,9 +343,18 @@ async function runOnce(
 		const age = ROW_AGES[choices.choose(ages, "the dead holder's row")];
 		table.rows.set(LOCK_ROW, { mode: 'latestIncrementalKey', data: DEAD_ROWS.get(age)! });
 	}
+	if (scenario.stalledRow) {
+		// the value a voter of the second round left: below a plain row, above an empty one
+		const value = plainRowElements(0, TIMING).length - 2 * 16 + 5;
+		table.rows.set(LOCK_ROW, {
+			mode: 'latestIncrementalKey',
+			data: lockElements(0, value).map(storedHash),
+		});
+	}
 
 	// who wins an election matters where a dead holder's row is left
-	const elects = scenario.deadRow || scenario.processes.some(({ dies }) => dies);
+	const elects =
+		scenario.deadRow || scenario.stalledRow || scenario.processes.some(({ dies }) => dies);
 	const ids = elects
 		? ID_SETS[
 				choices.choose(
@@ -333,12 +367,13 @@ async function runOnce(
 	const callsTo = new Map<string, number>();
 	scenario.processes.forEach((spec, index) => {
 		const name = `p${index}`;
+		const starts = index >= 2 && scenario.laterStarts ? scenario.laterStarts : STARTS;
 		const startAt =
 			index === 0
 				? 0
-				: STARTS[
+				: starts[
 						choices.choose(
-							STARTS.map((start) => `starts at ${start}`),
+							starts.map((start) => `starts at ${start}`),
 							`${name} start`,
 						)
 					];
@@ -500,7 +535,7 @@ async function runOnce(
  */
 function executionBound(processes: number): number {
 	return (
-		DURATIONS.recoveryAfterTaker +
+		DURATIONS.recoveryAfterStall +
 		processes * (DURATIONS.holderWindow + 2 * LOCK_CALL) +
 		4 * TIMING.pollMs
 	);

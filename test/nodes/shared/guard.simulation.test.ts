@@ -37,7 +37,7 @@ const TIMING: LockTiming = { pollMs: 20, settleMs: 400, callLimitMs: 1000 };
 /** New executions start until then; faults happen until then. */
 const WORK_END = 2500;
 /** How long the probe may wait for the lock: a row left by a dead holder, or an election over it that stalled. */
-const RECOVERY_BOUND = lockDurations(TIMING).recoveryAfterTaker + 10 * TIMING.pollMs;
+const RECOVERY_BOUND = lockDurations(TIMING).recoveryAfterStall + 10 * TIMING.pollMs;
 /** The history call's bound in the timing assumption. */
 const HISTORY_CALL_MS = lockDurations(TIMING).historyCall;
 
@@ -255,6 +255,11 @@ async function simulate(
 		return planned;
 	};
 	const table = new ProcessedDataTable(time, plan, tracing);
+	// where the clocks stand when the run starts: a rescue instant comes at any moment of the work
+	// or soon after it (a cost run meets one at 200 s)
+	const { rescuePeriod } = lockDurations(timing);
+	const instantAt = cost ? 200_000 : random() * 2 * workEnd;
+	const clockBase = 1_000 * rescuePeriod - instantAt;
 
 	const claims: Claim[] = [];
 	const callsTo = new Map<string, number>();
@@ -270,7 +275,7 @@ async function simulate(
 			await time.sleep(ms, signal);
 			if (!process.alive) await new Promise<never>(() => undefined);
 		};
-		const clock: Clock = { now: () => time.now + offset, sleep: wait, expire: wait };
+		const clock: Clock = { now: () => clockBase + time.now + offset, sleep: wait, expire: wait };
 		const helpers = table.helpersFor(process, workflowId, GUARDED_NODE.id);
 		const context = {
 			getNode: () => GUARDED_NODE,

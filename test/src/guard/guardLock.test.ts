@@ -3,6 +3,7 @@
 // seeded simulation (test/nodes/shared/guard.simulation.test.ts) drives it through faults.
 import { DEFAULT_GUARD_TIMING } from '../../../src/guard/guard';
 import {
+	LockHeldError,
 	LockTimeError,
 	SharedLockRowError,
 	createWorkflowLock,
@@ -11,7 +12,7 @@ import {
 	lockElements,
 	plainRowElements,
 } from '../../../src/guard/guardLock';
-import type { LockRow, LockTiming } from '../../../src/guard/guardLock';
+import type { LockMemory, LockRow, LockTiming } from '../../../src/guard/guardLock';
 import type { Clock } from '../../../src/schedule/clock';
 import { lockRowOver, storedHash } from '../../../nodes/shared/guardLockRow';
 import { ProcessedDataTable } from '../../support/guardSimulation/processedDataTable';
@@ -28,16 +29,19 @@ const D = lockDurations(TIMING);
 /** What every clock reads at the start: a slot's start, of the 1970s (a slot is never negative). */
 const CLOCK_BASE = 1_000_000;
 const LOCK_ROW = 'wf|';
-/** An execution id whose election digits are 0, 1, 1, 1: 64² + 64 + 1. */
-const EXECUTION = '4161';
-/** The base of an election's digits, and its rounds: ids are told apart modulo 64^4. */
-const DIGIT_BASE = 64;
+/** An execution id whose election digits are 0, 0, 0, 1, 1, 1: 16² + 16 + 1. */
+const EXECUTION = '273';
+/** The base of an election's digits, and its rounds: ids are told apart modulo 16^6. */
+const DIGIT_BASE = 16;
 const ROUNDS = electionDigits('0').length;
 /** How many elements a plain row of the first creation slot holds: elections shrink a row below. */
 const plainBase = (timing: LockTiming = TIMING) => plainRowElements(0, timing).length;
-/** An election's value at `depth` for the digit of `round`, as guardLock.ts lays them below a plain row. */
-const electionValue = (depth: number, round: number, digit: number, timing = TIMING) =>
-	plainBase(timing) - (depth * ROUNDS + round + 1) * DIGIT_BASE + digit;
+/** An election's value for the digit of `round`, as guardLock.ts lays them below a plain row. */
+const electionValue = (round: number, digit: number, timing = TIMING) =>
+	plainBase(timing) - (round + 1) * DIGIT_BASE + digit;
+/** The first rescue instant after `at` (virtual time), on the lock's clock. */
+const nextInstant = (at: number) =>
+	Math.ceil((CLOCK_BASE + at) / D.rescuePeriod) * D.rescuePeriod - CLOCK_BASE;
 
 type StatementPlanner = (process: SimulatedProcess, statement: Statement) => StatementPlan;
 
@@ -60,6 +64,8 @@ interface SetUpOptions {
 	clockAhead?: number;
 	/** Every lock call answers at the bound of the timing assumption, a lock call after it is sent. */
 	answersAtBound?: boolean;
+	/** What the process saw of the row before. */
+	memory?: LockMemory;
 }
 
 function setUp({
@@ -68,6 +74,7 @@ function setUp({
 	executionId = EXECUTION,
 	clockAhead = 0,
 	answersAtBound = false,
+	memory = {},
 }: SetUpOptions = {}) {
 	const time = new VirtualTime();
 	const table = new ProcessedDataTable(time, plan, true);
@@ -112,7 +119,7 @@ function setUp({
 		sleep: async (ms) => await time.sleep(ms),
 		expire: async (ms, signal) => await time.sleep(ms, signal),
 	};
-	const lock = createWorkflowLock(lockRow, timing, clock, executionId, seededRandom(1));
+	const lock = createWorkflowLock(lockRow, timing, clock, executionId, seededRandom(1), memory);
 	/** Runs `hold` (from `startAt`) to its end on virtual time; returns what it gave, and when. */
 	const run = async <T>(task: () => Promise<T>, startAt = 0) => {
 		let ended: { at: number; value?: T; error?: unknown; heldAt?: number } | undefined;
@@ -176,7 +183,7 @@ describe("the workflow's lock", () => {
 
 		const plainCount = plainRowElements(CLOCK_BASE - D.deadAge - 5 * D.lockCall, TIMING).length;
 		const digits = electionDigits(EXECUTION);
-		const rounds = digits.map((digit, round) => electionValue(0, round, digit));
+		const rounds = digits.map((digit, round) => electionValue(round, digit));
 		expect(calls.map(({ kind, outcome }) => `${kind} ${outcome}`)).toEqual([
 			// its first create finds the row, a look finds it left, a create finds it the lock's
 			'create present',
@@ -236,39 +243,87 @@ describe("the workflow's lock", () => {
 		expect(ended.heldAt).toBeLessThan(deletedAt + 1.5 * TIMING.pollMs + 5);
 	});
 
-	it('an election left by a dead taker: unchanged for electionStall, it is removed by an election at the next depth', async () => {
-		const { run, calls, plant } = setUp();
-		// a taker of round 1 of the first depth died after its shrink
-		const left = electionValue(0, 1, 5);
+	it('an election left by a dead taker: unchanged for electionStall, it is rescued at the next instant, and no create is sent among the deletes', async () => {
+		const { table, run, calls, plant, statements } = setUp();
+		// a taker of round 1 died after its shrink
+		const left = electionValue(1, 5);
 		plant(CLOCK_BASE, lockElements(0, left));
 
 		const ended = await run(async () => await Promise.resolve('ran'));
 
 		expect(ended.value).toBe('ran');
-		const shrinks = of(calls, 'shrink');
-		const digits = electionDigits(EXECUTION);
-		expect(shrinks.map(({ to }) => to)).toEqual(
-			digits.map((digit, round) => electionValue(1, round, digit)),
-		);
-		expect(shrinks[0].sentAt).toBeGreaterThanOrEqual(D.electionStall);
-		expect(ended.heldAt).toBeLessThanOrEqual(
-			D.recoveryAfterTaker - D.recovery + 1.5 * TIMING.pollMs,
-		);
+		expect(of(calls, 'shrink')).toEqual([]);
+		const instant = nextInstant(D.electionStall);
+		const [rescue] = of(calls, 'remove');
+		expect(rescue.sentAt).toBeGreaterThanOrEqual(instant);
+		expect(rescue.sentAt).toBeLessThan(instant + D.rescueWindow);
+		// it never saw the row gone before the instant: it creates once the zone is over
+		const creates = of(calls, 'create');
+		expect(creates.at(-1)!.outcome).toBe('created');
+		expect(creates.at(-1)!.sentAt).toBeGreaterThanOrEqual(instant + D.zoneAfter);
+		expect(ended.heldAt).toBeLessThanOrEqual(instant + D.zoneAfter + 1.5 * TIMING.pollMs + 5);
+		expect(statements().filter((statement) => statement === 'delete workflow')).toHaveLength(2);
+		expect(table.rows.has(LOCK_ROW)).toBe(false);
 	});
 
-	it('an election stalled at the last depth fails the items with LockTimeError, and leaves the row', async () => {
+	it("an earlier version's list row (769 elements and its slot) is rescued the same way", async () => {
 		const { table, run, calls, plant } = setUp();
-		const depths = (plainBase() - 1) / (ROUNDS * DIGIT_BASE);
-		const left = electionValue(depths - 1, 2, 7);
-		plant(CLOCK_BASE, lockElements(0, left));
+		plant(CLOCK_BASE, lockElements(0, 769 + 12));
 
 		const ended = await run(async () => await Promise.resolve('ran'));
 
-		expect(ended.error).toEqual(new LockTimeError('elections over the lock stalled'));
-		expect(ended.at).toBeGreaterThanOrEqual(D.electionStall);
-		expect(ended.at).toBeLessThan(D.electionStall + 1.5 * TIMING.pollMs + 5);
+		expect(ended.value).toBe('ran');
 		expect(of(calls, 'shrink')).toEqual([]);
-		expect(table.rows.get(LOCK_ROW)?.data).toHaveLength(left);
+		expect(of(calls, 'remove')[0].sentAt).toBeGreaterThanOrEqual(nextInstant(D.electionStall));
+		expect(table.rows.has(LOCK_ROW)).toBe(false);
+	});
+
+	it('deletes refused for good: the row is rescued at every instant in vain, and the execution fails after recoveryAfterStall, saying how long it waited', async () => {
+		const refused: StatementPlanner = (_, statement) =>
+			statement.kind === 'delete'
+				? { landAfter: 0.5, answerAfter: 0.5, fails: 'before' }
+				: { landAfter: 0.5, answerAfter: 0.5 };
+		const { table, run, calls, plant } = setUp({ plan: refused });
+		plant(CLOCK_BASE, lockElements(0, electionValue(2, 3)));
+
+		const ended = await run(async () => await Promise.resolve('ran'));
+
+		expect(ended.error).toBeInstanceOf(LockHeldError);
+		const { waitedMs, clearsWithinMs } = ended.error as LockHeldError;
+		expect(waitedMs).toBeGreaterThan(D.recoveryAfterStall);
+		expect(waitedMs).toBeLessThan(D.recoveryAfterStall + D.rescuePeriod);
+		expect(clearsWithinMs).toBe(D.recoveryAfterStall);
+		const rescues = of(calls, 'remove').map(({ sentAt }) => nextInstant(sentAt - 1));
+		expect(rescues.length).toBeGreaterThanOrEqual(1);
+		expect(new Set(rescues).size).toBe(rescues.length);
+		expect(table.rows.has(LOCK_ROW)).toBe(true);
+	});
+
+	it('near an instant, a process that saw the row gone shortly before it creates at once; one that did not, or saw it too long before, waits for the zone to end', async () => {
+		const instant = nextInstant(0);
+		const arrival = instant - D.lockCall;
+		// what sawGone keeps of a call sent at `at` that answered 2 ms later
+		const goneAt = (at: number): LockMemory => {
+			const answeredAt = CLOCK_BASE + at + 2;
+			const next =
+				(Math.floor((answeredAt + D.lockCall) / D.rescuePeriod) + 1) * D.rescuePeriod;
+			return { goneBefore: new Map([[next, CLOCK_BASE + at]]) };
+		};
+		const heldAfter = async (memory?: LockMemory) => {
+			const ended = await setUp({ memory }).run(async () => await Promise.resolve('ran'), arrival);
+			expect(ended.value).toBe('ran');
+			return ended.heldAt! - arrival;
+		};
+
+		expect(await heldAfter()).toBeGreaterThanOrEqual(D.lockCall + D.zoneAfter);
+		expect(await heldAfter(goneAt(instant - 10 * D.lockCall))).toBeLessThan(5);
+		expect(await heldAfter(goneAt(instant - D.electionStall))).toBeGreaterThanOrEqual(
+			D.lockCall + D.zoneAfter,
+		);
+		// seen gone inside the zone: a rescue may have removed it
+		expect(await heldAfter(goneAt(instant - D.lockCall / 2))).toBeGreaterThanOrEqual(
+			D.lockCall + D.zoneAfter,
+		);
 	});
 
 	it('a history call that fails keeps the lock until its write could have landed, then gives it back', async () => {
@@ -339,11 +394,11 @@ describe("the workflow's lock", () => {
 		expect(plainRowElements(D.slot - 1, TIMING)).toEqual(plain);
 		expect(plainRowElements(D.slot, TIMING)).toEqual(lockElements(0, plain.length + 1));
 		// one digit per round, most significant first
-		expect(electionDigits('0')).toEqual([0, 0, 0, 0]);
-		expect(electionDigits(EXECUTION)).toEqual([0, 1, 1, 1]);
-		expect(electionDigits(String(DIGIT_BASE))).toEqual([0, 0, 1, 0]);
-		expect(electionDigits(String(DIGIT_BASE ** ROUNDS - 1))).toEqual([63, 63, 63, 63]);
-		// ids are told apart modulo 64^4
+		expect(electionDigits('0')).toEqual([0, 0, 0, 0, 0, 0]);
+		expect(electionDigits(EXECUTION)).toEqual([0, 0, 0, 1, 1, 1]);
+		expect(electionDigits(String(DIGIT_BASE))).toEqual([0, 0, 0, 0, 1, 0]);
+		expect(electionDigits(String(DIGIT_BASE ** ROUNDS - 1))).toEqual([15, 15, 15, 15, 15, 15]);
+		// ids are told apart modulo 16^6
 		expect(electionDigits(String(DIGIT_BASE ** ROUNDS + 5))).toEqual(electionDigits('5'));
 		// an id that is not a number: digits of a hash of it, the same each time
 		const named = electionDigits('exec-abc');
@@ -352,11 +407,9 @@ describe("the workflow's lock", () => {
 			named.every((digit) => Number.isInteger(digit) && digit >= 0 && digit < DIGIT_BASE),
 		).toBe(true);
 		expect(named).not.toEqual(electionDigits('exec-abd'));
-		// the election's values lie below a plain row, every depth's above an empty row
-		const depths = (plainBase() - 1) / (ROUNDS * DIGIT_BASE);
-		expect(Number.isInteger(depths)).toBe(true);
-		expect(electionValue(depths - 1, ROUNDS - 1, 0)).toBe(1);
-		expect(electionValue(0, 0, DIGIT_BASE - 1)).toBe(plainBase() - 1);
+		// the election's values lie below a plain row, above an empty row
+		expect(electionValue(ROUNDS - 1, 0)).toBe(1);
+		expect(electionValue(0, DIGIT_BASE - 1)).toBe(plainBase() - 1);
 	});
 });
 
@@ -383,7 +436,7 @@ describe("the lock's timing: every wait an inequality the defaults satisfy (docs
 	});
 
 	it("a row's age is read from its size without doubt while it may be young: deadAge + 2 lockCall + slot < the slots a size tells apart × slot", () => {
-		expect(slots).toBe(64);
+		expect(slots).toBe(32);
 		expect(d.deadAge + 2 * d.lockCall + d.slot).toBeLessThan(slots * d.slot);
 	});
 
@@ -428,10 +481,29 @@ describe("the lock's timing: every wait an inequality the defaults satisfy (docs
 		expect(timing.callLimitMs).toBeGreaterThanOrEqual(d.lockCall);
 	});
 
-	it("the bounds the docs and the node's warning quote: recovery 78 s, recoveryAfterTaker 162 s (each met by the worst-case runs above)", () => {
-		expect({ recovery: d.recovery, recoveryAfterTaker: d.recoveryAfterTaker }).toEqual({
-			recovery: 78_000,
-			recoveryAfterTaker: 162_000,
-		});
+	it('a rescue deletes nothing a live voter still writes: electionStall (above) > the last write of an election; and a look sent in its window has its delete sent in it: rescueWindow ≥ 0 (a look that answers later sends none)', () => {
+		expect(d.rescueWindow).toBeGreaterThan(0);
+	});
+
+	it("no create lands among a rescue's deletes: they land within [instant − lockCall, instant + rescueWindow + 2 lockCall] by a creator's clock (its look sent at the instant by a clock a lock call off, its delete a lock call in flight); a create lands within [sent, sent + 2 lockCall] by its own: zoneBefore ≥ 3 lockCall, zoneAfter ≥ rescueWindow + 2 lockCall", () => {
+		expect(d.zoneBefore).toBeGreaterThanOrEqual(3 * d.lockCall);
+		expect(d.zoneAfter).toBeGreaterThanOrEqual(d.rescueWindow + 2 * d.lockCall);
+	});
+
+	it('a process can see the row gone before an instant and still be clear of its rescue: the row rescued at an instant was seen unchanged for electionStall before the look that judged it, so a call that found no row, sent after instant + rescueWindow + 2 lockCall − electionStall and answered before instant − lockCall, rules it out; that span is long: electionStall − rescueWindow − 3 lockCall ≥ 6 lockCall', () => {
+		expect(d.electionStall - d.rescueWindow - 3 * d.lockCall).toBeGreaterThanOrEqual(6 * d.lockCall);
+	});
+
+	it("instants are far apart next to their zones: rescuePeriod ≥ 20 × (zoneBefore + zoneAfter), so a process that comes fresh meets a zone at most 1 time in 20", () => {
+		expect(d.rescuePeriod).toBeGreaterThanOrEqual(20 * (d.zoneBefore + d.zoneAfter));
+	});
+
+	it("the bounds the docs and the node's warning quote: recovery 94 s, recoveryAfterStall 443 s (each met by the worst-case runs above), a rescue every 300 s, its zone 13 s", () => {
+		expect({
+			recovery: d.recovery,
+			recoveryAfterStall: d.recoveryAfterStall,
+			rescuePeriod: d.rescuePeriod,
+			zone: d.zoneBefore + d.zoneAfter,
+		}).toEqual({ recovery: 94_000, recoveryAfterStall: 443_000, rescuePeriod: 300_000, zone: 13_000 });
 	});
 });
