@@ -166,7 +166,6 @@ export function createItemGuard(
 			(error: unknown) => {
 				if (error instanceof SharedLockRowError) throw sharedRowError();
 				if (error instanceof NumberLockRowError) throw numberRowError();
-				if (error instanceof LockHeldError) throw heldError(error);
 				throw error;
 			},
 		);
@@ -207,6 +206,7 @@ export function createItemGuard(
 				async () => await helpers.checkProcessedAndRecord([...claims.values()], SCOPE, options),
 			).catch((error: Error) => {
 				if (error instanceof NodeOperationError) throw error;
+				if (error instanceof LockHeldError) throw heldError(error);
 				throw storeError(
 					`n8n's store of processed items failed (${error.message})`,
 					`Nothing was sent, so running the execution again is safe (n8n's Retry On Fail does); a number the store recorded just before it failed is then skipped as ${naming.verb} before. If it fails every time: ${needsStore}`,

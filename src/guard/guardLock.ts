@@ -65,6 +65,10 @@ export interface LockDurations {
 	recovery: number;
 	/** The same when the election over it stalled too: it is then rescued. */
 	recoveryAfterStall: number;
+	/** The longest pause between two looks at a row another holds (looks slower than pollMs stretch it). */
+	longestLookPause: number;
+	/** A waiter gives up after this: recoveryAfterStall and the pauses of the looks it takes. */
+	giveUpAfter: number;
 }
 
 /** Digits of an execution id per election round, and rounds: ids are told apart modulo 16^6. */
@@ -73,6 +77,8 @@ const ROUNDS = 6;
 /** A plain row holds PLAIN_BASE + its creation slot elements; an election shrinks it below that. */
 const PLAIN_BASE = ROUNDS * DIGIT_BASE + 1;
 const SLOTS = 32;
+/** Looks at a held row come every pollMs, or as far apart as a look takes, up to this many pollMs. */
+const LOOK_STRETCH = 5;
 /** A list this long or longer is no row of this version: an earlier version's lock. */
 const PLAIN_END = PLAIN_BASE + SLOTS;
 
@@ -99,10 +105,15 @@ export function lockDurations(timing: LockTiming): LockDurations {
 	// rare enough that a process seldom meets a zone without having seen the row gone before it
 	const rescuePeriod = 150 * lockCall;
 	const rescueWindow = lockCall / 2;
+	const longestLookPause = 1.5 * LOOK_STRETCH * timing.pollMs;
 	// a rescue's deletes land within [instant, instant + rescueWindow + lockCall] by its clock; a
 	// create lands within a lock call of its sending; clocks a lock call apart, either way
 	const zoneBefore = 3 * lockCall;
 	const zoneAfter = rescueWindow + 3 * lockCall;
+	// the election stalls (electionStall after its last change, and a look), then the next
+	// instant, its zone, a look and a create
+	const recoveryAfterStall =
+		recovery + electionStall + lockCall + rescuePeriod + zoneAfter + 2 * lockCall;
 	return {
 		lockCall,
 		historyCall,
@@ -116,10 +127,10 @@ export function lockDurations(timing: LockTiming): LockDurations {
 		zoneBefore,
 		zoneAfter,
 		recovery,
-		// the election stalls (electionStall after its last change, and a look), then the next
-		// instant, its zone, a look and a create
-		recoveryAfterStall:
-			recovery + electionStall + lockCall + rescuePeriod + zoneAfter + 2 * lockCall,
+		recoveryAfterStall,
+		longestLookPause,
+		// the looks that find the row left, ours, gone, stalled, gone again, and a margin
+		giveUpAfter: recoveryAfterStall + 8 * longestLookPause,
 	};
 }
 
@@ -192,6 +203,11 @@ const NOT_A_LIST = /Invalid value/;
 /** The database's words when another process created the row first (PostgreSQL, SQLite, MySQL). */
 const LOST_INSERT = /duplicate key|unique constraint|duplicate entry/i;
 
+/** The weight of the latest wait in a process's usual wait. */
+const WAIT_WEIGHT = 0.3;
+/** The share of its usual wait an execution waits before its first look. */
+const TURN_SHARE = 0.8;
+
 /** A lock held: until when (this clock) its holder may take the history answer and give it back. */
 interface Hold {
 	until: number;
@@ -240,6 +256,8 @@ export async function withinTime<T>(
 export interface LockMemory {
 	/** Per instant (the next two at most), when that call was sent. */
 	goneBefore?: Map<number, number>;
+	/** How long its executions waited for the lock of late (a mean that favours the latest). */
+	usualWait?: number;
 }
 
 export function createWorkflowLock(
@@ -394,7 +412,10 @@ export function createWorkflowLock(
 	 */
 	async function tryCreate(): Promise<Hold | undefined> {
 		const allowedAt = createAllowedAt(clock.now());
-		if (allowedAt > clock.now()) await clock.sleep(allowedAt - clock.now());
+		if (allowedAt > clock.now()) {
+			recovering = true;
+			await clock.sleep(allowedAt - clock.now());
+		}
 		const createdAt = clock.now();
 		const made = await create(plainRowSize(createdAt, timing)).catch((error: unknown) => {
 			if (error instanceof SharedLockRowError) throw error;
@@ -412,20 +433,38 @@ export function createWorkflowLock(
 		return { until: createdAt + holderWindow };
 	}
 
+	/** Set when this execution's wait was not for other holders (a row left behind, a zone). */
+	let recovering = false;
+	/** Keeps how long this execution waited for other holders, once it holds the lock. */
+	function waited(since: number | undefined, held: Hold): Hold {
+		const wait = since === undefined ? 0 : clock.now() - since;
+		if (!recovering) {
+			memory.usualWait = (memory.usualWait ?? wait) * (1 - WAIT_WEIGHT) + wait * WAIT_WEIGHT;
+		}
+		return held;
+	}
+
 	async function acquire(): Promise<Hold> {
 		const waitingSince = clock.now();
+		recovering = false;
 		numberSince = undefined;
 		failedInRow.create = failedInRow.count = 0;
+		// Waiting its turn: while this process's executions have had to wait, the next one lets the
+		// waiters that came before it go first (a create at once would most often win), and looks
+		// only when its turn is near.
+		const usualWait = memory.usualWait ?? 0;
+		if (usualWait > timing.pollMs) await clock.sleep(TURN_SHARE * usualWait);
 		// most often there is no row: the create is then the only call (and on a row it writes nothing)
 		const first = await tryCreate();
-		if (first) return first;
+		if (first) return waited(usualWait > timing.pollMs ? waitingSince : undefined, first);
 		/** A count seen unchanged since: an election's row, or an earlier version's. */
 		let unchanged: { count: number; since: number } | undefined;
 		// the count of a row a create has found to be this lock's (not another node's)
 		let ours: number | undefined;
+		let deferred = false;
 		for (;;) {
 			const sentAt = clock.now();
-			if (sentAt - waitingSince > durations.recoveryAfterStall) {
+			if (sentAt - waitingSince > durations.giveUpAfter) {
 				throw new LockHeldError(sentAt - waitingSince, durations.recoveryAfterStall);
 			}
 			let count: number | undefined;
@@ -442,26 +481,38 @@ export function createWorkflowLock(
 				if (plain || count === 0) unchanged = undefined;
 				else if (unchanged?.count !== count) unchanged = { count, since: sentAt };
 				if (count === 0) {
+					// a waiter younger than the usual wait leaves a free lock to its elders for a look
+					const young = sentAt - waitingSince < (memory.usualWait ?? 0);
+					if (young && !deferred) {
+						deferred = true;
+						await clock.sleep(Math.max(timing.pollMs, clock.now() - sentAt));
+						continue;
+					}
+					deferred = false;
 					const held = await tryCreate();
-					if (held) return held;
+					if (held) return waited(waitingSince, held);
 				} else if (unchanged && sentAt - unchanged.since >= electionStall) {
 					unchanged = undefined;
+					recovering = true;
 					await rescue(count);
 					continue;
 				} else if (plain && left(count, sentAt)) {
 					if (ours === count) {
 						ours = undefined;
+						recovering = true;
 						await elect(count, sentAt);
 						continue;
 					}
 					// a create on a row of another node fails before it removes anything of it
 					const held = await tryCreate();
-					if (held) return held;
+					if (held) return waited(waitingSince, held);
 					ours = count;
 					continue;
 				}
 			}
-			await clock.sleep(timing.pollMs * (0.5 + random()));
+			// a look every pollMs, or as long as a look takes when the store is slower than that
+			const looked = Math.min(clock.now() - sentAt, LOOK_STRETCH * timing.pollMs);
+			await clock.sleep(Math.max(timing.pollMs, looked) * (0.5 + random()));
 		}
 	}
 

@@ -219,7 +219,7 @@ describe("the workflow's lock", () => {
 		expect(ended.value).toBe('ran');
 		const [firstShrink] = of(calls, 'shrink');
 		expect(firstShrink.sentAt).toBeGreaterThanOrEqual(D.deadAge);
-		expect(ended.heldAt).toBeLessThanOrEqual(D.recovery + 1.5 * TIMING.pollMs);
+		expect(ended.heldAt).toBeLessThanOrEqual(D.recovery + D.longestLookPause);
 	});
 
 	it("a live holder's row is only looked at, however late within the assumption its delete lands: the waiter takes the lock after it", async () => {
@@ -278,7 +278,7 @@ describe("the workflow's lock", () => {
 		expect(table.rows.has(LOCK_ROW)).toBe(false);
 	});
 
-	it('deletes refused for good: the row is rescued at every instant in vain, and the execution fails after recoveryAfterStall, saying how long it waited', async () => {
+	it('deletes refused for good: the row is rescued at every instant in vain, and the execution fails after giveUpAfter, saying how long it waited', async () => {
 		const refused: StatementPlanner = (_, statement) =>
 			statement.kind === 'delete'
 				? { landAfter: 0.5, answerAfter: 0.5, fails: 'before' }
@@ -290,8 +290,8 @@ describe("the workflow's lock", () => {
 
 		expect(ended.error).toBeInstanceOf(LockHeldError);
 		const { waitedMs, clearsWithinMs } = ended.error as LockHeldError;
-		expect(waitedMs).toBeGreaterThan(D.recoveryAfterStall);
-		expect(waitedMs).toBeLessThan(D.recoveryAfterStall + D.rescuePeriod);
+		expect(waitedMs).toBeGreaterThan(D.giveUpAfter);
+		expect(waitedMs).toBeLessThan(D.giveUpAfter + D.rescuePeriod);
 		expect(clearsWithinMs).toBe(D.recoveryAfterStall);
 		const rescues = of(calls, 'remove').map(({ sentAt }) => nextInstant(sentAt - 1));
 		expect(rescues.length).toBeGreaterThanOrEqual(1);
@@ -369,7 +369,7 @@ describe("the workflow's lock", () => {
 		expect(ended.error).toEqual(new LockTimeError("n8n's store did not answer within 1 s"));
 		expect(calls.map(({ kind }) => kind)).toEqual(['create', 'count', 'count', 'count']);
 		expect(ended.at).toBeGreaterThanOrEqual(4 * TIMING.callLimitMs);
-		expect(ended.at).toBeLessThan(4 * TIMING.callLimitMs + 3 * 1.5 * TIMING.pollMs);
+		expect(ended.at).toBeLessThan(4 * TIMING.callLimitMs + 3 * D.longestLookPause);
 	});
 
 	it("says so at once when the row was saved in another mode (Remove Duplicates' default), and leaves it", async () => {
