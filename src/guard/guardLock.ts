@@ -462,11 +462,22 @@ export function createWorkflowLock(
 		// the count of a row a create has found to be this lock's (not another node's)
 		let ours: number | undefined;
 		let deferred = false;
+		let countedAt = Number.NEGATIVE_INFINITY;
 		for (;;) {
 			const sentAt = clock.now();
 			if (sentAt - waitingSince > durations.giveUpAfter) {
 				throw new LockHeldError(sentAt - waitingSince, durations.recoveryAfterStall);
 			}
+			// a waiter whose turn has come looks with a create, which takes a free lock in the same
+			// call; a count now and then tells a row left behind
+			const elder = usualWait > timing.pollMs && sentAt - waitingSince >= usualWait;
+			if (elder && sentAt - countedAt < lockCall / 2) {
+				const held = await tryCreate();
+				if (held) return waited(waitingSince, held);
+				await pause(sentAt);
+				continue;
+			}
+			countedAt = sentAt;
 			let count: number | undefined;
 			try {
 				count = await limited(row.count());
@@ -482,7 +493,7 @@ export function createWorkflowLock(
 				else if (unchanged?.count !== count) unchanged = { count, since: sentAt };
 				if (count === 0) {
 					// a waiter younger than the usual wait leaves a free lock to its elders for a look
-					const young = sentAt - waitingSince < (memory.usualWait ?? 0);
+					const young = sentAt - waitingSince < usualWait;
 					if (young && !deferred) {
 						deferred = true;
 						await clock.sleep(Math.max(timing.pollMs, clock.now() - sentAt));
@@ -510,10 +521,14 @@ export function createWorkflowLock(
 					continue;
 				}
 			}
-			// a look every pollMs, or as long as a look takes when the store is slower than that
-			const looked = Math.min(clock.now() - sentAt, LOOK_STRETCH * timing.pollMs);
-			await clock.sleep(Math.max(timing.pollMs, looked) * (0.5 + random()));
+			await pause(sentAt);
 		}
+	}
+
+	/** The pause after a look sent at `sentAt`: pollMs, or as long as the look took when the store is slower. */
+	async function pause(sentAt: number): Promise<void> {
+		const looked = Math.min(clock.now() - sentAt, LOOK_STRETCH * timing.pollMs);
+		await clock.sleep(Math.max(timing.pollMs, looked) * (0.5 + random()));
 	}
 
 	return {
