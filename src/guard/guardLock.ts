@@ -303,8 +303,9 @@ export function createWorkflowLock(
 	/** Remembers a call, sent at `sentAt`, that found no row or deleted it, for the next instant it tells of. */
 	function sawGone(sentAt: number): void {
 		const answeredAt = clock.now();
-		// the first instant a lock call after the answer
-		const instant = (Math.floor((answeredAt + lockCall) / rescuePeriod) + 1) * rescuePeriod;
+		// the first instant two lock calls after the answer (a rescue's look, by a clock a lock call
+		// off, comes after it, and so up to twice the assumption)
+		const instant = (Math.floor((answeredAt + 2 * lockCall) / rescuePeriod) + 1) * rescuePeriod;
 		const goneBefore = (memory.goneBefore ??= new Map());
 		goneBefore.set(instant, Math.max(sentAt, goneBefore.get(instant) ?? sentAt));
 		for (const earlier of goneBefore.keys()) {
@@ -322,9 +323,11 @@ export function createWorkflowLock(
 		const instant = Math.round(now / rescuePeriod) * rescuePeriod;
 		if (now < instant - zoneBefore || now > instant + zoneAfter) return now;
 		const goneSentAt = memory.goneBefore?.get(instant);
+		// the row rescued at the instant was there, unchanged, from electionStall before its
+		// rescuer's judging look (a look, a clock off, and as much again past the assumption)
 		const clear =
 			goneSentAt !== undefined &&
-			goneSentAt >= instant + rescueWindow + 2 * lockCall - electionStall;
+			goneSentAt >= instant + rescueWindow + 4 * lockCall - electionStall;
 		return clear ? now : instant + zoneAfter;
 	}
 
@@ -374,10 +377,11 @@ export function createWorkflowLock(
 	}
 
 	/**
-	 * The winner's delete. One that failed may have landed: a look a lock call after sending it
-	 * (it has landed by then, or never will) that still finds the election's value finds this
-	 * election's row (a new row reaches that value only after a holder's window and an election),
-	 * so the delete is sent again, until `removeRetry` after winning; then the row is rescued.
+	 * The winner's delete. One that failed may have landed: a look two lock calls after sending it
+	 * (it has landed by then, or never will, and so one up to twice as late) that still finds the
+	 * election's value finds this election's row (a new row reaches that value only after a
+	 * holder's window and an election), so the delete is sent again, until `removeRetry` after
+	 * winning; then the row is rescued.
 	 */
 	async function removeElected(value: number, wonAt: number): Promise<void> {
 		let verifiedAt = wonAt;
@@ -391,7 +395,7 @@ export function createWorkflowLock(
 			} catch {
 				// landed or not: looked at below
 			}
-			await clock.sleep(Math.max(0, sentAt + lockCall - clock.now()));
+			await clock.sleep(Math.max(0, sentAt + 2 * lockCall - clock.now()));
 			verifiedAt = clock.now();
 			const seen = await limited(row.count()).catch(() => undefined);
 			if (seen !== value) return;

@@ -139,7 +139,16 @@ interface CostRun {
 	durationMs: number;
 	/** Deletes of the lock row refused this long, from REFUSAL_START (a BEFORE DELETE trigger). */
 	refuseDeletesMs?: number;
+	/**
+	 * The first history write sent after PAUSE_START lands this much later: its process was frozen
+	 * between reading the history and writing it. Once it has landed, every number called so far is
+	 * delivered again.
+	 */
+	pausedWriteMs?: number;
 }
+const PAUSE_START = 10_000;
+/** Schedules per length of a freeze. */
+const FREEZE_SCHEDULES = 10;
 const REFUSAL_START = 5_000;
 
 async function simulate(
@@ -215,9 +224,24 @@ async function simulate(
 		return planned;
 	};
 
+	const pausedWrite: { sent: boolean; landsAt?: number } = { sent: false };
+	/** Numbers called, in order, and how far they have been delivered again. */
+	const calledNumbers: string[] = [];
+	let redelivered = 0;
 	const plan = (process: SimulatedProcess, statement: Statement): StatementPlan => {
 		if (edge) return edgePlan(edge.scale, process, statement);
 		if (cost) {
+			if (
+				cost.pausedWriteMs &&
+				!pausedWrite.sent &&
+				time.now >= PAUSE_START &&
+				statement.scope === 'node' &&
+				statement.kind !== 'read'
+			) {
+				pausedWrite.sent = true;
+				pausedWrite.landsAt = time.now + cost.pausedWriteMs;
+				return { landAfter: cost.pausedWriteMs, answerAfter: cost.roundTripMs / 2 };
+			}
 			const refusedUntil = REFUSAL_START + (cost.refuseDeletesMs ?? 0);
 			const refused =
 				statement.kind === 'delete' &&
@@ -351,6 +375,7 @@ async function simulate(
 				// placed, or a lost answer: either may have called
 				const calls = (callsTo.get(number) ?? 0) + 1;
 				callsTo.set(number, calls);
+				if (calls === 1) calledNumbers.push(number);
 				outcome.calls++;
 				if (calls > 1) violation(`${name} #${execution}: ${number} called ${calls} times`);
 			}
@@ -376,7 +401,12 @@ async function simulate(
 				await time.sleep(random() * 200);
 				while (time.now < workEnd && run.alive) {
 					// at the edge: new numbers throughout, each soon delivered again elsewhere
-					if ((edge && random() < 0.4) || cost) pool.push(`+9198300${pool.length}`);
+					const again =
+						pausedWrite.landsAt !== undefined &&
+						time.now > pausedWrite.landsAt + 1_000 &&
+						redelivered < calledNumbers.length;
+					if ((edge && random() < 0.4) || (cost && !again)) pool.push(`+9198300${pool.length}`);
+					if (again) pool.push(calledNumbers[redelivered++]);
 					const recent = edge ? pool.slice(-3) : cost ? pool.slice(-1) : pool;
 					const first = recent[Math.floor(random() * recent.length)];
 					const second = recent[Math.floor(random() * recent.length)];
@@ -576,6 +606,39 @@ describe("the guard's lock, with no fault: what an execution costs, and how long
 			[
 				'| Round trip | Busy processes | Executions in 300 s | Statements per execution | kB read per execution (lock row + history) | kB written (lock row + history) | Wait for the lock and history: median / 99th percentile / longest | Waits over 3 s |',
 				'|---|---|---|---|---|---|---|---|',
+				...rows,
+			].join('\n'),
+		);
+	}, 1_200_000);
+});
+
+describe("the guard's lock, when a process freezes between reading and writing the history", () => {
+	if (onlySeed !== undefined || !deepRun()) return;
+	it('a write landing 30, 50, 60 and 120 s late, under 4 busy processes, 10 schedules each: the numbers it erases, and how many of them a later delivery calls again', async () => {
+		const rows: string[] = [];
+		for (const pausedWriteMs of [30_000, 50_000, 60_000, 120_000]) {
+			const total = { calls: 0, erased: 0, twice: 0, schedules: 0 };
+			for (let seed = 1; seed <= FREEZE_SCHEDULES; seed++) {
+				const outcome = await simulate(seed, false, undefined, {
+					processes: 4,
+					roundTripMs: 10,
+					durationMs: PAUSE_START + pausedWriteMs + 30_000,
+					pausedWriteMs,
+				});
+				total.calls += outcome.calls;
+				total.erased += outcome.erasedKeys;
+				const twice = outcome.violations.filter((text) => /called \d+ times/.test(text)).length;
+				total.twice += twice;
+				if (twice > 0) total.schedules++;
+			}
+			rows.push(
+				`| ${pausedWriteMs / 1000} s | ${total.calls} | ${total.erased} | ${total.twice} | ${total.schedules} of ${FREEZE_SCHEDULES} |`,
+			);
+		}
+		report(
+			[
+				'| The write landed after | Numbers called | Keys it wrote over | Numbers called again when delivered again | Schedules with a number called again |',
+				'|---|---|---|---|---|',
 				...rows,
 			].join('\n'),
 		);

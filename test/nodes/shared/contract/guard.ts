@@ -3,7 +3,8 @@ import type * as DeduplicationHelpersModule from 'n8n-core/dist/execution-engine
 import type { DeduplicationHelperFunctions, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { DEFAULT_GUARD_TIMING } from '../../../../src/guard/guard';
-import { electionDigits, lockDurations } from '../../../../src/guard/guardLock';
+import { electionDigits, lockDurations, lockElements } from '../../../../src/guard/guardLock';
+import { storedHash } from '../../../../nodes/shared/guardLockRow';
 import { ENGINE_SETTLE_MS } from '../../../engine/deduplication';
 import type { StoreCall } from '../../../engine/deduplication';
 import { useVirtualClock } from '../../../engine/virtualClock';
@@ -330,6 +331,33 @@ export function guard(row: ActionNodeRow, sandbox: SandboxOf, store: StoreOf) {
 				);
 				expect(apiRequests(sandbox(), row.path)).toEqual([]);
 				expect(store().rows.get(LOCK_ROW)).toEqual({ mode: 'latestIncrementalKey', data: 1234 });
+			});
+
+			it("a lock row no election can clear while the database refuses deletes: waits as long as any recovery takes, then says how long it waited, that the lock clears by itself, and sends nothing", async () => {
+				const clock = useVirtualClock();
+				jest.replaceProperty(DEFAULT_GUARD_TIMING, 'pollMs', 1000);
+				const [key] = await arranged(row, sandbox(), 1);
+				// an election's row whose voters are gone (an earlier version's list row is treated alike)
+				store().rows.set(LOCK_ROW, {
+					mode: 'latestIncrementalKey',
+					data: lockElements(0, 50).map(storedHash),
+				});
+				store().failAfter('clearAllProcessedItems', 0);
+				const started = clock.now();
+
+				const result = await guarded(guardOn(), [row.item(key)]);
+
+				const { giveUpAfter, recoveryAfterStall } = lockDurations(DEFAULT_GUARD_TIMING);
+				expect(clock.now() - started).toBeGreaterThan(giveUpAfter);
+				const [before, after] = workflowError(result).message.split(/\d+(?= s,)/);
+				expect([before, after]).toEqual([
+					`"${displayName}" cannot work: this workflow's lock was held for `,
+					' s, by other executions or left behind by one that stopped. Nothing was sent',
+				]);
+				expect(workflowError(result).description).toBe(
+					`The lock clears by itself: a lock left behind is cleared within ${Math.ceil(recoveryAfterStall / 1000)} s, counted from when n8n's database accepts changes again. Running the execution again is safe (n8n's Retry On Fail does).`,
+				);
+				expect(apiRequests(sandbox(), row.path)).toEqual([]);
 			});
 
 			it("an earlier version's lock that its holder deletes meanwhile: then claims as usual", async () => {
