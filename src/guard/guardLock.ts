@@ -207,6 +207,8 @@ const LOST_INSERT = /duplicate key|unique constraint|duplicate entry/i;
 const WAIT_WEIGHT = 0.3;
 /** The share of its usual wait an execution waits before its first look. */
 const TURN_SHARE = 0.8;
+/** The share of a sleep that found the lock free that counts as waiting. */
+const UNNEEDED_SLEEP_SHARE = 0.5;
 
 /** A lock held: until when (this clock) its holder may take the history answer and give it back. */
 interface Hold {
@@ -457,10 +459,12 @@ export function createWorkflowLock(
 		// waiters that came before it go first (a create at once would most often win), and looks
 		// only when its turn is near.
 		const usualWait = memory.usualWait ?? 0;
-		if (usualWait > timing.pollMs) await clock.sleep(TURN_SHARE * usualWait);
+		const turnSleep = usualWait > timing.pollMs ? TURN_SHARE * usualWait : 0;
+		if (turnSleep > 0) await clock.sleep(turnSleep);
 		// most often there is no row: the create is then the only call (and on a row it writes nothing)
 		const first = await tryCreate();
-		if (first) return waited(usualWait > timing.pollMs ? waitingSince : undefined, first);
+		// found free at once: the sleep was longer than the turn needed
+		if (first) return waited(clock.now() - UNNEEDED_SLEEP_SHARE * turnSleep, first);
 		/** A count seen unchanged since: an election's row, or an earlier version's. */
 		let unchanged: { count: number; since: number } | undefined;
 		// the count of a row a create has found to be this lock's (not another node's)
