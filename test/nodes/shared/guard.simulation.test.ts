@@ -10,7 +10,8 @@
 import type * as GuardModule from '../../../nodes/shared/guard';
 import type { Clock } from '../../../src/schedule/clock';
 import { DEFAULT_GUARD_TIMING } from '../../../src/guard/guard';
-import { lockDurations } from '../../../src/guard/guardLock';
+import { lockDurations, plainRowElements } from '../../../src/guard/guardLock';
+import { storedHash } from '../../../nodes/shared/guardLockRow';
 import type { LockTiming } from '../../../src/guard/guardLock';
 import { ProcessedDataTable } from '../../support/guardSimulation/processedDataTable';
 import type {
@@ -71,6 +72,8 @@ interface FaultProfile {
 	stallEvery: number;
 	killAtLandingEvery: number;
 	killChance: number;
+	/** A dead holder's row is there from the start: the elections over it run under the faults. */
+	leftRow?: boolean;
 }
 
 const PROFILES: Record<string, FaultProfile> = {
@@ -79,6 +82,13 @@ const PROFILES: Record<string, FaultProfile> = {
 	stalls: { failEvery: 0, stallEvery: 40, killAtLandingEvery: 0, killChance: 0 },
 	failures: { failEvery: 25, stallEvery: 0, killAtLandingEvery: 0, killChance: 0 },
 	everything: { failEvery: 40, stallEvery: 60, killAtLandingEvery: 200, killChance: 0.3 },
+	leftRowUnderFire: {
+		failEvery: 12,
+		stallEvery: 30,
+		killAtLandingEvery: 80,
+		killChance: 0.3,
+		leftRow: true,
+	},
 };
 
 interface Claim {
@@ -284,6 +294,14 @@ async function simulate(
 	const { rescuePeriod } = lockDurations(timing);
 	const instantAt = cost ? 200_000 : random() * 2 * workEnd;
 	const clockBase = 1_000 * rescuePeriod - instantAt;
+	if (profile.leftRow) {
+		// created by a holder that died a while before the processes start
+		const createdAt = clockBase - lockDurations(timing).deadAge - random() * 2 * TIMING.settleMs;
+		table.rows.set(`${workflowId}|`, {
+			mode: 'latestIncrementalKey',
+			data: plainRowElements(createdAt, timing).map(storedHash),
+		});
+	}
 
 	const claims: Claim[] = [];
 	const callsTo = new Map<string, number>();
