@@ -9,8 +9,8 @@ import type { Clock } from '../schedule/clock';
  * insert fails on the primary key); every other write reads the row and writes back what it
  * computed, over whatever was written in between; deleting is unconditional. So the row holds a
  * list of known elements, whose length is its state: a create writes nothing on a row that exists,
- * a count only reads, and only an election's shrinks and deletes write a row that exists, at times
- * that keep them off a newer row.
+ * a count only reads, and only an election's shrinks and deletes and a rescue's delete write a row
+ * that exists, at times that keep them off a newer row.
  */
 
 /**
@@ -207,6 +207,8 @@ const LOST_INSERT = /duplicate key|unique constraint|duplicate entry/i;
 const WAIT_WEIGHT = 0.3;
 /** The share of its usual wait an execution waits before its first look. */
 const TURN_SHARE = 0.8;
+/** A wait for the lock longer than this many lock calls is taken as this long in the usual wait. */
+const LONGEST_TURN_LOCK_CALLS = 4;
 /** The share of a sleep that found the lock free that counts as waiting. */
 const UNNEEDED_SLEEP_SHARE = 0.5;
 
@@ -445,7 +447,9 @@ export function createWorkflowLock(
 	function waited(since: number | undefined, held: Hold): Hold {
 		const wait = since === undefined ? 0 : clock.now() - since;
 		if (!recovering) {
-			memory.usualWait = (memory.usualWait ?? wait) * (1 - WAIT_WEIGHT) + wait * WAIT_WEIGHT;
+			// a wait that long was for a row left behind, however it ended
+			const sample = Math.min(wait, LONGEST_TURN_LOCK_CALLS * lockCall);
+			memory.usualWait = (memory.usualWait ?? sample) * (1 - WAIT_WEIGHT) + sample * WAIT_WEIGHT;
 		}
 		return held;
 	}
@@ -497,6 +501,8 @@ export function createWorkflowLock(
 				// a list row: any number seen before was deleted since
 				if (count > 0) numberSince = undefined;
 				const plain = count >= PLAIN_BASE && count < PLAIN_END;
+				// waiting for an election or a rescue is no turn of the queue
+				if (count > 0 && !plain) recovering = true;
 				if (plain || count === 0) unchanged = undefined;
 				else if (unchanged?.count !== count) unchanged = { count, since: sentAt };
 				if (count === 0) {
@@ -512,13 +518,12 @@ export function createWorkflowLock(
 					if (held) return waited(waitingSince, held);
 				} else if (unchanged && sentAt - unchanged.since >= electionStall) {
 					unchanged = undefined;
-					recovering = true;
 					await rescue(count);
 					continue;
 				} else if (plain && left(count, sentAt)) {
+					recovering = true;
 					if (ours === count) {
 						ours = undefined;
-						recovering = true;
 						await elect(count, sentAt);
 						continue;
 					}

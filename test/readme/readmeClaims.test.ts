@@ -76,6 +76,10 @@ function quotesOfFile(file: string): string[] {
 
 /** Quotes the documentation shows that the examples below do not produce, and where they are checked. */
 const CHECKED_ELSEWHERE: Record<string, string> = {
+	'"Skip Numbers Called Before" cannot work: this workflow\'s lock was held for':
+		'test/nodes/shared/contract/guard.ts (a lock row no election can clear)',
+	's, by other executions or left behind by one that stopped. Nothing was sent':
+		'test/nodes/shared/contract/guard.ts (a lock row no election can clear)',
 	'Tue, 13 Jan 2026 10:45:00 +0530': 'test/src/schedule/databaseDates.test.ts (an input read)',
 	'Tue Jan 13 2026 10:45:00 GMT+0530 (India Standard Time)':
 		'test/src/schedule/databaseDates.test.ts (an input read)',

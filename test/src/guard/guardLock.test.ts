@@ -320,6 +320,22 @@ describe("the workflow's lock", () => {
 		expect(table.rows.has(LOCK_ROW)).toBe(true);
 	});
 
+	it("a wait for a row left behind is no turn of the queue: the process's usual wait stays as it was; a long wait behind holders counts as 4 lock calls at most", async () => {
+		const memory: LockMemory = { usualWait: 100 };
+		const left = setUp({ memory });
+		left.plant(CLOCK_BASE - D.deadAge - 5 * D.lockCall);
+		expect((await left.run(async () => await Promise.resolve('ran'))).value).toBe('ran');
+		expect(memory.usualWait).toBe(100);
+
+		// a live holder's row, deleted 10 lock calls later
+		const behind: LockMemory = { usualWait: 100 };
+		const { time, table, run, plant } = setUp({ memory: behind });
+		plant(CLOCK_BASE);
+		time.after(10 * D.lockCall, () => table.rows.delete(LOCK_ROW));
+		expect((await run(async () => await Promise.resolve('ran'))).value).toBe('ran');
+		expect(behind.usualWait).toBeCloseTo(0.7 * 100 + 0.3 * 4 * D.lockCall);
+	});
+
 	it('near an instant, a process that saw the row gone shortly before it creates at once; one that did not, or saw it too long before, waits for the zone to end', async () => {
 		const instant = nextInstant(0);
 		const arrival = instant - D.lockCall;
