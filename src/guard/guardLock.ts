@@ -207,6 +207,8 @@ const LOST_INSERT = /duplicate key|unique constraint|duplicate entry/i;
 const WAIT_WEIGHT = 0.3;
 /** The share of its usual wait an execution waits before its first look. */
 const TURN_SHARE = 0.8;
+/** From this share of its usual wait, a waiter looks with a create. */
+const ELDER_SHARE = 0.9;
 /** A wait for the lock longer than this many lock calls is taken as this long in the usual wait. */
 const LONGEST_TURN_LOCK_CALLS = 4;
 /** The share of a sleep that found the lock free that counts as waiting. */
@@ -482,7 +484,7 @@ export function createWorkflowLock(
 			}
 			// a waiter whose turn has come looks with a create, which takes a free lock in the same
 			// call; a count now and then tells a row left behind
-			const elder = usualWait > timing.pollMs && sentAt - waitingSince >= usualWait;
+			const elder = usualWait > timing.pollMs && sentAt - waitingSince >= ELDER_SHARE * usualWait;
 			if (elder && sentAt - countedAt < lockCall / 2) {
 				const held = await tryCreate();
 				if (held) return waited(waitingSince, held);
