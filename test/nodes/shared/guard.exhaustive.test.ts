@@ -183,7 +183,7 @@ const SCENARIOS: Scenario[] = [
 	{
 		// both see the row stall and rescue it at the first instant; a third comes near the instant:
 		// before its zone, in it before the instant, among the rescue's deletes, after them
-		name: "a stalled election's row, two rescuers, a third near the instant",
+		name: "a stuck election's row, two rescuers, a third near the instant",
 		processes: [{ number: A }, { number: B }, { number: A }],
 		skew: TIMING.settleMs / 2,
 		skewChosen: true,
