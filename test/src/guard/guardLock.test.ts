@@ -528,10 +528,12 @@ describe("the lock's timing: every wait an inequality the defaults satisfy (docs
 	});
 
 	it('a process can see the row gone before an instant and still be clear of its rescue: the row rescued at an instant was there, unchanged, from electionStall before the look that judged it, so a call that found no row, sent after instant + rescueWindow + 4 lockCall − electionStall and answered before instant − 2 lockCall (twice what the assumption needs), rules it out; that span is long: electionStall − rescueWindow − 6 lockCall ≥ 6 lockCall', () => {
-		expect(d.electionStall - d.rescueWindow - 6 * d.lockCall).toBeGreaterThanOrEqual(6 * d.lockCall);
+		expect(d.electionStall - d.rescueWindow - 6 * d.lockCall).toBeGreaterThanOrEqual(
+			6 * d.lockCall,
+		);
 	});
 
-	it("instants are far apart next to their zones: rescuePeriod ≥ 20 × (zoneBefore + zoneAfter), so a process that comes fresh meets a zone at most 1 time in 20", () => {
+	it('instants are far apart next to their zones: rescuePeriod ≥ 20 × (zoneBefore + zoneAfter), so a process that comes fresh meets a zone at most 1 time in 20', () => {
 		expect(d.rescuePeriod).toBeGreaterThanOrEqual(20 * (d.zoneBefore + d.zoneAfter));
 	});
 
@@ -541,6 +543,11 @@ describe("the lock's timing: every wait an inequality the defaults satisfy (docs
 			recoveryAfterStall: d.recoveryAfterStall,
 			rescuePeriod: d.rescuePeriod,
 			zone: d.zoneBefore + d.zoneAfter,
-		}).toEqual({ recovery: 94_000, recoveryAfterStall: 443_000, rescuePeriod: 300_000, zone: 13_000 });
+		}).toEqual({
+			recovery: 94_000,
+			recoveryAfterStall: 443_000,
+			rescuePeriod: 300_000,
+			zone: 13_000,
+		});
 	});
 });

@@ -333,7 +333,7 @@ export function guard(row: ActionNodeRow, sandbox: SandboxOf, store: StoreOf) {
 				expect(store().rows.get(LOCK_ROW)).toEqual({ mode: 'latestIncrementalKey', data: 1234 });
 			});
 
-			it("a lock row no election can clear while the database refuses deletes: waits as long as any recovery takes, then says how long it waited, that the lock clears by itself, and sends nothing", async () => {
+			it('a lock row no election can clear while the database refuses deletes: waits as long as any recovery takes, then says how long it waited, that the lock clears by itself, and sends nothing', async () => {
 				const clock = useVirtualClock();
 				jest.replaceProperty(DEFAULT_GUARD_TIMING, 'pollMs', 1000);
 				const [key] = await arranged(row, sandbox(), 1);
