@@ -211,6 +211,8 @@ const TURN_SHARE = 0.8;
 const ELDER_SHARE = 0.9;
 /** A wait for the lock longer than this many lock calls is taken as this long in the usual wait. */
 const LONGEST_TURN_LOCK_CALLS = 4;
+/** Turns slept in vain, one after another, after which a process forgets its usual wait. */
+const FREE_TURNS_TO_FORGET = 3;
 /** The share of a sleep that found the lock free that counts as waiting. */
 const UNNEEDED_SLEEP_SHARE = 0.5;
 
@@ -264,6 +266,8 @@ export interface LockMemory {
 	goneBefore?: Map<number, number>;
 	/** How long its executions waited for the lock of late (a mean that favours the latest). */
 	usualWait?: number;
+	/** Executions in a row that slept their turn and then found the lock free. */
+	freeAfterTurn?: number;
 }
 
 export function createWorkflowLock(
@@ -469,8 +473,19 @@ export function createWorkflowLock(
 		if (turnSleep > 0) await clock.sleep(turnSleep);
 		// most often there is no row: the create is then the only call (and on a row it writes nothing)
 		const first = await tryCreate();
-		// found free at once: the sleep was longer than the turn needed
-		if (first) return waited(clock.now() - UNNEEDED_SLEEP_SHARE * turnSleep, first);
+		if (first) {
+			if (turnSleep === 0) return waited(undefined, first);
+			// found free at once: the sleep was longer than the turn needed; twice in a row, and
+			// nobody is waiting any more (a burst is over): the next execution goes at once
+			memory.freeAfterTurn = (memory.freeAfterTurn ?? 0) + 1;
+			if (memory.freeAfterTurn >= FREE_TURNS_TO_FORGET) {
+				memory.usualWait = undefined;
+				memory.freeAfterTurn = 0;
+				return first;
+			}
+			return waited(clock.now() - UNNEEDED_SLEEP_SHARE * turnSleep, first);
+		}
+		memory.freeAfterTurn = 0;
 		/** A count seen unchanged since: an election's row, or an earlier version's. */
 		let unchanged: { count: number; since: number } | undefined;
 		// the count of a row a create has found to be this lock's (not another node's)

@@ -336,6 +336,18 @@ describe("the workflow's lock", () => {
 		expect(behind.usualWait).toBeCloseTo(0.7 * 100 + 0.3 * 4 * D.lockCall);
 	});
 
+	it('after a burst: a process whose turn sleeps found the lock free three times in a row forgets its usual wait, and the next execution creates at once', async () => {
+		const memory: LockMemory = { usualWait: 1000 };
+		const heldAfter: number[] = [];
+		for (let execution = 0; execution < 4; execution++) {
+			const ended = await setUp({ memory }).run(async () => await Promise.resolve('ran'));
+			heldAfter.push(ended.heldAt!);
+		}
+		expect(heldAfter[0]).toBeGreaterThanOrEqual(800);
+		expect(memory.usualWait).toBe(0);
+		expect(heldAfter[3]).toBeLessThan(5);
+	});
+
 	it('near an instant, a process that saw the row gone shortly before it creates at once; one that did not, or saw it too long before, waits for the zone to end', async () => {
 		const instant = nextInstant(0);
 		const arrival = instant - D.lockCall;
