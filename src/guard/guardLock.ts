@@ -205,16 +205,22 @@ const LOST_INSERT = /duplicate key|unique constraint|duplicate entry/i;
 
 /** The weight of the latest wait in a process's usual wait. */
 const WAIT_WEIGHT = 0.3;
-/** The share of its usual wait an execution waits before its first look. */
-const TURN_SHARE = 0.8;
-/** From this share of its usual wait, a waiter looks with a create. */
-const ELDER_SHARE = 0.9;
+/** A waiter sleeps this share of its usual wait, less a look, before its first look. */
+const TURN_SHARE = 0.95;
+/** ...and never longer than this many of its process's holds take (more waiters then look). */
+const TURN_HOLDS = 10;
 /** A wait for the lock longer than this many lock calls is taken as this long in the usual wait. */
 const LONGEST_TURN_LOCK_CALLS = 4;
 /** Turns slept in vain, one after another, after which a process forgets its usual wait. */
 const FREE_TURNS_TO_FORGET = 3;
 /** The share of a sleep that found the lock free that counts as waiting. */
 const UNNEEDED_SLEEP_SHARE = 0.5;
+/** A young waiter pauses up to this many looks between looks... */
+const YOUNG_PAUSE_LOOKS = 2;
+/** ...and less the longer it has waited, none from this many looks of waiting. */
+const ELDER_AFTER_LOOKS = 20;
+/** An elder's pause, in pollMs. */
+const ELDER_PAUSE_POLLS = 0.05;
 
 /** A lock held: until when (this clock) its holder may take the history answer and give it back. */
 interface Hold {
@@ -266,6 +272,9 @@ export interface LockMemory {
 	goneBefore?: Map<number, number>;
 	/** How long its executions waited for the lock of late (a mean that favours the latest). */
 	usualWait?: number;
+	/** How long its last look at a held lock took, and its last hold (taken to given back). */
+	lookMs?: number;
+	holdMs?: number;
 	/** Executions in a row that slept their turn and then found the lock free. */
 	freeAfterTurn?: number;
 }
@@ -437,6 +446,8 @@ export function createWorkflowLock(
 			return 'failed' as const;
 		});
 		if (made !== 'failed') failedInRow.create = 0;
+		// waiting for a number to go is no turn of the queue
+		if (made === 'number') recovering = true;
 		if (made !== 'number') numberSince = undefined;
 		else if (numberSince === undefined) numberSince = createdAt;
 		else if (createdAt - numberSince >= durations.recovery) {
@@ -449,15 +460,49 @@ export function createWorkflowLock(
 
 	/** Set when this execution's wait was not for other holders (a row left behind, a zone). */
 	let recovering = false;
+
+	/**
+	 * Waiting its turn. While executions queue for the lock, each sleeps most of its process's usual
+	 * wait before its first look, so that the waiters that came before it go first; then it looks
+	 * with creates (a create takes a free lock in the same call), the more often the longer it has
+	 * waited, so that the oldest waiter most often takes a lock that frees. That also evens out the
+	 * processes' usual waits: one that sleeps too long is then the oldest, and waits less.
+	 */
+	function turnSleep(): number {
+		const { usualWait, lookMs = timing.pollMs, holdMs = Number.POSITIVE_INFINITY } = memory;
+		if (usualWait === undefined) return 0;
+		const sleep = Math.min(TURN_SHARE * usualWait - lookMs, TURN_HOLDS * holdMs);
+		return sleep > timing.pollMs ? sleep : 0;
+	}
+
+	/** The pause after a look at a held lock by a waiter of `age`, whose looks take `lookMs`. */
+	function turnPause(age: number, lookMs: number): number {
+		const youth = lookMs > 0 ? Math.max(0, 1 - age / (ELDER_AFTER_LOOKS * lookMs)) : 0;
+		// never none: a store that answers at once must not spin the process
+		return (
+			Math.max(ELDER_PAUSE_POLLS * timing.pollMs, YOUNG_PAUSE_LOOKS * lookMs * youth) *
+			(0.5 + random())
+		);
+	}
+
 	/** Keeps how long this execution waited for other holders, once it holds the lock. */
-	function waited(since: number | undefined, held: Hold): Hold {
-		const wait = since === undefined ? 0 : clock.now() - since;
-		if (!recovering) {
-			// a wait that long was for a row left behind, however it ended
-			const sample = Math.min(wait, LONGEST_TURN_LOCK_CALLS * lockCall);
-			memory.usualWait = (memory.usualWait ?? sample) * (1 - WAIT_WEIGHT) + sample * WAIT_WEIGHT;
-		}
-		return held;
+	function learnTurn(wait: number, slept: number, foundFree: boolean): void {
+		if (recovering) return;
+		if (slept > 0 && foundFree) {
+			// the sleep was longer than the turn needed; a few in a row, and nobody is waiting any
+			// more (a burst is over): the next execution goes at once
+			memory.freeAfterTurn = (memory.freeAfterTurn ?? 0) + 1;
+			if (memory.freeAfterTurn >= FREE_TURNS_TO_FORGET) {
+				memory.usualWait = undefined;
+				memory.freeAfterTurn = 0;
+				return;
+			}
+		} else memory.freeAfterTurn = 0;
+		const sample = Math.min(
+			foundFree ? UNNEEDED_SLEEP_SHARE * slept : wait,
+			LONGEST_TURN_LOCK_CALLS * lockCall,
+		);
+		memory.usualWait = (memory.usualWait ?? sample) * (1 - WAIT_WEIGHT) + sample * WAIT_WEIGHT;
 	}
 
 	async function acquire(): Promise<Hold> {
@@ -465,45 +510,39 @@ export function createWorkflowLock(
 		recovering = false;
 		numberSince = undefined;
 		failedInRow.create = failedInRow.count = 0;
-		// Waiting its turn: while this process's executions have had to wait, the next one lets the
-		// waiters that came before it go first (a create at once would most often win), and looks
-		// only when its turn is near.
-		const usualWait = memory.usualWait ?? 0;
-		const turnSleep = usualWait > timing.pollMs ? TURN_SHARE * usualWait : 0;
-		if (turnSleep > 0) await clock.sleep(turnSleep);
+		const slept = turnSleep();
+		if (slept > 0) await clock.sleep(slept);
 		// most often there is no row: the create is then the only call (and on a row it writes nothing)
+		const lookedAt = clock.now();
 		const first = await tryCreate();
 		if (first) {
-			if (turnSleep === 0) return waited(undefined, first);
-			// found free at once: the sleep was longer than the turn needed; twice in a row, and
-			// nobody is waiting any more (a burst is over): the next execution goes at once
-			memory.freeAfterTurn = (memory.freeAfterTurn ?? 0) + 1;
-			if (memory.freeAfterTurn >= FREE_TURNS_TO_FORGET) {
-				memory.usualWait = undefined;
-				memory.freeAfterTurn = 0;
-				return first;
-			}
-			return waited(clock.now() - UNNEEDED_SLEEP_SHARE * turnSleep, first);
+			learnTurn(clock.now() - waitingSince, slept, true);
+			return first;
 		}
-		memory.freeAfterTurn = 0;
+		const lookMs = Math.max(timing.pollMs, clock.now() - lookedAt);
+		memory.lookMs = lookMs;
+		const taken = (held: Hold): Hold => {
+			learnTurn(clock.now() - waitingSince, slept, false);
+			return held;
+		};
 		/** A count seen unchanged since: an election's row, or an earlier version's. */
 		let unchanged: { count: number; since: number } | undefined;
 		// the count of a row a create has found to be this lock's (not another node's)
 		let ours: number | undefined;
-		let deferred = false;
 		let countedAt = Number.NEGATIVE_INFINITY;
 		for (;;) {
 			const sentAt = clock.now();
-			if (sentAt - waitingSince > durations.giveUpAfter) {
-				throw new LockHeldError(sentAt - waitingSince, durations.recoveryAfterStall);
+			const age = sentAt - waitingSince;
+			if (age > durations.giveUpAfter) {
+				throw new LockHeldError(age, durations.recoveryAfterStall);
 			}
-			// a waiter whose turn has come looks with a create, which takes a free lock in the same
-			// call; a count now and then tells a row left behind
-			const elder = usualWait > timing.pollMs && sentAt - waitingSince >= ELDER_SHARE * usualWait;
-			if (elder && sentAt - countedAt < lockCall / 2) {
+			// in its turn (not behind a row left, nor longer than any turn), between counts that
+			// tell a row left behind, a waiter looks with a create: the older, the more often
+			const inTurn = !recovering && age < LONGEST_TURN_LOCK_CALLS * lockCall;
+			if (inTurn && sentAt - countedAt < lockCall / 2) {
 				const held = await tryCreate();
-				if (held) return waited(waitingSince, held);
-				await pause(sentAt);
+				if (held) return taken(held);
+				await clock.sleep(turnPause(age, lookMs));
 				continue;
 			}
 			countedAt = sentAt;
@@ -523,16 +562,8 @@ export function createWorkflowLock(
 				if (plain || count === 0) unchanged = undefined;
 				else if (unchanged?.count !== count) unchanged = { count, since: sentAt };
 				if (count === 0) {
-					// a waiter younger than the usual wait leaves a free lock to its elders for a look
-					const young = sentAt - waitingSince < usualWait;
-					if (young && !deferred) {
-						deferred = true;
-						await clock.sleep(Math.max(timing.pollMs, clock.now() - sentAt));
-						continue;
-					}
-					deferred = false;
 					const held = await tryCreate();
-					if (held) return waited(waitingSince, held);
+					if (held) return taken(held);
 				} else if (unchanged && sentAt - unchanged.since >= electionStall) {
 					unchanged = undefined;
 					await rescue(count);
@@ -546,12 +577,14 @@ export function createWorkflowLock(
 					}
 					// a create on a row of another node fails before it removes anything of it
 					const held = await tryCreate();
-					if (held) return waited(waitingSince, held);
+					if (held) return taken(held);
 					ours = count;
 					continue;
 				}
 			}
-			await pause(sentAt);
+			if (!recovering && age < LONGEST_TURN_LOCK_CALLS * lockCall) {
+				await clock.sleep(turnPause(age, lookMs));
+			} else await pause(sentAt);
 		}
 	}
 
@@ -597,6 +630,7 @@ export function createWorkflowLock(
 					: await limited(row.remove()).then(
 							() => {
 								sawGone(removeSentAt);
+								memory.holdMs = clock.now() - started;
 								return undefined;
 							},
 							(error: unknown) => (error instanceof Error ? error : new Error(String(error))),

@@ -630,6 +630,38 @@ describe("the guard's lock, with no fault: what an execution costs, and how long
 	}, 1_200_000);
 });
 
+describe("the guard's lock, with no fault: waits in turn over many schedules", () => {
+	if (onlySeed !== undefined || !deepRun()) return;
+	it('8 busy processes at 50 ms a statement, 10 schedules of 300 s: how many waits exceed 3 s, and the longest', async () => {
+		const rows: string[] = [];
+		const all: number[] = [];
+		for (let seed = 1; seed <= 10; seed++) {
+			const outcome = await simulate(seed, false, undefined, {
+				processes: 8,
+				roundTripMs: 50,
+				durationMs: 300_000,
+			});
+			expect(outcome.violations).toEqual([]);
+			all.push(...outcome.claimWaits);
+			const over = outcome.claimWaits.filter((wait) => wait > 3_000).length;
+			rows.push(
+				`| ${seed} | ${outcome.claimWaits.length} | ${over} | ${(outcome.longestClaimMs / 1000).toFixed(2)} s |`,
+			);
+		}
+		const sorted = [...all].sort((x, y) => x - y);
+		const at = (share: number) =>
+			(sorted[Math.floor((sorted.length - 1) * share)] / 1000).toFixed(2);
+		report(
+			[
+				'| Schedule | Waits | Over 3 s | Longest |',
+				'|---|---|---|---|',
+				...rows,
+				`| all | ${all.length} | ${all.filter((wait) => wait > 3_000).length} | ${(sorted[sorted.length - 1] / 1000).toFixed(2)} s (median ${at(0.5)} s, 99th percentile ${at(0.99)} s, 99.9th ${at(0.999)} s) |`,
+			].join('\n'),
+		);
+	}, 600_000);
+});
+
 describe("the guard's lock, when a process freezes between reading and writing the history", () => {
 	if (onlySeed !== undefined || !deepRun()) return;
 	it('a write landing 30, 50, 60 and 120 s late, under 4 busy processes, 10 schedules each: the numbers it erases, and how many of them a later delivery calls again', async () => {

@@ -340,12 +340,47 @@ describe("the workflow's lock", () => {
 		const memory: LockMemory = { usualWait: 1000 };
 		const heldAfter: number[] = [];
 		for (let execution = 0; execution < 4; execution++) {
-			const ended = await setUp({ memory }).run(async () => await Promise.resolve('ran'));
+			const { time, run } = setUp({ memory });
+			// a history call of 150 ms: ten holds take longer than the turn sleep
+			const ended = await run(async () => await time.sleep(150));
 			heldAfter.push(ended.heldAt!);
 		}
-		expect(heldAfter[0]).toBeGreaterThanOrEqual(800);
-		expect(memory.usualWait).toBe(0);
+		// 0.9 of the usual wait, less a look
+		expect(heldAfter[0]).toBeGreaterThanOrEqual(0.9 * 1000 - TIMING.pollMs);
+		expect(heldAfter[2]).toBeGreaterThan(TIMING.pollMs);
+		// forgotten; the fourth found nobody waiting
 		expect(heldAfter[3]).toBeLessThan(5);
+		expect(memory.usualWait).toBe(0);
+	});
+
+	it("a turn sleep is at most ten of the process's holds: a usual wait learned under other loads wakes it no later than that", async () => {
+		const memory: LockMemory = { usualWait: 5000, holdMs: 100 };
+		const ended = await setUp({ memory }).run(async () => await Promise.resolve('ran'));
+		expect(ended.heldAt).toBeGreaterThanOrEqual(1000);
+		expect(ended.heldAt).toBeLessThan(1000 + 5);
+	});
+
+	it('in its turn, the longer a waiter has waited the more often it looks, with a create: from 20 looks of waiting, with almost no pause', async () => {
+		const { time, table, run, plant, calls } = setUp();
+		plant(CLOCK_BASE);
+		// a live holder that gives the lock back after 700 ms (within four lock calls: a turn)
+		const givenBack = 700;
+		time.after(givenBack, () => table.rows.delete(LOCK_ROW));
+		const ended = await run(async () => await Promise.resolve('ran'));
+		// the create in flight when it went finds it gone
+		expect(ended.heldAt).toBeLessThan(givenBack + 5);
+		const pauses = calls.slice(1).map((call, index) => call.sentAt - calls[index].answeredAt!);
+		const young = pauses.filter((_, index) => calls[index + 1].sentAt < 10 * TIMING.pollMs);
+		const elder = pauses.filter((_, index) => calls[index + 1].sentAt > 21 * TIMING.pollMs);
+		// a look takes pollMs at the shortest: a young waiter pauses up to two of them
+		expect(Math.max(...young)).toBeGreaterThan(TIMING.pollMs / 2);
+		expect(elder.length).toBeGreaterThan(100);
+		// (a few hundredths of pollMs, so that a store that answers at once cannot spin it)
+		expect(Math.max(...elder)).toBeLessThanOrEqual(0.075 * TIMING.pollMs);
+		// among the creates, a count every half lock call tells a row left behind
+		const counts = of(calls, 'count').length;
+		expect(counts).toBeGreaterThanOrEqual(Math.floor(givenBack / (D.lockCall / 2)));
+		expect(counts).toBeLessThanOrEqual(Math.ceil(givenBack / (D.lockCall / 2)) + 1);
 	});
 
 	it('near an instant, a process that saw the row gone shortly before it creates at once; one that did not, or saw it too long before, waits for the zone to end', async () => {
