@@ -458,8 +458,11 @@ export function createWorkflowLock(
 		return { until: createdAt + holderWindow };
 	}
 
-	/** Set when this execution's wait was not for other holders (a row left behind, a zone). */
+	/** Set when this execution's wait was not for other holders (a row left behind, a number, a zone). */
 	let recovering = false;
+
+	/** Whether a wait of `age` is a turn of the queue: not behind a row left, nor longer than any turn. */
+	const inTurn = (age: number) => !recovering && age < LONGEST_TURN_LOCK_CALLS * lockCall;
 
 	/**
 	 * Waiting its turn. While executions queue for the lock, each sleeps most of its process's usual
@@ -536,10 +539,9 @@ export function createWorkflowLock(
 			if (age > durations.giveUpAfter) {
 				throw new LockHeldError(age, durations.recoveryAfterStall);
 			}
-			// in its turn (not behind a row left, nor longer than any turn), between counts that
-			// tell a row left behind, a waiter looks with a create: the older, the more often
-			const inTurn = !recovering && age < LONGEST_TURN_LOCK_CALLS * lockCall;
-			if (inTurn && sentAt - countedAt < lockCall / 2) {
+			// in its turn, between counts that tell a row left behind, a waiter looks with a create:
+			// the older, the more often
+			if (inTurn(age) && sentAt - countedAt < lockCall / 2) {
 				const held = await tryCreate();
 				if (held) return taken(held);
 				await clock.sleep(turnPause(age, lookMs));
@@ -582,9 +584,8 @@ export function createWorkflowLock(
 					continue;
 				}
 			}
-			if (!recovering && age < LONGEST_TURN_LOCK_CALLS * lockCall) {
-				await clock.sleep(turnPause(age, lookMs));
-			} else await pause(sentAt);
+			if (inTurn(age)) await clock.sleep(turnPause(age, lookMs));
+			else await pause(sentAt);
 		}
 	}
 
