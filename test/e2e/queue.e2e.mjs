@@ -59,7 +59,7 @@ import { callEndedEvent } from '../support/callEnded.ts';
 import { OWNER, once, packed, percentile, readExample } from './harness.mjs';
 // the lock's row and bounds as the package computes them (dist: the e2e runs the built package)
 import { DEFAULT_GUARD_TIMING } from '../../dist/src/guard/guard.js';
-import { lockDurations, plainRowElements } from '../../dist/src/guard/guardLock.js';
+import { lockDurations, plainRowElements, plainRowSize } from '../../dist/src/guard/guardLock.js';
 
 // no step has a fixed length on a shared machine: 200 deliveries at 50 at once took 30 s a
 // delivery at a load of 20
@@ -462,6 +462,34 @@ const entries = async (workflowId, context) => {
 	const value = typeof row?.value === 'string' ? JSON.parse(row.value) : row?.value;
 	return Array.isArray(value?.data) ? value.data.length : null;
 };
+/**
+ * The executions of a workflow after `afterId` that did not finish well, by status and the error
+ * they show (read from n8n's own tables): what a failed fault test prints.
+ */
+const unfinished = async (workflowId, afterId) => {
+	const rows = await processedData(
+		`SELECT e.status, d.data FROM execution_entity e LEFT JOIN execution_data d ON d."executionId" = e.id
+		WHERE e."workflowId" = $1 AND e.id > $2 AND e.status NOT IN ('success')`,
+		[workflowId, afterId],
+	);
+	const tally = {};
+	for (const { status, data } of rows) {
+		// n8n keeps execution data flattened: a JSON array whose strings include the error's message
+		const strings = (() => {
+			try {
+				return JSON.parse(data ?? '[]').filter((v) => typeof v === 'string');
+			} catch {
+				return [];
+			}
+		})();
+		const message = strings.find((v) => /cannot work|did not answer|too late|failed|Error/.test(v));
+		const key = `${status}: ${message ?? '(no message)'}`;
+		tally[key] = (tally[key] ?? 0) + 1;
+	}
+	return tally;
+};
+const lastExecutionId = async () =>
+	Number((await processedData('SELECT max(id)::int AS id FROM execution_entity'))[0]?.id ?? 0);
 const callsPer = async (phones) => {
 	const calls = (await sandboxState(run.sandbox)).calls;
 	return phones.map((phone) => calls.filter((c) => `+${c.number}` === phone).length);
@@ -487,7 +515,10 @@ const {
 	recoveryAfterStall: LOCK_RECOVERY_AFTER_STALL_MS,
 	deadAge,
 	slot,
+	electionStall: LOCK_ELECTION_STALL_MS,
 } = lockDurations(DEFAULT_GUARD_TIMING);
+/** A row of fewer elements than a plain row of the first slot holds an election's value. */
+const SMALLEST_PLAIN_ROW = plainRowSize(0, DEFAULT_GUARD_TIMING);
 /** A planted row is left once its slot is deadAge old: its slot began up to a slot before it. */
 const LOCK_LEFT_AFTER_MS = deadAge - slot;
 
@@ -517,37 +548,92 @@ function guardFaultTests(ctx) {
 		};
 	};
 
+	/**
+	 * Until every number has a call or `deadline`: when the first of `first` and when all were
+	 * called (ms after `since`), and whether an election over the lock row stalled (its value
+	 * unchanged for electionStall: the lock is then rescued, as docs/running-at-scale.md says).
+	 */
+	const watchCalls = async (first, all, since, deadline) => {
+		const watched = {
+			firstCall: null,
+			allCalled: null,
+			electionStalled: false,
+			electionValues: [],
+		};
+		let last;
+		let unchangedSince = Date.now();
+		for (; Date.now() < deadline; await sleep(250)) {
+			const size = await entries(FAULT_WORKFLOW, '');
+			const election = size > 0 && size < SMALLEST_PLAIN_ROW;
+			if (size !== last) {
+				last = size;
+				unchangedSince = Date.now();
+				if (election) watched.electionValues.push(size);
+			} else if (election && Date.now() - unchangedSince >= LOCK_ELECTION_STALL_MS) {
+				watched.electionStalled = true;
+			}
+			if (watched.firstCall === null && (await callsPer(first)).some((n) => n > 0)) {
+				watched.firstCall = Date.now() - since;
+			}
+			if ((await callsPer(all)).every((n) => n > 0)) {
+				watched.allCalled = Date.now() - since;
+				break;
+			}
+		}
+		return watched;
+	};
+
 	test("3 workers: a dead holder's lock row, then 120 leads and 20 copies of one lead at once -> each called once, after an election removed it", async () => {
 		const before = await executionCount(ctx.main, ctx.cookie, FAULT_WORKFLOW);
 		const failedBefore = await failedExecutions();
+		const lastBefore = await lastExecutionId();
 		await plantDeadHoldersLock(FAULT_WORKFLOW);
 		const phones = Array.from({ length: 120 }, (_v, i) => leadNumber(48_000_000, i));
 		const repeated = leadNumber(48_000_000, 500);
 		const started = Date.now();
-		await Promise.all([
+		const answers = await Promise.all([
 			...phones.map(deliver),
 			...Array.from({ length: 20 }, () => deliver(repeated)),
 		]);
-		const firstCall = await calledBy([repeated], started, 120_000);
-		const allCalled = await calledBy([...phones, repeated], started, 180_000);
+		// as long as the docs' bound for a lock left behind whose election stalled too
+		const watched = await watchCalls(
+			[repeated],
+			[...phones, repeated],
+			started,
+			started + LOCK_RECOVERY_AFTER_STALL_MS + 30_000,
+		);
 		await settle(ctx.main, ctx.cookie, FAULT_WORKFLOW, before + 140);
 		const result = (figures.queue_fault_dead_holder = {
 			...(await outcome([...phones, repeated])),
-			first_call_after_ms: firstCall,
-			all_called_after_ms: allCalled,
+			first_call_after_ms: watched.firstCall,
+			all_called_after_ms: watched.allCalled,
+			election_stalled: watched.electionStalled,
+			election_values_seen: watched.electionValues,
 			failed_executions: (await failedExecutions()) - failedBefore,
 			lock_left_behind: (await entries(FAULT_WORKFLOW, '')) !== null,
+			not_succeeded: await unfinished(FAULT_WORKFLOW, lastBefore),
+			deliveries_not_accepted: answers.filter((answer) => answer.status !== 200).length,
 		});
 		log(`queue, 3 workers: a dead holder's lock, then 140 deliveries: ${JSON.stringify(result)}`);
-		expect(result).toMatchObject({ called_once: 121, called_twice: 0, never_called: 0 });
-		expect(result.failed_executions).toBe(0);
+		expect(result).toMatchObject({
+			called_once: 121,
+			called_twice: 0,
+			never_called: 0,
+			failed_executions: 0,
+			deliveries_not_accepted: 0,
+		});
 		expect(result.first_call_after_ms).toBeGreaterThanOrEqual(LOCK_LEFT_AFTER_MS);
-		expect(result.all_called_after_ms).toBeLessThan(LOCK_RECOVERY_MS + 30_000);
-	});
+		// docs/running-at-scale.md: within recovery, or, when the election over the row stalled (a
+		// lock call slower than the timing assumption allows, on a busy machine), once it is rescued
+		expect(result.all_called_after_ms).toBeLessThan(
+			(result.election_stalled ? LOCK_RECOVERY_AFTER_STALL_MS : LOCK_RECOVERY_MS) + 30_000,
+		);
+	}, 900_000);
 
 	for (const faultSeconds of [15, 60]) {
 		test(`3 workers: the lock row cannot be deleted for ${faultSeconds} s -> 20 leads then 20 more, each called once; recovered after the fault, none failed (no Remove Duplicates diagnosis)`, async () => {
 			const failedBefore = await failedExecutions();
+			const lastBefore = await lastExecutionId();
 			await processedData(`
 			CREATE OR REPLACE FUNCTION ck_refuse_lock_delete() RETURNS trigger LANGUAGE plpgsql AS $$
 			BEGIN
@@ -567,13 +653,18 @@ function guardFaultTests(ctx) {
 			const faultEnded = Date.now();
 			const after = Array.from({ length: 20 }, (_v, i) => leadNumber(base, 100 + i));
 			await Promise.all(after.map(deliver));
-			const recovered = await calledBy([...during, ...after], faultEnded, 240_000);
+			const recovered = await calledBy(
+				[...during, ...after],
+				faultEnded,
+				LOCK_RECOVERY_AFTER_STALL_MS + 20_000,
+			);
 			await settle(ctx.main, ctx.cookie, FAULT_WORKFLOW, 0);
 			const result = (figures[`queue_fault_delete_refused_${faultSeconds}s`] = {
 				...(await outcome([...during, ...after])),
 				all_called_after_the_fault_ms: recovered,
 				failed_executions: (await failedExecutions()) - failedBefore,
 				lock_left_behind: (await entries(FAULT_WORKFLOW, '')) !== null,
+				not_succeeded: await unfinished(FAULT_WORKFLOW, lastBefore),
 			});
 			log(`queue, 3 workers: DELETE refused for ${faultSeconds} s: ${JSON.stringify(result)}`);
 			expect(result).toMatchObject({ called_once: 40, called_twice: 0, never_called: 0 });
@@ -584,11 +675,12 @@ function guardFaultTests(ctx) {
 			expect(result.all_called_after_the_fault_ms).toBeLessThan(
 				LOCK_RECOVERY_AFTER_STALL_MS + 20_000,
 			);
-		}, 420_000);
+		}, 900_000);
 	}
 
 	test('3 workers: a holder stalled 12 s in its history write (past the 8 s bound of a history call, inside its 24 s window) -> one lead delivered 10 times is called once, 10 others once each', async () => {
 		const failedBefore = await failedExecutions();
+		const lastBefore = await lastExecutionId();
 		await processedData(`
 			CREATE TABLE IF NOT EXISTS ck_stall_armed (armed boolean);
 			INSERT INTO ck_stall_armed VALUES (true);
@@ -626,6 +718,7 @@ function guardFaultTests(ctx) {
 			repeated_lead_calls: (await callsPer([repeated]))[0],
 			...(await outcome(others)),
 			failed_executions: (await failedExecutions()) - failedBefore,
+			not_succeeded: await unfinished(FAULT_WORKFLOW, lastBefore),
 		});
 		log(`queue, 3 workers: a holder stalled 12 s: ${JSON.stringify(result)}`);
 		expect(result).toMatchObject({

@@ -121,6 +121,8 @@ interface Outcome {
 	traffic: ProcessedDataTable['traffic'];
 	/** Every completed claim's wait for the lock and the history call, in ms. */
 	claimWaits: number[];
+	/** When the last execution but the probe's ended. */
+	lastDoneAt?: number;
 	/** Why executions failed, and how many of each. */
 	failures: Map<string, number>;
 	violations: string[];
@@ -155,6 +157,12 @@ interface CostRun {
 	 * delivered again.
 	 */
 	pausedWriteMs?: number;
+	/**
+	 * Instead of executions until durationMs: `jobs` delivered at once, each process running up to
+	 * `slots` of them at a time (n8n's worker concurrency), behind a dead holder's row created at
+	 * the start (the queue e2e's fault). One statement in 50 is slow, up to `scale` × its bound.
+	 */
+	burst?: { jobs: number; slots: number; scale: number };
 }
 const PAUSE_START = 10_000;
 /** Schedules per length of a freeze. */
@@ -258,6 +266,22 @@ async function simulate(
 				statement.scope === 'workflow' &&
 				time.now >= REFUSAL_START &&
 				time.now < refusedUntil;
+			if (cost.burst) {
+				// a busy machine: latency around the round trip, and now and then a statement slow
+				// up to the edge of its call's bound (as in the edge search)
+				const bound =
+					statement.scope === 'node'
+						? timing.settleMs
+						: statement.kind === 'delete'
+							? timing.settleMs / 2
+							: timing.settleMs / 4;
+				const total =
+					random() < 0.02
+						? towardEdge(random, bound * cost.burst.scale)
+						: 2 * cost.roundTripMs * random();
+				const landAfter = total * random();
+				return { landAfter, answerAfter: total - landAfter };
+			}
 			return {
 				landAfter: cost.roundTripMs / 2,
 				answerAfter: cost.roundTripMs / 2,
@@ -294,6 +318,14 @@ async function simulate(
 	const { rescuePeriod } = lockDurations(timing);
 	const instantAt = cost ? 200_000 : random() * 2 * workEnd;
 	const clockBase = 1_000 * rescuePeriod - instantAt;
+	if (cost?.burst) {
+		// a holder that died just after creating its row
+		table.rows.set(`${workflowId}|`, {
+			mode: 'latestIncrementalKey',
+			data: plainRowElements(clockBase, timing).map(storedHash),
+		});
+	}
+	let jobsLeft = cost?.burst?.jobs ?? 0;
 	if (profile.leftRow) {
 		// created by a holder that died a while before the processes start
 		const createdAt = clockBase - lockDurations(timing).deadAge - random() * 2 * TIMING.settleMs;
@@ -366,6 +398,7 @@ async function simulate(
 				// its numbers stay claimed: the failed call may have landed
 				pending.delete(execution);
 				outcome.completed++;
+				if (name !== 'probe') outcome.lastDoneAt = time.now;
 				return;
 			}
 			const refused: number[] = [];
@@ -403,6 +436,7 @@ async function simulate(
 			await guard.hints();
 			pending.delete(execution);
 			outcome.completed++;
+			if (name !== 'probe') outcome.lastDoneAt = time.now;
 		};
 
 		return Object.assign(process, { execute });
@@ -413,11 +447,11 @@ async function simulate(
 		.map((module, index) => startProcess(`p${index}`, module) as ReturnType<typeof startProcess>);
 	for (const process of processes) {
 		const run = process as SimulatedProcess & { execute: (numbers: string[]) => Promise<void> };
-		const slots = cost ? 1 : 1 + Math.floor(random() * 3);
+		const slots = cost ? (cost.burst?.slots ?? 1) : 1 + Math.floor(random() * 3);
 		for (let slot = 0; slot < slots; slot++) {
 			const loop = async () => {
-				await time.sleep(random() * 200);
-				while (time.now < workEnd && run.alive) {
+				await time.sleep(random() * (cost?.burst ? 20 : 200));
+				while ((cost?.burst ? jobsLeft-- > 0 : time.now < workEnd) && run.alive) {
 					// at the edge: new numbers throughout, each soon delivered again elsewhere
 					const again =
 						pausedWrite.landsAt !== undefined &&
@@ -593,11 +627,17 @@ describe("the guard's lock, with every bound of its timing assumption drawn to i
 
 const kB = (bytes: number, executions: number) => (bytes / executions / 1000).toFixed(1);
 
+/** Reports a measurement as the markdown table docs/running-at-scale.md quotes. */
+function reportTable(header: string[], rows: string[][]): void {
+	const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+	report([line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n'));
+}
+
 // measurements, in the deep run only (docs/running-at-scale.md quotes them)
 describe("the guard's lock, with no fault: what an execution costs, and how long the longest waits", () => {
 	if (onlySeed !== undefined || !deepRun()) return;
 	it('statements and bytes per execution, and waits, over 300 s at 1, 2, 5 and 8 busy processes, at 10 and 50 ms a statement', async () => {
-		const rows: string[] = [];
+		const rows: string[][] = [];
 		for (const roundTripMs of [10, 50]) {
 			for (const processes of [1, 2, 5, 8]) {
 				const outcome = await simulate(1, false, undefined, {
@@ -611,21 +651,32 @@ describe("the guard's lock, with no fault: what an execution costs, and how long
 				const waits = [...outcome.claimWaits].sort((x, y) => x - y);
 				const seconds = (share: number) =>
 					(waits[Math.floor((waits.length - 1) * share)] / 1000).toFixed(2);
-				rows.push(
-					`| ${roundTripMs} ms | ${processes} | ${done} | ${(outcome.statements / done).toFixed(1)} | ` +
-						`${kB(lockRead, done)} + ${kB(historyRead, done)} | ${kB(lockWritten, done)} + ${kB(historyWritten, done)} | ` +
-						`${seconds(0.5)} / ${seconds(0.99)} / ${(outcome.longestClaimMs / 1000).toFixed(2)} s | ${overThree} |`,
-				);
+				rows.push([
+					`${roundTripMs} ms`,
+					`${processes}`,
+					`${done}`,
+					(outcome.statements / done).toFixed(1),
+					`${kB(lockRead, done)} + ${kB(historyRead, done)}`,
+					`${kB(lockWritten, done)} + ${kB(historyWritten, done)}`,
+					`${seconds(0.5)} / ${seconds(0.99)} / ${(outcome.longestClaimMs / 1000).toFixed(2)} s`,
+					`${overThree}`,
+				]);
 				expect(outcome.violations).toEqual([]);
 				expect(done).toBeGreaterThan(processes);
 			}
 		}
-		report(
+		reportTable(
 			[
-				'| Round trip | Busy processes | Executions in 300 s | Statements per execution | kB read per execution (lock row + history) | kB written (lock row + history) | Wait for the lock and history: median / 99th percentile / longest | Waits over 3 s |',
-				'|---|---|---|---|---|---|---|---|',
-				...rows,
-			].join('\n'),
+				'Round trip',
+				'Busy processes',
+				'Executions in 300 s',
+				'Statements per execution',
+				'kB read per execution (lock row + history)',
+				'kB written (lock row + history)',
+				'Wait for the lock and history: median / 99th percentile / longest',
+				'Waits over 3 s',
+			],
+			rows,
 		);
 	}, 1_200_000);
 });
@@ -633,7 +684,7 @@ describe("the guard's lock, with no fault: what an execution costs, and how long
 describe("the guard's lock, with no fault: waits in turn over many schedules", () => {
 	if (onlySeed !== undefined || !deepRun()) return;
 	it('8 busy processes at 50 ms a statement, 10 schedules of 300 s: how many waits exceed 3 s, and the longest', async () => {
-		const rows: string[] = [];
+		const rows: string[][] = [];
 		const all: number[] = [];
 		for (let seed = 1; seed <= 10; seed++) {
 			const outcome = await simulate(seed, false, undefined, {
@@ -644,28 +695,30 @@ describe("the guard's lock, with no fault: waits in turn over many schedules", (
 			expect(outcome.violations).toEqual([]);
 			all.push(...outcome.claimWaits);
 			const over = outcome.claimWaits.filter((wait) => wait > 3_000).length;
-			rows.push(
-				`| ${seed} | ${outcome.claimWaits.length} | ${over} | ${(outcome.longestClaimMs / 1000).toFixed(2)} s |`,
-			);
+			rows.push([
+				`${seed}`,
+				`${outcome.claimWaits.length}`,
+				`${over}`,
+				`${(outcome.longestClaimMs / 1000).toFixed(2)} s`,
+			]);
 		}
 		const sorted = [...all].sort((x, y) => x - y);
 		const at = (share: number) =>
 			(sorted[Math.floor((sorted.length - 1) * share)] / 1000).toFixed(2);
-		report(
-			[
-				'| Schedule | Waits | Over 3 s | Longest |',
-				'|---|---|---|---|',
-				...rows,
-				`| all | ${all.length} | ${all.filter((wait) => wait > 3_000).length} | ${(sorted[sorted.length - 1] / 1000).toFixed(2)} s (median ${at(0.5)} s, 99th percentile ${at(0.99)} s, 99.9th ${at(0.999)} s) |`,
-			].join('\n'),
-		);
+		rows.push([
+			'all',
+			`${all.length}`,
+			`${all.filter((wait) => wait > 3_000).length}`,
+			`${(sorted[sorted.length - 1] / 1000).toFixed(2)} s (median ${at(0.5)} s, 99th percentile ${at(0.99)} s, 99.9th ${at(0.999)} s)`,
+		]);
+		reportTable(['Schedule', 'Waits', 'Over 3 s', 'Longest'], rows);
 	}, 600_000);
 });
 
 describe("the guard's lock, when a process freezes between reading and writing the history", () => {
 	if (onlySeed !== undefined || !deepRun()) return;
 	it('a write landing 30, 50, 60 and 120 s late, under 4 busy processes, 10 schedules each: the numbers it erases, and how many of them a later delivery calls again', async () => {
-		const rows: string[] = [];
+		const rows: string[][] = [];
 		for (const pausedWriteMs of [30_000, 50_000, 60_000, 120_000]) {
 			const total = { calls: 0, erased: 0, twice: 0, schedules: 0 };
 			for (let seed = 1; seed <= FREEZE_SCHEDULES; seed++) {
@@ -681,16 +734,23 @@ describe("the guard's lock, when a process freezes between reading and writing t
 				total.twice += twice;
 				if (twice > 0) total.schedules++;
 			}
-			rows.push(
-				`| ${pausedWriteMs / 1000} s | ${total.calls} | ${total.erased} | ${total.twice} | ${total.schedules} of ${FREEZE_SCHEDULES} |`,
-			);
+			rows.push([
+				`${pausedWriteMs / 1000} s`,
+				`${total.calls}`,
+				`${total.erased}`,
+				`${total.twice}`,
+				`${total.schedules} of ${FREEZE_SCHEDULES}`,
+			]);
 		}
-		report(
+		reportTable(
 			[
-				'| The write landed after | Numbers called | Keys it wrote over | Numbers called again when delivered again | Schedules with a number called again |',
-				'|---|---|---|---|---|',
-				...rows,
-			].join('\n'),
+				'The write landed after',
+				'Numbers called',
+				'Keys it wrote over',
+				'Numbers called again when delivered again',
+				'Schedules with a number called again',
+			],
+			rows,
 		);
 	}, 1_200_000);
 });
@@ -698,7 +758,7 @@ describe("the guard's lock, when a process freezes between reading and writing t
 describe("the guard's lock, when n8n's database refuses to delete its row", () => {
 	if (onlySeed !== undefined || !deepRun()) return;
 	it('deletes refused for 200 s and for 600 s under 4 busy processes: how long after it a new delivery waits', async () => {
-		const rows: string[] = [];
+		const rows: string[][] = [];
 		for (const refuseDeletesMs of [200_000, 600_000]) {
 			const outcome = await simulate(1, false, undefined, {
 				processes: 4,
@@ -713,17 +773,78 @@ describe("the guard's lock, when n8n's database refuses to delete its row", () =
 				outcome.probeWaitedMs === undefined
 					? 'never, within 900 s'
 					: `after ${(outcome.probeWaitedMs / 1000).toFixed(1)} s`;
-			rows.push(
-				`| ${refuseDeletesMs / 1000} s | ${outcome.completed - outcome.storeFailures} of ${outcome.executions} | ${probe} | ${reasons || 'none'} |`,
-			);
+			rows.push([
+				`${refuseDeletesMs / 1000} s`,
+				`${outcome.completed - outcome.storeFailures} of ${outcome.executions}`,
+				probe,
+				reasons || 'none',
+			]);
 			expect(outcome.violations.filter((text) => /called \d+ times/.test(text))).toEqual([]);
 		}
-		report(
+		reportTable(
 			[
-				'| Deletes refused for | Executions that got the lock | A new delivery 38 s after the refusal got the lock | Failed executions |',
-				'|---|---|---|---|',
-				...rows,
-			].join('\n'),
+				'Deletes refused for',
+				'Executions that got the lock',
+				'A new delivery 38 s after the refusal got the lock',
+				'Failed executions',
+			],
+			rows,
+		);
+	}, 1_200_000);
+});
+
+describe("the guard's lock, a dead holder's row and then a burst", () => {
+	if (onlySeed !== undefined || !deepRun()) return;
+	it("140 deliveries over 3 processes, 10 at a time each, behind a row its holder left at the start (the queue e2e's fault), 10 schedules a round trip, slow statements up to 1 and 2 × their bound", async () => {
+		const rows: string[][] = [];
+		const { recoveryAfterStall } = lockDurations(DEFAULT_GUARD_TIMING);
+		for (const scale of [1, 2]) {
+			for (const roundTripMs of [5, 20, 50]) {
+				const outcomes: Outcome[] = [];
+				for (let seed = 1; seed <= 10; seed++) {
+					outcomes.push(
+						await simulate(seed, false, undefined, {
+							processes: 3,
+							roundTripMs,
+							durationMs: 200_000,
+							burst: { jobs: 140, slots: 10, scale },
+						}),
+					);
+				}
+				const most = (of: (outcome: Outcome) => number) =>
+					`${(Math.max(...outcomes.map(of)) / 1000).toFixed(1)} s`;
+				const failed = outcomes.reduce((total, outcome) => total + outcome.storeFailures, 0);
+				const unfinished = outcomes.filter((outcome) => outcome.completed < 141).length;
+				rows.push([
+					`${scale} ×`,
+					`${roundTripMs} ms`,
+					most((outcome) => outcome.lastDoneAt ?? Infinity),
+					most((outcome) => outcome.longestClaimMs),
+					`${failed}`,
+					`${unfinished}`,
+				]);
+				const calledTwice = outcomes.flatMap((outcome) =>
+					outcome.violations.filter((text) => /called \d+ times/.test(text)),
+				);
+				expect(calledTwice).toEqual([]);
+				if (scale === 1) {
+					expect(outcomes.flatMap((outcome) => outcome.violations)).toEqual([]);
+					expect(outcomes.every((outcome) => outcome.longestClaimMs < recoveryAfterStall)).toBe(
+						true,
+					);
+				}
+			}
+		}
+		reportTable(
+			[
+				'Slow statements up to',
+				'Round trip',
+				'Last of the 140 done, at most',
+				'Longest wait',
+				'Executions failed',
+				'Schedules with executions unfinished',
+			],
+			rows,
 		);
 	}, 1_200_000);
 });
