@@ -190,7 +190,7 @@ async function simulate(
 	const timing = cost ? DEFAULT_GUARD_TIMING : TIMING;
 	const pool = Array.from({ length: 2 + Math.floor(random() * 6) }, (_, n) => `+9198200${n}`);
 	// a workflow of its own per run: a dead process's queue in the shared modules must not hold it up
-	const workflowId = `wf-${seed}-${edge ? `edge-${edge.scale}` : cost ? `cost-${cost.processes}-${cost.roundTripMs}` : 'faults'}`;
+	const workflowId = `wf-${seed}-${edge ? `edge-${edge.scale}` : cost ? `cost-${cost.processes}-${cost.roundTripMs}${cost.burst ? `-burst-${cost.burst.scale}` : ''}` : 'faults'}`;
 	const outcome: Outcome = {
 		seed,
 		profile: profileName,
