@@ -549,9 +549,10 @@ function guardFaultTests(ctx) {
 	};
 
 	/**
-	 * Until every number has a call or `deadline`: when the first of `first` and when all were
-	 * called (ms after `since`), and whether an election over the lock row stalled (its value
-	 * unchanged for electionStall: the lock is then rescued, as docs/running-at-scale.md says).
+	 * Until every number of `all` has a call or `deadline`: when the first of `first` (among `all`)
+	 * and when all were called (ms after `since`), and whether an election over the lock row stalled
+	 * (its value unchanged for electionStall: the lock is then rescued, as docs/running-at-scale.md
+	 * says).
 	 */
 	const watchCalls = async (first, all, since, deadline) => {
 		const watched = {
@@ -572,10 +573,11 @@ function guardFaultTests(ctx) {
 			} else if (election && Date.now() - unchangedSince >= LOCK_ELECTION_STALL_MS) {
 				watched.electionStalled = true;
 			}
-			if (watched.firstCall === null && (await callsPer(first)).some((n) => n > 0)) {
+			const calls = await callsPer(all);
+			if (watched.firstCall === null && first.some((phone) => calls[all.indexOf(phone)] > 0)) {
 				watched.firstCall = Date.now() - since;
 			}
-			if ((await callsPer(all)).every((n) => n > 0)) {
+			if (calls.every((n) => n > 0)) {
 				watched.allCalled = Date.now() - since;
 				break;
 			}

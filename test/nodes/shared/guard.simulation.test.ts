@@ -139,6 +139,12 @@ interface EdgeBounds {
 }
 
 /** Up to `max`: 9 times in 10 exactly there, else anywhere below. */
+/** The longest a statement may take in the timing assumption of `settleMs`: its call's share. */
+function statementBound(statement: Statement, settleMs: number): number {
+	if (statement.scope === 'node') return settleMs;
+	return statement.kind === 'delete' ? settleMs / 2 : settleMs / 4;
+}
+
 function towardEdge(random: () => number, max: number): number {
 	return random() < 0.9 ? max : max * random();
 }
@@ -215,14 +221,7 @@ async function simulate(
 	const violation = (text: string) => outcome.violations.push(`${time.now.toFixed(1)} ${text}`);
 
 	const edgePlan = (scale: number, process: SimulatedProcess, statement: Statement) => {
-		const { settleMs } = TIMING;
-		const callBound =
-			statement.scope === 'node'
-				? scale * settleMs
-				: statement.kind === 'delete'
-					? (scale * settleMs) / 2
-					: (scale * settleMs) / 4;
-		const total = towardEdge(random, callBound);
+		const total = towardEdge(random, statementBound(statement, scale * TIMING.settleMs));
 		// most often the answer is what comes late: the statement lands early, its answer at the bound
 		const landAfter = random() < 0.5 ? 0 : total * random();
 		const planned: StatementPlan = { landAfter, answerAfter: total - landAfter };
@@ -269,15 +268,9 @@ async function simulate(
 			if (cost.burst) {
 				// a busy machine: latency around the round trip, and now and then a statement slow
 				// up to the edge of its call's bound (as in the edge search)
-				const bound =
-					statement.scope === 'node'
-						? timing.settleMs
-						: statement.kind === 'delete'
-							? timing.settleMs / 2
-							: timing.settleMs / 4;
 				const total =
 					random() < 0.02
-						? towardEdge(random, bound * cost.burst.scale)
+						? towardEdge(random, statementBound(statement, cost.burst.scale * timing.settleMs))
 						: 2 * cost.roundTripMs * random();
 				const landAfter = total * random();
 				return { landAfter, answerAfter: total - landAfter };
@@ -814,7 +807,9 @@ describe("the guard's lock, a dead holder's row and then a burst", () => {
 				const most = (of: (outcome: Outcome) => number) =>
 					`${(Math.max(...outcomes.map(of)) / 1000).toFixed(1)} s`;
 				const failed = outcomes.reduce((total, outcome) => total + outcome.storeFailures, 0);
-				const unfinished = outcomes.filter((outcome) => outcome.completed < 141).length;
+				const unfinished = outcomes.filter(
+					(outcome) => outcome.completed < outcome.executions,
+				).length;
 				rows.push([
 					`${scale} ×`,
 					`${roundTripMs} ms`,
