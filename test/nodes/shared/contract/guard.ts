@@ -27,6 +27,15 @@ const deduplicationHelpers = jest.requireActual<typeof DeduplicationHelpersModul
 );
 
 /** How long a lock left behind delays the next executions, with the engine tests' timing, in whole seconds. */
+/**
+ * Moves the virtual clock, which starts at the real time, clear of the rescue instants: near one,
+ * a zone holds a create back, and a test that times a wait would depend on the time of day.
+ */
+async function clearOfRescueInstants(clock: ReturnType<typeof useVirtualClock>): Promise<void> {
+	const { rescuePeriod } = lockDurations(DEFAULT_GUARD_TIMING);
+	await clock.time.sleep(rescuePeriod - (clock.now() % rescuePeriod) + rescuePeriod / 10);
+}
+
 const recoverySeconds = () =>
 	Math.ceil(lockDurations({ ...DEFAULT_GUARD_TIMING, settleMs: ENGINE_SETTLE_MS }).recovery / 1000);
 
@@ -251,10 +260,7 @@ export function guard(row: ActionNodeRow, sandbox: SandboxOf, store: StoreOf) {
 				const clock = useVirtualClock();
 				jest.replaceProperty(DEFAULT_GUARD_TIMING, 'pollMs', 1000);
 				jest.replaceProperty(DEFAULT_GUARD_TIMING, 'settleMs', 10_000);
-				// clear of the rescue instants, whose zones would hold the claim's create back: the
-				// virtual clock starts at the real time
-				const { rescuePeriod } = lockDurations(DEFAULT_GUARD_TIMING);
-				await clock.time.sleep(rescuePeriod - (clock.now() % rescuePeriod) + rescuePeriod / 10);
+				await clearOfRescueInstants(clock);
 				const [key] = await arranged(row, sandbox(), 1);
 				store().holdLockElsewhere('test-workflow', clock.now());
 				const started = clock.now();
@@ -320,6 +326,7 @@ export function guard(row: ActionNodeRow, sandbox: SandboxOf, store: StoreOf) {
 			it("a number in that row (an earlier version's lock, or Keep Items Where: Value Is Higher): waits `recovery` for it to go, then says how to clear it, sends nothing, and never deletes it", async () => {
 				const clock = useVirtualClock();
 				jest.replaceProperty(DEFAULT_GUARD_TIMING, 'pollMs', 1000);
+				await clearOfRescueInstants(clock);
 				const [key] = await arranged(row, sandbox(), 1);
 				store().rows.set(LOCK_ROW, { mode: 'latestIncrementalKey', data: 1234 });
 				const started = clock.now();
