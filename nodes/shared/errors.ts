@@ -131,7 +131,10 @@ export function toNodeError(
 					description: NOTHING_SENT_HINT,
 				},
 			),
-			nothingSentDetails('invalid-input', { field: error.field }),
+			nothingSentDetails('invalid-input', {
+				field: error.field,
+				...(error.advice && { advice: error.advice }),
+			}),
 		);
 	}
 	if (error instanceof CallKaroApiError) {

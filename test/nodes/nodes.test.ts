@@ -23,3 +23,4 @@ import './payloads.cases';
 import './nodeOutputs.cases';
 import './phoneMasking.cases';
 import './defaults.cases';
+import './advice.cases';
