@@ -22,6 +22,7 @@ import {
 	docsLink,
 	duplicateGuardProperties,
 	farAheadScheduleOption,
+	keysToLeaveOutOption,
 	longPastScheduleOption,
 	scheduleNumbersOption,
 	maxRequestsPerSecondOption,
@@ -200,15 +201,11 @@ export const description: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
-			{
-				displayName: ATTRIBUTE_OPTION_NAMES.keysToLeaveOut,
-				name: 'attributeKeysToLeaveOut',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. owner_id, created_at, Record_Image',
-				description:
-					'Comma-separated keys never sent as attributes, e.g. the CRM fields CallKaro has no attribute for. Case, spaces, underscores and hyphens are ignored.',
-			},
+			keysToLeaveOutOption(
+				ATTRIBUTE_OPTION_NAMES.keysToLeaveOut,
+				'attributeKeysToLeaveOut',
+				'attributes',
+			),
 			{
 				displayName: ATTRIBUTE_OPTION_NAMES.keysToSend,
 				name: 'attributeKeysToSend',

@@ -3,7 +3,12 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { CallKaroClient } from '../../src/client/client';
 import { defaultCountryCodeOf } from '../../src/phone/phoneNumber';
-import { METADATA_HANDLING_OPTION, prepareOutbound } from '../../src/input/requests';
+import {
+	METADATA_HANDLING_OPTION,
+	METADATA_KEYS_TO_LEAVE_OUT_OPTION,
+	prepareOutbound,
+} from '../../src/input/requests';
+import { keyList } from '../../src/records/recordValues';
 import type { OutboundOptions } from '../../src/input/requests';
 import type { RunVocabulary } from '../../src/run/runReport';
 import type { FarAhead, LongPast } from '../../src/schedule/schedule';
@@ -15,6 +20,7 @@ import {
 	docsLink,
 	duplicateGuardProperties,
 	farAheadScheduleOption,
+	keysToLeaveOutOption,
 	longPastScheduleOption,
 	scheduleNumbersOption,
 	maxRequestsPerSecondOption,
@@ -227,6 +233,7 @@ export const description: INodeProperties[] = [
 			concurrencyOption,
 			defaultCountryCodeOption,
 			maxRequestsPerSecondOption,
+			keysToLeaveOutOption(METADATA_KEYS_TO_LEAVE_OUT_OPTION, 'metadataKeysToLeaveOut', 'metadata'),
 			unsendableValuesOption(METADATA_HANDLING_OPTION, 'metadataLeftOut'),
 			previewOnlyOption,
 			farAheadScheduleOption,
@@ -275,6 +282,7 @@ export function prepare(
 	const options = context.getNodeParameter('options', itemIndex, {}) as {
 		allowDuplicateCalls?: boolean;
 		unsendableValues?: OutboundOptions['metadataHandling'];
+		metadataKeysToLeaveOut?: string;
 		callingHours?: CallingHoursOptionValue;
 		defaultCountryCode?: unknown;
 		farAheadSchedule?: FarAhead;
@@ -300,6 +308,7 @@ export function prepare(
 			metadata: metadataJson,
 			metadataRows: metadata?.entry,
 			metadataHandling: options.unsendableValues,
+			metadataKeysToLeaveOut: keyList(options.metadataKeysToLeaveOut),
 			// Once added, Schedule Time is read even when its expression gave nothing: an empty
 			// time fails the item and never calls now.
 			schedule:

@@ -347,6 +347,25 @@ export const callingHoursOption: INodeProperties = {
 };
 
 /**
+ * Keys of a record never sent (Assign's attributes, Outbound's metadata); `displayName` is the one
+ * the core's messages and advice name.
+ */
+export function keysToLeaveOutOption(
+	displayName: string,
+	name: string,
+	sentAs: string,
+): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. owner_id, created_at, scheduled_event.event_guests',
+		description: `Comma-separated keys never sent as ${sentAs}, a nested one by its path such as scheduled_event.event_guests, ignoring case, spaces, underscores and hyphens`,
+	};
+}
+
+/**
  * What happens to record values that cannot be sent (Assign's attributes, Outbound's metadata).
  * `displayName` is the one the core's messages name as the fix.
  */

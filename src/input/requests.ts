@@ -155,6 +155,8 @@ export interface OutboundOptions {
 	metadataRows?: Array<{ key: string; value: unknown }>;
 	/** Missing and empty values, objects and lists: left out and reported by default. */
 	metadataHandling?: UnsendableValueHandling;
+	/** Keys of Metadata never sent, a nested one by its path (`scheduled_event.event_guests`). */
+	metadataKeysToLeaveOut?: string[];
 	schedule?: ScheduleInput;
 	minTriggerTime?: string;
 	maxTriggerTime?: string;
@@ -399,6 +401,8 @@ function checkedOption<S extends z.ZodType>(
 
 /** The option that chooses what happens to metadata values that cannot be sent, as fixes name it. */
 export const METADATA_HANDLING_OPTION = 'Metadata Values That Cannot Be Sent';
+/** The option that lists metadata keys never sent, as fixes name it. */
+export const METADATA_KEYS_TO_LEAVE_OUT_OPTION = 'Metadata Keys to Leave Out';
 
 /**
  * Metadata from the JSON object and the key/value rows together; a key may appear once. Values
@@ -424,6 +428,10 @@ function metadataFrom(
 		field: 'Metadata',
 		handlingOption: METADATA_HANDLING_OPTION,
 		handling: options.metadataHandling ?? 'leaveOut',
+		keysToLeaveOut: {
+			option: METADATA_KEYS_TO_LEAVE_OUT_OPTION,
+			keys: options.metadataKeysToLeaveOut ?? [],
+		},
 	};
 	const entries = [
 		...recordEntries(record.entries, rules, sourceNode),

@@ -45,7 +45,7 @@ function valueRules(rules: AttributeRules): ValueRules {
 		handling: rules.handling,
 		maxTextLength: MAX_ATTRIBUTE_VALUE_LENGTH,
 		keysToSend: rules.keysToSend && { option: keysToSend, keys: rules.keysToSend },
-		keysToLeaveOut: rules.keysToLeaveOut && { option: keysToLeaveOut, keys: rules.keysToLeaveOut },
+		keysToLeaveOut: { option: keysToLeaveOut, keys: rules.keysToLeaveOut ?? [] },
 	};
 }
 

@@ -1,23 +1,32 @@
+import { listEntries } from '../input/input';
 import { invalidInput } from '../input/inputError';
+import type { Advice } from '../input/inputError';
 import { PHONE_KEY, isPlainObject, namedValuePairs, unwrapValue } from './recordShapes';
 import type { SourceNodeRules } from './sourceNodes';
 
 /**
  * One item is one person: a call carries one person's values, never another's. A list that holds
- * several people (n8n's Aggregate node's `data`, an API's list of contacts, several phone numbers
- * with nothing to say they are one person's) is refused before anything is sent, naming the list,
- * how many entries it holds, and how to make one item per person.
+ * several people (n8n's Aggregate node's `data`, an API's list of contacts, a meeting's guests) is
+ * refused before anything is sent, naming the list and how to leave it out or make one item per
+ * person.
  *
- * A person is recognised by what reaches them: a phone number or an email address. A list entry
- * stands for a person when it holds one and either something more (a name, a city, an id) or
- * nothing at all beside it; an entry that holds a number or address with only labels beside it
- * (`{ label: 'work', value, primary }`, Keap's `{ number, field, type }`) is one of a person's
- * own numbers, as a contact's lists of phones and emails are.
+ * A person is recognised by what a person is, not by how many values they have: a list entry
+ * stands for a person when it holds a way to reach them (a phone number or an email address) and
+ * anything that says who they are (a name, a city, an id, a date), or nothing at all beside it.
+ * An entry that holds a number or an address with only what describes it beside it (its type or
+ * label, its parts such as an area code, flags such as `is_primary_phone: 0`) is one of a person's
+ * own numbers, as a contact's lists of phones and emails are (Xero's `Phones`).
  */
 
-/** Keys under which nodes say which of one person's numbers or addresses an entry is. */
-const CONTACT_LABEL_KEY =
-	/^(type|label|field|kind|category|rel|primary|is[-_ ]?primary|preferred|default|extension|ext|formatted[-_ ]?type|metadata|source|timestamp|verified)$/i;
+/** Keys that describe a number or an address: its type or label, its parts, its flags. */
+const DESCRIBES_A_CONTACT =
+	/(type|label|kind|category|field)$|^(rel|ext|timestamp|default|verified)$|primary|preferred|(area|country|city|calling|dial(l)?ing|trunk|international)[-_ ]?(code|prefix)|extension$/i;
+/** Flags named as such in camelCase or snake_case: `is_primary_phone`, `isPrimary`, `HasWhatsApp`. */
+const FLAG_KEY = /^(?:is|has|Is|Has)(?:[-_ ]|[A-Z])/;
+/** Keys whose whole value describes the number beside it (Google's metadata: primary, source). */
+const DESCRIPTION_KEY = /^(metadata|source)$/i;
+/** Keys that name a way to reach a person: empty, they are still a person's place for one. */
+const CONTACT_KEY = /phone|mobile|e-?mail|whatsapp|^tel$/i;
 /** Keys whose values are never phone numbers, however many digits they have. */
 const NOT_A_CONTACT_KEY =
 	/^(id|zip|postal[-_ ]?code|post[-_ ]?code|pin[-_ ]?code)$|[-_ ]id$|[a-z]Id$/i;
@@ -44,49 +53,80 @@ function contactOf(value: unknown, key: string): string | undefined {
 	return digits.length >= 7 && digits.length <= 15 ? digits : undefined;
 }
 
-/** What one list entry holds: contacts, labels of a contact, and any other value. */
+function describesAContact(key: string): boolean {
+	return DESCRIBES_A_CONTACT.test(key) || FLAG_KEY.test(key);
+}
+
+/** What one list entry holds: a way to reach someone, what describes it, and anything else. */
 interface EntryContents {
-	contacts: Set<string>;
-	labels: boolean;
+	reaches: boolean;
+	describes: boolean;
 	others: boolean;
 }
 
-// A wrapper is read whole: its labels say that its value is one of a person's own numbers.
-function readEntry(inner: unknown, key: string, underLabel: boolean, into: EntryContents): void {
+function isEmpty(value: unknown): boolean {
+	return value === null || value === undefined || value === '';
+}
+
+// Read by its keys: an empty name is still a name's place, so entries of one shape read alike.
+function readEntry(inner: unknown, key: string, described: boolean, into: EntryContents): void {
 	if (Array.isArray(inner)) {
-		inner.forEach((entry) => readEntry(entry, key, underLabel, into));
+		inner.forEach((entry) => readEntry(entry, key, described, into));
 		return;
 	}
 	if (isPlainObject(inner)) {
 		for (const [name, entry] of Object.entries(inner)) {
-			readEntry(entry, name, underLabel || CONTACT_LABEL_KEY.test(name), into);
+			readEntry(entry, name, described || DESCRIPTION_KEY.test(name), into);
 		}
 		return;
 	}
-	if (inner === null || inner === undefined || inner === '') return;
-	const contact = contactOf(inner, key);
-	if (contact !== undefined) into.contacts.add(contact);
-	else if (underLabel || typeof inner === 'boolean') into.labels = true;
-	else into.others = true;
+	if (described || describesAContact(key) || typeof inner === 'boolean') into.describes = true;
+	else if (contactOf(inner, key) !== undefined) into.reaches = true;
+	else if (!(isEmpty(inner) && CONTACT_KEY.test(key))) into.others = true;
+}
+
+/** Keys that identify a record, and keys that hold a person's name. */
+const IDENTIFIER_KEY = /^(id|name|uuid)$/i;
+const PERSON_NAME_KEY = /^(first|last|given|family|full|middle|display)?[-_ ]?name$/i;
+
+/** The words of the person names an object holds: 'Nandini Desai' -> Nandini, Desai. */
+function nameWords(object: Record<string, unknown>): string[] {
+	return Object.entries(object)
+		.filter(([key, value]) => PERSON_NAME_KEY.test(key) && typeof value === 'string')
+		.flatMap(([, value]) => (value as string).match(/\p{L}[\p{L}\p{M}'’-]+/gu) ?? []);
 }
 
 /**
- * How many different people a list's entries stand for: entries that share a contact are one
- * person; entries with no contact, and a person's own labelled numbers, stand for none.
+ * An entry that points at the record it sits in (Shopify's `customer_id` is the customer's `id`,
+ * ERPNext's `parent` its `name`) and names no one else is one of that record's own rows: its
+ * addresses, its numbers.
  */
-function peopleIn(entries: unknown[]): number {
-	const seen = new Set<string>();
-	let people = 0;
-	for (const entry of entries) {
-		const contents: EntryContents = { contacts: new Set(), labels: false, others: false };
+function isOwnRow(entry: unknown, holder: Record<string, unknown> | undefined): boolean {
+	if (!holder || !isPlainObject(entry)) return false;
+	const identifiers = Object.entries(holder)
+		.filter(([key, value]) => IDENTIFIER_KEY.test(key) && !isEmpty(value) && !isPlainObject(value))
+		.map(([, value]) => String(value));
+	const pointsAtHolder = Object.entries(entry).some(
+		([key, value]) =>
+			!IDENTIFIER_KEY.test(key) && !isEmpty(value) && identifiers.includes(String(value)),
+	);
+	const holderNames = new Set(nameWords(holder));
+	return pointsAtHolder && nameWords(entry).every((word) => holderNames.has(word));
+}
+
+/**
+ * How many of a list's entries stand for a person: one with a way to reach them and something
+ * more, or nothing at all beside it, that is not one of the holding record's own rows. Decided by
+ * what each entry holds, never by comparing their values or counting them, so that entries of one
+ * shape from one node get one verdict.
+ */
+function peopleIn(entries: unknown[], holder: Record<string, unknown> | undefined): number {
+	return entries.filter((entry) => {
+		if (isOwnRow(entry, holder)) return false;
+		const contents: EntryContents = { reaches: false, describes: false, others: false };
 		readEntry(entry, '', false, contents);
-		const { contacts } = contents;
-		const standsForPerson = contacts.size > 0 && (contents.others || !contents.labels);
-		if (!standsForPerson) continue;
-		if (![...contacts].some((contact) => seen.has(contact))) people += 1;
-		for (const contact of contacts) seen.add(contact);
-	}
-	return people;
+		return contents.reaches && (contents.others || !contents.describes);
+	}).length;
 }
 
 /** `$json.data[0]`, or `$json['Form Answers']` for a key an identifier cannot be. */
@@ -99,51 +139,122 @@ export function expressionOf(path: ReadonlyArray<string | number>): string {
 		.join('');
 }
 
-/** The refusal's fix: Split Out, one record, or (where the field has the option) leaving it out. */
-function oneItemPerPerson(path: ReadonlyArray<string | number>, leaveOutOption?: string): string {
-	const where = expressionOf(path).replace(/^\./, '');
-	const leaveOut = leaveOutOption ? `, or leave "${where}" out in Options > ${leaveOutOption}` : '';
-	return `Make one item per person with n8n's Split Out node (Fields To Split Out: ${where}), or map one record, e.g. {{ $json${expressionOf([...path, 0])} }}${leaveOut}`;
+/** A path as the key lists name it (`scheduled_event.event_guests`, `pages[0]`), as spread keys are. */
+export function keyPathOf(path: ReadonlyArray<string | number>): string {
+	return path
+		.map((name, index) => (typeof name === 'number' ? `[${name}]` : index ? `.${name}` : name))
+		.join('');
 }
 
 interface ListOfPeople {
 	path: Array<string | number>;
-	/** 'records of 3 different people', '3 different phone numbers or email addresses'. */
+	/** 'records of 3 people', '3 phone numbers or email addresses'. */
 	holds: string;
 }
 
-function listOfPeopleIn(value: unknown, path: Array<string | number>): ListOfPeople | undefined {
+function listOfPeopleIn(
+	value: unknown,
+	path: Array<string | number>,
+	holder: Record<string, unknown> | undefined,
+): ListOfPeople | undefined {
 	const inner = unwrapValue(value).value;
 	if (Array.isArray(inner)) {
 		// A list of named values is one record's fields (Agile CRM's properties, a form's answers).
 		if (namedValuePairs(inner) === undefined) {
 			// Lists inside lists (pages of results) hold the records of their entries.
 			const entries = inner.flat(Number.POSITIVE_INFINITY) as unknown[];
-			const people = peopleIn(entries);
+			const people = peopleIn(entries, holder);
 			if (people >= 2) {
 				const holds = entries.some(isPlainObject)
-					? `${entries.length} records of ${people} different people`
-					: `${people} different phone numbers or email addresses`;
+					? `${people} people's records`
+					: `${people} phone numbers or email addresses`;
 				return { path, holds };
 			}
 		}
 		return firstFound(
 			inner.map((entry, index) => [index, entry] as const),
 			path,
+			undefined,
 		);
 	}
-	return isPlainObject(inner) ? firstFound(Object.entries(inner), path) : undefined;
+	return isPlainObject(inner) ? firstFound(Object.entries(inner), path, inner) : undefined;
 }
 
 function firstFound(
 	entries: ReadonlyArray<readonly [string | number, unknown]>,
 	path: Array<string | number>,
+	holder: Record<string, unknown> | undefined,
 ): ListOfPeople | undefined {
 	for (const [name, entry] of entries) {
-		const found = listOfPeopleIn(entry, [...path, name]);
+		const found = listOfPeopleIn(entry, [...path, name], holder);
 		if (found) return found;
 	}
 	return undefined;
+}
+
+function holdsAny(value: unknown): boolean {
+	const inner = unwrapValue(value).value;
+	if (isPlainObject(inner) || Array.isArray(inner)) return Object.values(inner).some(holdsAny);
+	return !isEmpty(inner);
+}
+
+/** The value at `path`, through wrappers; undefined where there is none. */
+function valueAt(value: unknown, path: ReadonlyArray<string | number>): unknown {
+	return path.reduce<unknown>((holder, name) => {
+		const inner = unwrapValue(holder).value;
+		return isPlainObject(inner) || Array.isArray(inner)
+			? (inner as Record<string, unknown>)[String(name)]
+			: undefined;
+	}, value);
+}
+
+/** Whether anything but the value at `path` holds a value. */
+function holdsMoreThan(value: unknown, path: ReadonlyArray<string | number>): boolean {
+	if (path.length === 0) return false;
+	const inner = unwrapValue(value).value;
+	if (!isPlainObject(inner) && !Array.isArray(inner)) return false;
+	return Object.entries(inner).some(([name, entry]) =>
+		String(path[0]) === name ? holdsMoreThan(entry, path.slice(1)) : holdsAny(entry),
+	);
+}
+
+/**
+ * Whether the list at `path` stands beside a person's own values (a meeting's guests beside the
+ * invitee): something outside it holds a value, and no list of its length stands beside it, as
+ * the columns of several items do (Aggregate's Individual Fields, behind any node).
+ */
+function besidePersonalValues(record: unknown, path: ReadonlyArray<string | number>): boolean {
+	const name = String(path[path.length - 1]);
+	const parent = unwrapValue(valueAt(record, path.slice(0, -1))).value;
+	const length = (unwrapValue(valueAt(record, path)).value as unknown[]).length;
+	const column =
+		isPlainObject(parent) &&
+		Object.entries(parent).some(([key, sibling]) => {
+			const other = unwrapValue(sibling).value;
+			return key !== name && Array.isArray(other) && other.length === length;
+		});
+	return !column && holdsMoreThan(record, path);
+}
+
+/**
+ * The fix for a list of people: beside a person's own values (a meeting's guests), leave it out,
+ * as advice where the field has the option and a key list can name the path; as all the record
+ * holds (Aggregate's `data`), make one item per person with Split Out.
+ */
+function fixFor(
+	where: string,
+	besidePerson: boolean,
+	leaveOutOption: string | undefined,
+): { fix: string; advice?: Advice } {
+	const splitOut = `Make one item per person with n8n's Split Out node (Fields To Split Out: ${where})`;
+	if (!besidePerson) return { fix: splitOut };
+	if (leaveOutOption === undefined || listEntries(where).join() !== where) {
+		return { fix: `Map only the called person's values, without "${where}"` };
+	}
+	return {
+		fix: `Leave "${where}" out in Options > ${leaveOutOption}: it holds other people than the one called`,
+		advice: { field: leaveOutOption, add: where },
+	};
 }
 
 /**
@@ -157,20 +268,26 @@ export function refuseSeveralPeople(
 	options: { leaveOutOption?: string; source?: SourceNodeRules } = {},
 ): void {
 	const { source, leaveOutOption } = options;
+	const people = firstFound(entries, [], Object.fromEntries(entries));
 	const aggregated = source?.putsItemsInLists
 		? entries.find(([, value]) => Array.isArray(value) && value.length >= 2)
 		: undefined;
 	const found: ListOfPeople | undefined =
-		firstFound(entries, []) ??
+		people ??
 		(aggregated && {
 			path: [aggregated[0]],
 			holds: `${(aggregated[1] as unknown[]).length} items' values (${source?.displayName} puts several items in one)`,
 		});
 	if (!found) return;
+	const where = keyPathOf(found.path);
+	const besidePerson =
+		people !== undefined && besidePersonalValues(Object.fromEntries(entries), found.path);
+	const { fix, advice } = fixFor(where, besidePerson, leaveOutOption);
 	throw invalidInput(
 		field,
-		`holds a list of ${found.holds} in "${expressionOf(found.path).replace(/^\./, '')}": a call carries one person's values`,
-		oneItemPerPerson(found.path, leaveOutOption),
+		`holds a list of ${found.holds} in "${where}": a call carries one person's values`,
+		fix,
+		advice,
 	);
 }
 
@@ -184,6 +301,6 @@ export function recordOfList(given: unknown, field: string): unknown {
 	throw invalidInput(
 		field,
 		`is a list of ${given.length} ${given.every(isPlainObject) ? 'records' : 'values'}, not one record: a call carries one person's values`,
-		"Make one item per record with n8n's Split Out node, or map one record, e.g. add [0] to the end of the expression",
+		"Make one item per record with n8n's Split Out node before this node",
 	);
 }

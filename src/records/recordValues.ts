@@ -223,6 +223,50 @@ function keyFilterReason(key: string, rules: ValueRules): string | undefined {
 	return undefined;
 }
 
+/** Whether `key` is an object or list above a listed key (`scheduled_event` above `scheduled_event.event_guests`). */
+function holdsListedKey(listed: string, key: string): boolean {
+	const [loose, name] = [looseKey(key), looseKey(listed)];
+	return name.startsWith(`${loose}.`) || name.startsWith(`${loose}[`);
+}
+
+const LEFT_OUT = Symbol('left out');
+
+/**
+ * The part of a value at `path` that the key lists keep, at any depth: what is sent, and so what
+ * the checks judge. Paths are named as the spread keys are (`scheduled_event.event_guests`).
+ */
+function keptPart(path: string, value: unknown, rules: ValueRules, sent: boolean): unknown {
+	const leaveOut = rules.keysToLeaveOut?.keys ?? [];
+	const send = rules.keysToSend?.keys ?? [];
+	if (leaveOut.some((listed) => listedKeyMatches(listed, path))) return LEFT_OUT;
+	const sending = sent || send.some((listed) => listedKeyMatches(listed, path));
+	const above = (listed: string) => holdsListedKey(listed, path);
+	const descend = leaveOut.some(above) || (!sending && send.some(above));
+	if (!descend) return sending ? value : LEFT_OUT;
+	const inner = unwrapValue(value).value;
+	if (Array.isArray(inner)) {
+		return inner
+			.map((entry, index) => keptPart(`${path}[${index}]`, entry, rules, sending))
+			.filter((entry) => entry !== LEFT_OUT);
+	}
+	if (!isPlainObject(inner)) return sending ? value : LEFT_OUT;
+	const kept = Object.entries(inner)
+		.map(([name, entry]) => [name, keptPart(`${path}.${name}`, entry, rules, sending)] as const)
+		.filter(([, entry]) => entry !== LEFT_OUT);
+	return Object.fromEntries(kept);
+}
+
+/** A record's entries as the key lists keep them, nested paths included: what the checks judge. */
+function keptEntries(
+	entries: ReadonlyArray<readonly [string, unknown]>,
+	rules: ValueRules,
+): Array<[string, unknown]> {
+	const sendAll = (rules.keysToSend?.keys ?? []).length === 0;
+	return entries
+		.map(([key, value]): [string, unknown] => [key, keptPart(key, value, rules, sendAll)])
+		.filter(([, value]) => value !== LEFT_OUT);
+}
+
 function isSendable(value: unknown): boolean {
 	if (typeof value === 'string') return value.trim() !== '';
 	return typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
@@ -276,13 +320,21 @@ export function flattenEntries(
 	return into;
 }
 
-function sendableLeaves(value: unknown): number {
-	return flattenEntries([['', value]]).filter(([, leaf]) => isSendable(leaf)).length;
+/**
+ * How many values a value's shape holds, whatever they are: every key counts, empty or not, and a
+ * list counts as its largest entry, whatever its length. Records of one shape count alike.
+ */
+function shapeSize(value: unknown): number {
+	const inner = unwrapValue(value).value;
+	const sizes =
+		isPlainObject(inner) || Array.isArray(inner) ? Object.values(inner).map(shapeSize) : [];
+	if (sizes.length === 0) return 1;
+	return Array.isArray(inner) ? Math.max(...sizes) : sizes.reduce((sum, size) => sum + size, 0);
 }
 
-/** How many values an object holds directly (not in objects of its own), once unwrapped. */
+/** How many keys an object holds directly (not in objects of its own), once unwrapped. */
 function directValues(value: Record<string, unknown>): number {
-	return Object.values(value).filter((inner) => isSendable(unwrapValue(inner).value)).length;
+	return Object.values(value).filter((inner) => !isPlainObject(unwrapValue(inner).value)).length;
 }
 
 function objectsIn(path: string[], value: Record<string, unknown>, into: ObjectAtPath[]): void {
@@ -319,16 +371,15 @@ function recordPathIn(key: string, value: Record<string, unknown>): string[] {
  * A record nested under one key (Airtable's `fields`, a lead under `data`, Mautic's
  * `fields.all`): mapped whole, it would send a few incidental keys beside the person's values
  * spread under long paths. Refused, naming the object that holds the record, when one key holds
- * at least twice as many values as the rest of the record, counted at every depth.
+ * at least twice as many keys as the rest of the record, counted at every depth by shape (empty
+ * ones too), so that records of one shape get one verdict whatever values they have.
  */
 function refuseNestedRecord(
 	entries: ReadonlyArray<readonly [string, unknown]>,
 	rules: ValueRules,
 ): void {
-	const kept = entries
-		.filter(([key]) => keyFilterReason(key, rules) === undefined)
-		.map(([key, value]) => ({ key, value: unwrapValue(value).value }));
-	const leaves = kept.map(({ value }) => sendableLeaves(value));
+	const kept = entries.map(([key, value]) => ({ key, value: unwrapValue(value).value }));
+	const leaves = kept.map(({ value }) => shapeSize(value));
 	const total = leaves.reduce((sum, count) => sum + count, 0);
 	kept.forEach(({ key, value }, index) => {
 		if (!isPlainObject(value)) return;
@@ -343,7 +394,7 @@ function refuseNestedRecord(
 			: '';
 		throw invalidInput(
 			rules.field,
-			`holds the record inside "${path.join('.')}" (${inside} values under "${key}", ${outside} outside it)`,
+			`holds the record inside "${path.join('.')}" (${inside} keys under "${key}", ${outside} outside it)`,
 			`Map that object instead, e.g. {{ $json${expression} }} in place of {{ $json }}${keysOption}`,
 		);
 	});
@@ -359,13 +410,14 @@ export function recordEntries(
 	rules: ValueRules,
 	source?: SourceNodeRules,
 ): Array<[string, unknown]> {
-	refuseSeveralPeople(
-		entries.filter(([key]) => keyFilterReason(key, rules) === undefined),
-		rules.field,
-		{ leaveOutOption: rules.keysToLeaveOut?.option, source },
-	);
-	if (rules.handling === 'jsonText') return entries.map(([key, value]) => [key, value]);
-	refuseNestedRecord(entries, rules);
+	const kept = keptEntries(entries, rules);
+	refuseSeveralPeople(kept, rules.field, { leaveOutOption: rules.keysToLeaveOut?.option, source });
+	if (rules.handling === 'jsonText') {
+		// Sent whole, without the nested keys left out; a key left out whole is reported below.
+		const keptByKey = new Map(kept);
+		return entries.map(([key, value]) => [key, keptByKey.has(key) ? keptByKey.get(key) : value]);
+	}
+	refuseNestedRecord(kept, rules);
 	const spread = flattenEntries(entries);
 	refuseKeysToSendNotFound(spread, rules);
 	return spread;
@@ -403,11 +455,9 @@ export function sendableValues(
 	rules: ValueRules,
 ): { values: Array<[string, SendableValue]>; leftOut: LeftOutValue[] } {
 	// Key/value rows reach here unspread: a row given a list of people is refused as a record is.
-	refuseSeveralPeople(
-		entries.filter(([key]) => keyFilterReason(key, rules) === undefined),
-		rules.field,
-		{ leaveOutOption: rules.keysToLeaveOut?.option },
-	);
+	refuseSeveralPeople(keptEntries(entries, rules), rules.field, {
+		leaveOutOption: rules.keysToLeaveOut?.option,
+	});
 	const values: Array<[string, SendableValue]> = [];
 	const leftOut: LeftOutValue[] = [];
 	for (const [key, given] of entries) {
