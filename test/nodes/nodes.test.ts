@@ -21,6 +21,7 @@ import './runOptions.cases';
 import './errorItems.cases';
 import './payloads.cases';
 import './nodeOutputs.cases';
+import './recordsCorpus.cases';
 import './phoneMasking.cases';
 import './defaults.cases';
 import './advice.cases';
