@@ -45,6 +45,7 @@ import type { CallingHoursOptionValue } from '../shared/schedule';
 import { firstItemText } from '../shared/runState';
 import type { FirstItem, FirstItemWording, ItemResult, PreparedItem } from '../shared/runState';
 import {
+	fieldExpression,
 	readingOutput,
 	sourceDateColumnOf,
 	sourceNodeOf,
@@ -285,11 +286,12 @@ function readAttributeSource(
 	return undefined;
 }
 
-function attributeRules(options: AssignOptions): AttributeRules {
+function attributeRules(context: IExecuteFunctions, options: AssignOptions): AttributeRules {
 	return {
 		handling: options.unsendableValues ?? 'leaveOut',
 		keysToSend: keyList(options.attributeKeysToSend),
 		keysToLeaveOut: keyList(options.attributeKeysToLeaveOut),
+		recordExpression: fieldExpression(context, ['attributesJson']),
 	};
 }
 
@@ -321,7 +323,7 @@ export function prepare(
 		phoneNumber: context.getNodeParameter('phoneNumber', itemIndex),
 		workflowId: context.getNodeParameter('workflowId', itemIndex),
 		attributes: readAttributeSource(context, itemIndex),
-		attributeRules: attributeRules(options),
+		attributeRules: attributeRules(context, options),
 		schedule: startsLater
 			? {
 					value: scheduleAt,

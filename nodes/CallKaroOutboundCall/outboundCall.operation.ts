@@ -43,6 +43,7 @@ import type { CallingHoursOptionValue } from '../shared/schedule';
 import { firstItemText } from '../shared/runState';
 import type { FirstItem, FirstItemWording, ItemResult, PreparedItem } from '../shared/runState';
 import {
+	fieldExpression,
 	readingOutput,
 	sourceDateColumnOf,
 	sourceNodeOf,
@@ -309,6 +310,7 @@ export function prepare(
 			metadataRows: metadata?.entry,
 			metadataHandling: options.unsendableValues,
 			metadataKeysToLeaveOut: keyList(options.metadataKeysToLeaveOut),
+			metadataExpression: fieldExpression(context, ['additionalFields', 'metadataJson']),
 			// Once added, Schedule Time is read even when its expression gave nothing: an empty
 			// time fails the item and never calls now.
 			schedule:

@@ -92,6 +92,22 @@ function jsonExpression(path: string[]): string {
 	return `$json${keys.join('')}`;
 }
 
+/**
+ * The expression a field holds as the builder wrote it (`={{ $json.payload }}` gives
+ * `$json.payload`), found by its parameter path, so that a fix can extend it; undefined for a
+ * fixed value or text around an expression.
+ */
+export function fieldExpression(context: IExecuteFunctions, path: string[]): string | undefined {
+	const written = path.reduce<unknown>(
+		(holder, name) =>
+			typeof holder === 'object' && holder !== null ? (holder as IDataObject)[name] : undefined,
+		context.getNode().parameters,
+	);
+	if (typeof written !== 'string') return undefined;
+	const inside = /^=\s*\{\{([\s\S]*)\}\}\s*$/.exec(written)?.[1].trim();
+	return inside && !/\{\{|\}\}/.test(inside) ? inside : undefined;
+}
+
 /** The zone a schedule time is read in when the source node's times have no offset. */
 export interface SourceZone {
 	zone: string;

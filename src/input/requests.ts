@@ -157,6 +157,8 @@ export interface OutboundOptions {
 	metadataHandling?: UnsendableValueHandling;
 	/** Keys of Metadata never sent, a nested one by its path (`scheduled_event.event_guests`). */
 	metadataKeysToLeaveOut?: string[];
+	/** The expression Metadata (JSON) holds (`$json.payload`), from which fixes name an object. */
+	metadataExpression?: string;
 	schedule?: ScheduleInput;
 	minTriggerTime?: string;
 	maxTriggerTime?: string;
@@ -403,6 +405,8 @@ function checkedOption<S extends z.ZodType>(
 export const METADATA_HANDLING_OPTION = 'Metadata Values That Cannot Be Sent';
 /** The option that lists metadata keys never sent, as fixes name it. */
 export const METADATA_KEYS_TO_LEAVE_OUT_OPTION = 'Metadata Keys to Leave Out';
+/** The field a whole record is mapped in, as fixes name it. */
+const METADATA_RECORD_FIELD = 'Metadata (JSON)';
 
 /**
  * Metadata from the JSON object and the key/value rows together; a key may appear once. Values
@@ -432,9 +436,10 @@ function metadataFrom(
 			option: METADATA_KEYS_TO_LEAVE_OUT_OPTION,
 			keys: options.metadataKeysToLeaveOut ?? [],
 		},
+		recordField: { name: METADATA_RECORD_FIELD, expression: options.metadataExpression },
 	};
 	const entries = [
-		...recordEntries(record.entries, rules, sourceNode),
+		...recordEntries(record.entries, rules, sourceNode, record.readFrom),
 		...(options.metadataRows ?? []).map(({ key, value }) => [key, value] as const),
 	];
 	const keys = new Set<string>();

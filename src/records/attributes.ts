@@ -2,7 +2,7 @@ import { invalidInput } from '../input/inputError';
 import { describeValue } from '../input/input';
 import { maskPhoneNumbersInText } from '../phone/mask';
 import { unwrapValue } from './recordShapes';
-import { looseKey, readRecord, recordEntries, sendableValues } from './recordValues';
+import { keyList, looseKey, readRecord, recordEntries, sendableValues } from './recordValues';
 import type { LeftOutValue, UnsendableValueHandling, ValueRules } from './recordValues';
 import { MAX_ATTRIBUTE_ROWS, MAX_ATTRIBUTE_VALUE_LENGTH } from '../client/schemas';
 import type { AttributeReport, AttributeRow } from '../client/schemas';
@@ -15,6 +15,8 @@ export const ATTRIBUTE_OPTION_NAMES = {
 	handling: 'Attribute Values That Cannot Be Sent',
 	keysToSend: 'Attribute Keys to Send',
 	keysToLeaveOut: 'Attribute Keys to Leave Out',
+	/** The field a whole record is mapped in. */
+	record: 'Attributes (JSON)',
 } as const;
 
 /** Where the attributes come from: rows of key, value and replace, or one object of values. */
@@ -24,6 +26,8 @@ export interface AttributeRules {
 	handling: UnsendableValueHandling;
 	keysToSend?: string[];
 	keysToLeaveOut?: string[];
+	/** The expression Attributes (JSON) holds (`$json.payload`), from which fixes name an object. */
+	recordExpression?: string;
 }
 
 /** The attributes to send, and the keys left out with the reason. */
@@ -46,6 +50,7 @@ function valueRules(rules: AttributeRules): ValueRules {
 		maxTextLength: MAX_ATTRIBUTE_VALUE_LENGTH,
 		keysToSend: rules.keysToSend && { option: keysToSend, keys: rules.keysToSend },
 		keysToLeaveOut: { option: keysToLeaveOut, keys: rules.keysToLeaveOut ?? [] },
+		recordField: { name: ATTRIBUTE_OPTION_NAMES.record, expression: rules.recordExpression },
 	};
 }
 
@@ -98,8 +103,8 @@ function keyedRows(
 			assumed: [],
 		};
 	}
-	const { entries, leftOut, assumed } = readRecord(source.object, FIELD, sourceNode);
-	const given = recordEntries(entries, rules, sourceNode).map(([key, value], index) =>
+	const { entries, leftOut, assumed, readFrom } = readRecord(source.object, FIELD, sourceNode);
+	const given = recordEntries(entries, rules, sourceNode, readFrom).map(([key, value], index) =>
 		keyedRow({ key, value, replace: source.replace }, index + 1),
 	);
 	return { given, leftOut, assumed };
@@ -164,10 +169,14 @@ export function checkAttributes(
 	const leftOut = [...droppedWhileReading, ...notSendable, ...matched.leftOut];
 	if (rows.length > MAX_ATTRIBUTE_ROWS) {
 		const { keysToSend, keysToLeaveOut } = ATTRIBUTE_OPTION_NAMES;
+		// The last keys over the limit, as the list can name them: leaving them out sends the rest.
+		const over = rows.slice(MAX_ATTRIBUTE_ROWS).map((row) => row.key);
+		const nameable = keyList(over.join(', ')).join() === over.join();
 		throw invalidInput(
 			FIELD,
 			`has ${rows.length} values to send${leftOut.length ? ` (after leaving out ${leftOut.length})` : ''}, ${rows.length - MAX_ATTRIBUTE_ROWS} more than the ${MAX_ATTRIBUTE_ROWS} CallKaro accepts`,
-			`List the keys to send in Options > ${keysToSend}, or the keys to drop in Options > ${keysToLeaveOut}`,
+			`List the keys to send in Options > ${keysToSend}, or the keys to drop in Options > ${keysToLeaveOut}${nameable ? `, e.g. the last ${over.length > 10 ? `${over.length}, as the advice lists them` : `${over.length}: ${over.join(', ')}`}` : ''}`,
+			nameable ? { field: keysToLeaveOut, add: over.join(', ') } : undefined,
 		);
 	}
 	return { rows, leftOut, assumed };

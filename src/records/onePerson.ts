@@ -85,8 +85,9 @@ function readEntry(inner: unknown, key: string, described: boolean, into: EntryC
 	else if (!(isEmpty(inner) && CONTACT_KEY.test(key))) into.others = true;
 }
 
-/** Keys that identify a record, and keys that hold a person's name. */
+/** Keys that identify a record, keys that point at the record an entry belongs to, and names. */
 const IDENTIFIER_KEY = /^(id|name|uuid)$/i;
+const PARENT_KEY = /^parent$|^(parent|customer|contact|person)[-_ ]?id$/i;
 const PERSON_NAME_KEY = /^(first|last|given|family|full|middle|display)?[-_ ]?name$/i;
 
 /** The words of the person names an object holds: 'Nandini Desai' -> Nandini, Desai. */
@@ -96,33 +97,47 @@ function nameWords(object: Record<string, unknown>): string[] {
 		.flatMap(([, value]) => (value as string).match(/\p{L}[\p{L}\p{M}'’-]+/gu) ?? []);
 }
 
+function scalarText(value: unknown): string | undefined {
+	return isEmpty(value) || typeof value === 'object' ? undefined : String(value);
+}
+
 /**
- * An entry that points at the record it sits in (Shopify's `customer_id` is the customer's `id`,
- * ERPNext's `parent` its `name`) and names no one else is one of that record's own rows: its
- * addresses, its numbers.
+ * Whether a list's entries are one record's own rows (its addresses, its numbers): each points at
+ * the record that holds the list (Shopify's `customer_id` is the customer's `id`), or all point at
+ * one same record (ERPNext's `parent`), and none names anyone but that record's person.
  */
-function isOwnRow(entry: unknown, holder: Record<string, unknown> | undefined): boolean {
-	if (!holder || !isPlainObject(entry)) return false;
-	const identifiers = Object.entries(holder)
-		.filter(([key, value]) => IDENTIFIER_KEY.test(key) && !isEmpty(value) && !isPlainObject(value))
-		.map(([, value]) => String(value));
-	const pointsAtHolder = Object.entries(entry).some(
-		([key, value]) =>
-			!IDENTIFIER_KEY.test(key) && !isEmpty(value) && identifiers.includes(String(value)),
-	);
-	const holderNames = new Set(nameWords(holder));
-	return pointsAtHolder && nameWords(entry).every((word) => holderNames.has(word));
+function areOwnRows(entries: unknown[], holder: Record<string, unknown> | undefined): boolean {
+	if (entries.length < 2 || !entries.every(isPlainObject)) return false;
+	const rows = entries as Array<Record<string, unknown>>;
+	const identifiers = Object.entries(holder ?? {})
+		.filter(([key]) => IDENTIFIER_KEY.test(key))
+		.map(([, value]) => scalarText(value));
+	const pointsAtHolder = (row: Record<string, unknown>) =>
+		Object.entries(row).some(
+			([key, value]) =>
+				!IDENTIFIER_KEY.test(key) &&
+				scalarText(value) !== undefined &&
+				identifiers.includes(scalarText(value)),
+		);
+	const parentKeys = Object.keys(rows[0]).filter((key) => PARENT_KEY.test(key));
+	const oneParent = parentKeys.some((key) => {
+		const parent = scalarText(rows[0][key]);
+		return parent !== undefined && rows.every((row) => scalarText(row[key]) === parent);
+	});
+	const holderNames = new Set(holder ? nameWords(holder) : []);
+	const namesNoOneElse = rows.every((row) => nameWords(row).every((word) => holderNames.has(word)));
+	return (oneParent || rows.every(pointsAtHolder)) && namesNoOneElse;
 }
 
 /**
  * How many of a list's entries stand for a person: one with a way to reach them and something
- * more, or nothing at all beside it, that is not one of the holding record's own rows. Decided by
- * what each entry holds, never by comparing their values or counting them, so that entries of one
- * shape from one node get one verdict.
+ * more, or nothing at all beside it, unless the entries are the holding record's own rows.
+ * Decided by what each entry holds, never by comparing their contacts or counting their values,
+ * so that entries of one shape from one node get one verdict.
  */
 function peopleIn(entries: unknown[], holder: Record<string, unknown> | undefined): number {
+	if (areOwnRows(entries, holder)) return 0;
 	return entries.filter((entry) => {
-		if (isOwnRow(entry, holder)) return false;
 		const contents: EntryContents = { reaches: false, describes: false, others: false };
 		readEntry(entry, '', false, contents);
 		return contents.reaches && (contents.others || !contents.describes);
@@ -265,10 +280,15 @@ function fixFor(
 export function refuseSeveralPeople(
 	entries: ReadonlyArray<readonly [string, unknown]>,
 	field: string,
-	options: { leaveOutOption?: string; source?: SourceNodeRules } = {},
+	options: {
+		leaveOutOption?: string;
+		source?: SourceNodeRules;
+		/** The whole record the entries were kept from: its id names its own rows. */
+		record?: ReadonlyArray<readonly [string, unknown]>;
+	} = {},
 ): void {
-	const { source, leaveOutOption } = options;
-	const people = firstFound(entries, [], Object.fromEntries(entries));
+	const { source, leaveOutOption, record = entries } = options;
+	const people = firstFound(entries, [], Object.fromEntries(record));
 	const aggregated = source?.putsItemsInLists
 		? entries.find(([, value]) => Array.isArray(value) && value.length >= 2)
 		: undefined;

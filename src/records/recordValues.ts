@@ -1,4 +1,5 @@
 import { invalidInput } from '../input/inputError';
+import type { Advice } from '../input/inputError';
 import { listEntries, readJsonObject } from '../input/input';
 import { expressionOf, recordOfList, refuseSeveralPeople } from './onePerson';
 import {
@@ -39,11 +40,18 @@ export interface ValueRules {
 	keysToSend?: { option: string; keys: string[] };
 	/** These keys are never sent. */
 	keysToLeaveOut?: { option: string; keys: string[] };
+	/**
+	 * The field the whole record is mapped in (its display name, e.g. 'Metadata (JSON)') and the
+	 * expression it holds (`$json.payload`), from which a fix names an object of the record.
+	 */
+	recordField?: { name: string; expression?: string };
 }
 
 /** A record's entries as read from its shape, with the keys dropped on the way and what was assumed. */
 export interface RecordReading {
 	entries: Array<[string, unknown]>;
+	/** The key the record was read from, where the source node puts it (HubSpot's `properties`). */
+	readFrom?: string;
 	leftOut: LeftOutValue[];
 	/** What was assumed from the node the item came from, for the output and a hint. */
 	assumed: string[];
@@ -81,10 +89,14 @@ export function readRecord(given: unknown, field: string, source?: SourceNodeRul
 	const assumed: string[] = [];
 	let record = recordObject(given, field);
 	const nested = source?.recordUnder === undefined ? undefined : record[source.recordUnder];
-	if (source?.recordUnder !== undefined && (isPlainObject(nested) || namedValuePairs(nested))) {
+	const readFrom =
+		source?.recordUnder !== undefined && (isPlainObject(nested) || namedValuePairs(nested))
+			? source.recordUnder
+			: undefined;
+	if (readFrom !== undefined) {
 		record = recordObject(nested, field);
 		assumed.push(
-			`${field}: the values under "${source.recordUnder}", where ${source.displayName} puts the record`,
+			`${field}: the values under "${readFrom}", where ${source?.displayName} puts the record`,
 		);
 	}
 	const entries: Array<[string, unknown]> = [];
@@ -120,7 +132,29 @@ export function readRecord(given: unknown, field: string, source?: SourceNodeRul
 	if (falseLeftOut && source) {
 		assumed.push(`${field}: false is an empty field, as ${source.displayName} writes it`);
 	}
-	return { entries, leftOut, assumed };
+	return { entries, leftOut, assumed, readFrom };
+}
+
+/**
+ * The fix that maps an object of the record in place of the whole: an expression written from the
+ * field's own (`$json.payload` and `message.from` give `$json.payload.message.from`), with the
+ * advice that sets it; without an expression when the field holds none to extend.
+ */
+function mapObjectFix(
+	rules: ValueRules,
+	readFrom: string | undefined,
+	path: ReadonlyArray<string>,
+): { fix: string; advice?: Advice } {
+	const mapped = rules.recordField?.expression;
+	if (rules.recordField === undefined || mapped === undefined) {
+		return { fix: `Map the object "${path.join('.')}" instead` };
+	}
+	const base = /^\$json(\.[A-Za-z_$][\w$]*|\[[^\]]+\])*$/.test(mapped) ? mapped : `(${mapped})`;
+	const expression = `${base}${expressionOf(readFrom === undefined ? path : [readFrom, ...path])}`;
+	return {
+		fix: `Map that object instead: {{ ${expression} }} in place of {{ ${mapped} }}`,
+		advice: { field: rules.recordField.name, set: `{{ ${expression} }}` },
+	};
 }
 
 /** CallKaro matches attribute keys ignoring case, spaces, underscores and hyphens; so do the key lists. */
@@ -377,6 +411,7 @@ function recordPathIn(key: string, value: Record<string, unknown>): string[] {
 function refuseNestedRecord(
 	entries: ReadonlyArray<readonly [string, unknown]>,
 	rules: ValueRules,
+	readFrom: string | undefined,
 ): void {
 	const kept = entries.map(([key, value]) => ({ key, value: unwrapValue(value).value }));
 	const leaves = kept.map(({ value }) => shapeSize(value));
@@ -388,14 +423,15 @@ function refuseNestedRecord(
 		// A customer with an address object keeps its own values beside it: not a wrapper.
 		if (inside < 2 || inside < 2 * outside) return;
 		const path = recordPathIn(key, value);
-		const expression = expressionOf(path);
+		const { fix, advice } = mapObjectFix(rules, readFrom, path);
 		const keysOption = rules.keysToSend
 			? `, or list the keys to send in Options > ${rules.keysToSend.option}`
 			: '';
 		throw invalidInput(
 			rules.field,
 			`holds the record inside "${path.join('.')}" (${inside} keys under "${key}", ${outside} outside it)`,
-			`Map that object instead, e.g. {{ $json${expression} }} in place of {{ $json }}${keysOption}`,
+			`${fix}${keysOption}`,
+			advice,
 		);
 	});
 }
@@ -409,17 +445,23 @@ export function recordEntries(
 	entries: ReadonlyArray<readonly [string, unknown]>,
 	rules: ValueRules,
 	source?: SourceNodeRules,
+	readFrom?: string,
 ): Array<[string, unknown]> {
 	const kept = keptEntries(entries, rules);
-	refuseSeveralPeople(kept, rules.field, { leaveOutOption: rules.keysToLeaveOut?.option, source });
+	refuseSeveralPeople(kept, rules.field, {
+		leaveOutOption: rules.keysToLeaveOut?.option,
+		source,
+		record: entries,
+	});
 	if (rules.handling === 'jsonText') {
 		// Sent whole, without the nested keys left out; a key left out whole is reported below.
 		const keptByKey = new Map(kept);
 		return entries.map(([key, value]) => [key, keptByKey.has(key) ? keptByKey.get(key) : value]);
 	}
-	refuseNestedRecord(kept, rules);
+	// Keys the builder chose to send are theirs: no envelope is guessed around them.
+	if ((rules.keysToSend?.keys ?? []).length === 0) refuseNestedRecord(kept, rules, readFrom);
 	const spread = flattenEntries(entries);
-	refuseKeysToSendNotFound(spread, rules);
+	refuseKeysToSendNotFound(spread, rules, readFrom);
 	return spread;
 }
 
@@ -428,7 +470,11 @@ export function recordEntries(
  * builder listed (HubSpot's properties behind an Edit Fields node): refused, naming the object
  * that holds them when a spread key ends in one (`properties.firstname`).
  */
-function refuseKeysToSendNotFound(entries: Array<[string, unknown]>, rules: ValueRules): void {
+function refuseKeysToSendNotFound(
+	entries: Array<[string, unknown]>,
+	rules: ValueRules,
+	readFrom: string | undefined,
+): void {
 	const listed = rules.keysToSend?.keys ?? [];
 	const matches = (key: string) => listed.some((name) => listedKeyMatches(name, key));
 	if (listed.length === 0 || entries.some(([key]) => matches(key))) return;
@@ -436,13 +482,17 @@ function refuseKeysToSendNotFound(entries: Array<[string, unknown]>, rules: Valu
 		listed.some((name) => looseKey(key).endsWith(`.${looseKey(name)}`)),
 	)?.[0];
 	const parent = nested?.slice(0, nested.lastIndexOf('.'));
-	throw invalidInput(
-		rules.field,
-		`has none of the keys listed in "${rules.keysToSend?.option}" (${listed.join(', ')})`,
-		parent === undefined
-			? 'List keys the record has, or map the object that holds them'
-			: `They are inside "${parent}": map {{ $json.${parent} }} in place of {{ $json }}`,
-	);
+	const problem = `has none of the keys listed in "${rules.keysToSend?.option}" (${listed.join(', ')})`;
+	// A spread key's path through objects only (`properties`), as an expression can name it.
+	if (parent === undefined || parent.includes('[')) {
+		throw invalidInput(
+			rules.field,
+			problem,
+			'List keys the record has, or map the object that holds them',
+		);
+	}
+	const { fix, advice } = mapObjectFix(rules, readFrom, parent.split('.'));
+	throw invalidInput(rules.field, problem, `They are inside "${parent}". ${fix}`, advice);
 }
 
 /**
@@ -457,6 +507,7 @@ export function sendableValues(
 	// Key/value rows reach here unspread: a row given a list of people is refused as a record is.
 	refuseSeveralPeople(keptEntries(entries, rules), rules.field, {
 		leaveOutOption: rules.keysToLeaveOut?.option,
+		record: entries,
 	});
 	const values: Array<[string, SendableValue]> = [];
 	const leftOut: LeftOutValue[] = [];
