@@ -60,6 +60,8 @@ function describesAContact(key: string): boolean {
 /** What one list entry holds: a way to reach someone, what describes it, and anything else. */
 interface EntryContents {
 	reaches: boolean;
+	/** A key for a number or an address, empty in this entry: the place of one. */
+	placeForOne: boolean;
 	describes: boolean;
 	others: boolean;
 }
@@ -82,7 +84,8 @@ function readEntry(inner: unknown, key: string, described: boolean, into: EntryC
 	}
 	if (described || describesAContact(key) || typeof inner === 'boolean') into.describes = true;
 	else if (contactOf(inner, key) !== undefined) into.reaches = true;
-	else if (!(isEmpty(inner) && CONTACT_KEY.test(key))) into.others = true;
+	else if (isEmpty(inner) && CONTACT_KEY.test(key)) into.placeForOne = true;
+	else into.others = true;
 }
 
 /** Keys that identify a record, keys that point at the record an entry belongs to, and names. */
@@ -138,9 +141,16 @@ function areOwnRows(entries: unknown[], holder: Record<string, unknown> | undefi
 function peopleIn(entries: unknown[], holder: Record<string, unknown> | undefined): number {
 	if (areOwnRows(entries, holder)) return 0;
 	return entries.filter((entry) => {
-		const contents: EntryContents = { reaches: false, describes: false, others: false };
+		const contents: EntryContents = {
+			reaches: false,
+			placeForOne: false,
+			describes: false,
+			others: false,
+		};
 		readEntry(entry, '', false, contents);
-		return contents.reaches && (contents.others || !contents.describes);
+		const { reaches, placeForOne, describes, others } = contents;
+		// A person without a number yet is a person of the same shape.
+		return (reaches && (others || !describes)) || (placeForOne && others);
 	}).length;
 }
 

@@ -312,7 +312,10 @@ describe('prepareOutbound', () => {
 		],
 		[
 			'Metadata',
-			{ metadata: { address: { city: 'Pune', zip: null } }, metadataHandling: 'fail' },
+			{
+				metadata: { name: 'Asha', plan: 'Gold', address: { city: 'Pune', zip: null } },
+				metadataHandling: 'fail',
+			},
 			'"Metadata" has no value for "address.zip": it is missing or null',
 		],
 		['Metadata', { metadata: { ' ': 'x' } }, '"Metadata" has an entry without a key'],

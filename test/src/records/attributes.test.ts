@@ -190,8 +190,19 @@ describe('checkAttributes: a record', () => {
 			checkAttributes({ object: { ...record(61), owner: null }, replace: false }),
 		);
 		expect(error.message).toBe(
-			'"Attributes" has 61 values to send (after leaving out 1), 11 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out.',
+			'"Attributes" has 61 values to send (after leaving out 1), 11 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out, e.g. the last 11, as the advice lists them.',
 		);
+		// Followed, the advice leaves out the last 11 keys, and the rest is sent.
+		const advice = error.advice as { field: string; add: string };
+		expect(advice.field).toBe('Attribute Keys to Leave Out');
+		const checked = checkAttributes(
+			{ object: { ...record(61), owner: null }, replace: false },
+			{ handling: 'leaveOut', keysToLeaveOut: advice.add.split(', ') },
+		);
+		expect(checked.rows).toHaveLength(50);
+		expect(
+			inputErrorOf(() => checkAttributes({ object: record(52), replace: false })).message,
+		).toMatch(/, e\.g\. the last 2: key 50, key 51\.$/);
 	});
 
 	test('Attribute Keys to Send picks the keys of a large record, matched as CallKaro matches them', () => {

@@ -15,7 +15,7 @@ const PEOPLE = [
 const AGGREGATED = { data: PEOPLE };
 
 const SPLIT_OUT_DATA =
-	"Make one item per person with n8n's Split Out node (Fields To Split Out: data), or map one record, e.g. {{ $json.data[0] }}";
+	"Make one item per person with n8n's Split Out node (Fields To Split Out: data)";
 
 describe('one item is one person: the issue 46 example', () => {
 	test('Metadata {{ $json }} after Aggregate, Phone Number {{ $json.data[0].phone }}: refused, nothing sent', () => {
@@ -27,11 +27,11 @@ describe('one item is one person: the issue 46 example', () => {
 			}),
 		);
 		expect(error.message).toBe(
-			`"Metadata" holds a list of 3 records of 3 different people in "data": a call carries one person's values. ${SPLIT_OUT_DATA}.`,
+			`"Metadata" holds a list of 3 people's records in "data": a call carries one person's values. ${SPLIT_OUT_DATA}.`,
 		);
 	});
 
-	test('the same as attributes names the option that leaves the list out', () => {
+	test('the same as attributes: the list is all the record holds, so no option can leave it out', () => {
 		const error = inputErrorOf(() =>
 			prepareAssign({
 				phoneNumber: AGGREGATED.data[0].phone,
@@ -41,7 +41,7 @@ describe('one item is one person: the issue 46 example', () => {
 			}),
 		);
 		expect(error.message).toBe(
-			`"Attributes" holds a list of 3 records of 3 different people in "data": a call carries one person's values. ${SPLIT_OUT_DATA}, or leave "data" out in Options > Attribute Keys to Leave Out.`,
+			`"Attributes" holds a list of 3 people's records in "data": a call carries one person's values. ${SPLIT_OUT_DATA}.`,
 		);
 	});
 
@@ -59,7 +59,7 @@ describe('one item is one person: the issue 46 example', () => {
 		['Attributes', () => checkAttributes({ object: JSON.stringify(PEOPLE), replace: false })],
 	])('%s given the list itself says how many records and how to split them', (field, run) => {
 		expect(inputErrorOf(run).message).toBe(
-			`"${field}" is a list of 3 records, not one record: a call carries one person's values. Make one item per record with n8n's Split Out node, or map one record, e.g. add [0] to the end of the expression.`,
+			`"${field}" is a list of 3 records, not one record: a call carries one person's values. Make one item per record with n8n's Split Out node before this node.`,
 		);
 	});
 
@@ -74,13 +74,13 @@ describe('one item is one person: the issue 46 example', () => {
 			inputErrorOf(() =>
 				checkAttributes({ object: AGGREGATED, replace: false }, { handling: 'jsonText' }),
 			).message,
-		).toMatch(/^"Attributes" holds a list of 3 records of 3 different people in "data"/);
+		).toMatch(/^"Attributes" holds a list of 3 people's records in "data"/);
 	});
 
 	test('a Key/Value row given the list is refused too', () => {
 		expect(
 			inputErrorOf(() => checkAttributes({ rows: [{ key: 'people', value: PEOPLE }] })).message,
-		).toMatch(/^"Attributes" holds a list of 3 records of 3 different people in "people"/);
+		).toMatch(/^"Attributes" holds a list of 3 people's records in "people"/);
 	});
 
 	test('leaving the list out, or sending other keys, sends the record without it', () => {
@@ -182,11 +182,70 @@ describe('refuseSeveralPeople: what a list of people is', () => {
 			},
 		],
 		[
-			"a customer's two addresses with the customer's one number",
+			"a customer's addresses, each pointing at the customer (Shopify's customer_id)",
 			{
+				id: 7002,
+				first_name: 'Asha',
+				last_name: 'Rao',
 				addresses: [
-					{ name: 'Asha Rao', phone: '+91 98200 11112', city: 'Pune' },
-					{ name: 'Asha Rao', phone: '+919820011112', city: 'Mumbai' },
+					{ customer_id: 7002, name: 'Asha Rao', phone: '+91 98200 11112', city: 'Pune' },
+					{ customer_id: 7002, name: 'Asha Rao', phone: '+91 98200 22223', city: 'Mumbai' },
+				],
+			},
+		],
+		[
+			"a document's child rows, all of one parent (ERPNext's phone_nos)",
+			{
+				phone_nos: [
+					{
+						name: '7a4e0d5c21',
+						idx: 1,
+						phone: '+91 98200 11112',
+						is_primary_phone: 0,
+						parent: 'Asha Rao-Acme',
+					},
+					{
+						name: '7a4e0d5c22',
+						idx: 2,
+						phone: '+91 44 4859 0175',
+						is_primary_phone: 1,
+						parent: 'Asha Rao-Acme',
+					},
+				],
+			},
+		],
+		[
+			"Xero's Phones: each number in its parts, with its type",
+			{
+				Phones: [
+					{
+						PhoneType: 'DDI',
+						PhoneNumber: '496 0388',
+						PhoneAreaCode: '0113',
+						PhoneCountryCode: '44',
+					},
+					{
+						PhoneType: 'DEFAULT',
+						PhoneNumber: '496 0321',
+						PhoneAreaCode: '0113',
+						PhoneCountryCode: '44',
+					},
+					{ PhoneType: 'FAX', PhoneNumber: '', PhoneAreaCode: '', PhoneCountryCode: '' },
+					{
+						PhoneType: 'MOBILE',
+						PhoneNumber: '7400 123461',
+						PhoneAreaCode: '',
+						PhoneCountryCode: '44',
+					},
+				],
+			},
+		],
+		[
+			'flags beside each number: is_primary 0 or 1 is no number',
+			{
+				numbers: [
+					{ phone: '+91 98200 11112', is_primary_mobile_no: 1, isWhatsApp: false },
+					{ phone: '+91 98200 22223', is_primary_mobile_no: 0, isWhatsApp: true },
 				],
 			},
 		],
@@ -217,7 +276,7 @@ describe('refuseSeveralPeople: what a list of people is', () => {
 		[
 			'records of people',
 			{ data: PEOPLE },
-			'"Metadata" holds a list of 3 records of 3 different people in "data"',
+			`"Metadata" holds a list of 3 people's records in "data"`,
 		],
 		[
 			'people with their numbers as numbers, under a key that names a phone',
@@ -227,7 +286,7 @@ describe('refuseSeveralPeople: what a list of people is', () => {
 					{ Name: 'B', Phone: 919820022223 },
 				],
 			},
-			'"Metadata" holds a list of 2 records of 2 different people in "rows"',
+			`"Metadata" holds a list of 2 people's records in "rows"`,
 		],
 		[
 			'people with emails only',
@@ -237,27 +296,27 @@ describe('refuseSeveralPeople: what a list of people is', () => {
 					{ email: 'ravi@example.com', responseStatus: 'needsAction' },
 				],
 			},
-			'"Metadata" holds a list of 2 records of 2 different people in "attendees"',
+			`"Metadata" holds a list of 2 people's records in "attendees"`,
 		],
 		[
 			"Aggregate's individual fields: several numbers",
 			{ phone: PEOPLE.map((person) => person.phone), name: PEOPLE.map((person) => person.name) },
-			'"Metadata" holds a list of 3 different phone numbers or email addresses in "phone"',
+			'"Metadata" holds a list of 3 phone numbers or email addresses in "phone"',
 		],
 		[
 			'several numbers, each alone in an object',
 			{ contacts: [{ phone: '+91 98200 11112' }, { phone: '+91 98200 22223' }] },
-			'"Metadata" holds a list of 2 records of 2 different people in "contacts"',
+			`"Metadata" holds a list of 2 people's records in "contacts"`,
 		],
 		[
 			'lists inside lists',
 			{ pages: [[PEOPLE[0], PEOPLE[1]], [PEOPLE[2]]] },
-			'"Metadata" holds a list of 3 records of 3 different people in "pages"',
+			`"Metadata" holds a list of 3 people's records in "pages"`,
 		],
 		[
 			'nested under objects and lists',
 			{ response: { results: [{ people: PEOPLE }] } },
-			'"Metadata" holds a list of 3 records of 3 different people in "response.results[0].people"',
+			`"Metadata" holds a list of 3 people's records in "response.results[0].people"`,
 		],
 		[
 			'numbers in other scripts and full width',
@@ -267,12 +326,45 @@ describe('refuseSeveralPeople: what a list of people is', () => {
 					{ नाम: 'रवि', फ़ोन: '＋９１ ９８２００ ２２２２３' },
 				],
 			},
-			'"Metadata" holds a list of 2 records of 2 different people in "data"',
+			`"Metadata" holds a list of 2 people's records in "data"`,
+		],
+		[
+			"a customer's addresses that name someone else, though they point at the customer",
+			{
+				id: 7002,
+				first_name: 'Asha',
+				addresses: [
+					{ customer_id: 7002, name: 'Asha Rao', phone: '+91 98200 11112' },
+					{ customer_id: 7002, name: 'Ravi Kumar', phone: '+91 98200 22223' },
+				],
+			},
+			`"Metadata" holds a list of 2 people's records in "addresses"`,
+		],
+		[
+			"a meeting's guests: an email and when they were added",
+			{
+				event_guests: [
+					{ email: 'arjun@example.com', created_at: '2026-11-30T09:12:43Z' },
+					{ email: 'kavya@example.com', created_at: '2026-11-30T09:12:43Z' },
+				],
+			},
+			'"Metadata" holds a list of 2 people\'s records in "event_guests"',
+		],
+		[
+			'people of one shape, whatever values they have: a number twice, a number missing',
+			{
+				contacts: [
+					{ name: 'Asha', phone: '+91 98200 11112' },
+					{ name: 'Ravi', phone: '+91 98200 11112' },
+					{ name: 'Meera', phone: null },
+				],
+			},
+			'"Metadata" holds a list of 3 people\'s records in "contacts"',
 		],
 		[
 			'a key an identifier cannot be',
 			{ 'Team Members': PEOPLE },
-			`"Metadata" holds a list of 3 records of 3 different people in "['Team Members']"`,
+			`"Metadata" holds a list of 3 people's records in "Team Members"`,
 		],
 	])('refused: %s', (_case, record, message) => {
 		expect(refusal(record)).toBe(message);
@@ -291,7 +383,7 @@ describe('refuseSeveralPeople: what a list of people is', () => {
 				),
 			).message,
 		).toBe(
-			`"Metadata" holds a list of 2 items' values (Aggregate puts several items in one) in "name": a call carries one person's values. Make one item per person with n8n's Split Out node (Fields To Split Out: name), or map one record, e.g. {{ $json.name[0] }}.`,
+			`"Metadata" holds a list of 2 items' values (Aggregate puts several items in one) in "name": a call carries one person's values. Make one item per person with n8n's Split Out node (Fields To Split Out: name).`,
 		);
 		expect(() =>
 			refuseSeveralPeople(Object.entries({ name: ['Asha'], city: ['Pune'] }), 'Metadata', {

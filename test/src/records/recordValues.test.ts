@@ -13,6 +13,7 @@ const RULES: ValueRules = {
 	field: 'Metadata',
 	handlingOption: 'Metadata Values That Cannot Be Sent',
 	handling: 'leaveOut',
+	keysToLeaveOut: { option: 'Metadata Keys to Leave Out', keys: [] },
 };
 
 describe('looseKey: keys match as CallKaro matches attribute keys', () => {
@@ -175,6 +176,7 @@ describe('readRecord: a record as n8n nodes shape it', () => {
 			],
 			leftOut: [],
 			assumed: ['Attributes: the values under "fields", where Airtable puts the record'],
+			readFrom: 'fields',
 		});
 		// Mapped as {{ $json.fields }}, there is nothing to assume.
 		expect(readRecord(item.fields, 'Attributes', AIRTABLE).assumed).toEqual([]);
@@ -188,18 +190,46 @@ describe('recordEntries: a record nested under one key', () => {
 		fields: { Name: 'Asha', Phone: '+919820012345', City: 'Pune', Plan: 'Gold' },
 	};
 
-	test('mapped whole, it is refused, naming the key to map', () => {
-		const error = inputErrorOf(() => recordEntries(Object.entries(airtableItem), RULES));
-		expect(error.message).toBe(
-			'"Metadata" holds the record inside "fields" (4 values under "fields", 2 outside it). Map that object instead, e.g. {{ $json.fields }} in place of {{ $json }}.',
-		);
+	const mappedAs = (expression: string): ValueRules => ({
+		...RULES,
+		recordField: { name: 'Metadata (JSON)', expression },
 	});
 
-	test('with Fail the Item too, the refusal names the key to map', () => {
+	test("mapped whole, it is refused, naming the object to map from the field's own expression", () => {
+		const error = inputErrorOf(() =>
+			recordEntries(Object.entries(airtableItem), mappedAs('$json')),
+		);
+		expect(error.message).toBe(
+			'"Metadata" holds the record inside "fields" (4 keys under "fields", 2 outside it). Map that object instead: {{ $json.fields }} in place of {{ $json }}.',
+		);
+		expect(error.advice).toEqual({ field: 'Metadata (JSON)', set: '{{ $json.fields }}' });
+		// An expression that is no plain path is extended in brackets.
+		expect(
+			inputErrorOf(() =>
+				recordEntries(Object.entries(airtableItem), mappedAs('$json.item ?? $json')),
+			).advice,
+		).toEqual({ field: 'Metadata (JSON)', set: '{{ ($json.item ?? $json).fields }}' });
+		// Where the source node's record was read from a key, the expression goes through it.
+		expect(
+			inputErrorOf(() =>
+				recordEntries(Object.entries(airtableItem), mappedAs('$json'), undefined, 'properties'),
+			).advice,
+		).toEqual({ field: 'Metadata (JSON)', set: '{{ $json.properties.fields }}' });
+	});
+
+	test('without an expression in the field, the object is named, and no expression is offered', () => {
 		const error = inputErrorOf(() =>
 			recordEntries(Object.entries(airtableItem), { ...RULES, handling: 'fail' }),
 		);
-		expect(error.message).toContain('Map that object instead, e.g. {{ $json.fields }}');
+		expect(error.message).toContain('Map the object "fields" instead.');
+		expect(error.advice).toBeUndefined();
+	});
+
+	test('records of one shape get one verdict, however many of their values are empty', () => {
+		const empty = { ...airtableItem, fields: { Name: '', Phone: null, City: null, Plan: 'Gold' } };
+		expect(() => recordEntries(Object.entries(empty), RULES)).toThrow(
+			'holds the record inside "fields" (4 keys under "fields", 2 outside it)',
+		);
 	});
 
 	const sent = (record: object, rules: ValueRules = RULES) =>
@@ -260,9 +290,48 @@ describe('recordEntries: a record nested under one key', () => {
 
 	test('a key that is no identifier is named in brackets', () => {
 		const answer = { 'Form Answers': { Name: 'Asha', City: 'Pune', Plan: 'Gold' }, id: 1 };
-		expect(inputErrorOf(() => sent(answer)).message).toContain(
-			"e.g. {{ $json['Form Answers'] }} in place of {{ $json }}",
+		expect(inputErrorOf(() => sent(answer, mappedAs('$json'))).message).toContain(
+			"Map that object instead: {{ $json['Form Answers'] }} in place of {{ $json }}",
 		);
+	});
+
+	test('Keys to Leave Out names a nested key by its path, in every check', () => {
+		const booking = {
+			name: 'Meera Iyer',
+			email: 'meera@example.com',
+			scheduled_event: {
+				name: 'Discovery Call',
+				start_time: '2026-12-14T08:30:00Z',
+				event_guests: [
+					{ email: 'arjun@example.com', created_at: '2026-11-30T09:12:43Z' },
+					{ email: 'kavya@example.com', created_at: '2026-11-30T09:12:43Z' },
+				],
+			},
+		};
+		const refusal = inputErrorOf(() => sent(booking));
+		expect(refusal.advice).toEqual({
+			field: 'Metadata Keys to Leave Out',
+			add: 'scheduled_event.event_guests',
+		});
+		const rules = {
+			...RULES,
+			keysToLeaveOut: {
+				option: 'Metadata Keys to Leave Out',
+				keys: ['Scheduled Event.Event Guests'],
+			},
+		};
+		const { values, leftOut } = sent(booking, rules);
+		expect(values.map(([key]) => key)).toEqual([
+			'name',
+			'email',
+			'scheduled_event.name',
+			'scheduled_event.start_time',
+		]);
+		expect(leftOut.map(({ key }) => key)).toContain('scheduled_event.event_guests[0].email');
+		// Sent as JSON text, the object goes without the key left out.
+		const asJson = sent(booking, { ...rules, handling: 'jsonText' }).values;
+		expect(JSON.stringify(asJson)).not.toContain('arjun');
+		expect(JSON.stringify(asJson)).toContain('Discovery Call');
 	});
 
 	test('key lists name a nested object by its key', () => {
