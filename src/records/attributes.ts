@@ -169,8 +169,15 @@ export function checkAttributes(
 	const leftOut = [...droppedWhileReading, ...notSendable, ...matched.leftOut];
 	if (rows.length > MAX_ATTRIBUTE_ROWS) {
 		const { keysToSend, keysToLeaveOut } = ATTRIBUTE_OPTION_NAMES;
-		// The last keys over the limit, as the list can name them: leaving them out sends the rest.
-		const over = rows.slice(MAX_ATTRIBUTE_ROWS).map((row) => row.key);
+		// Keys spread from nested objects first (an owner's, a copy of an address), the last
+		// first: leaving them out sends the record's own fields.
+		const byPreference = rows
+			.map((row, index) => ({ key: row.key, index, spread: isSpreadKey(row.key) }))
+			.sort((a, b) => Number(b.spread) - Number(a.spread) || b.index - a.index);
+		const over = byPreference
+			.slice(0, rows.length - MAX_ATTRIBUTE_ROWS)
+			.sort((a, b) => a.index - b.index)
+			.map(({ key }) => key);
 		const nameable = keyList(over.join(', ')).join() === over.join();
 		throw invalidInput(
 			FIELD,

@@ -147,7 +147,7 @@ const RUNS: NodeOutputRun[] = [
 		afterEditFields: true,
 		outcome: {
 			refused:
-				'"Attributes" holds the record inside "properties" (51 values under "properties", 14 outside it). Map that object instead, e.g. {{ $json.properties }} in place of {{ $json }}, or list the keys to send in Options > Attribute Keys to Send. [item 0]',
+				'"Attributes" holds the record inside "properties" (51 keys under "properties", 15 outside it). Map that object instead: {{ $json.properties }} in place of {{ $json }}, or list the keys to send in Options > Attribute Keys to Send. [item 0]',
 		},
 	},
 	{
@@ -247,7 +247,7 @@ const RUNS: NodeOutputRun[] = [
 		}),
 		outcome: {
 			refused:
-				'"Attributes" has 55 values to send (after leaving out 24), 5 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out. [item 0]',
+				'"Attributes" has 55 values to send (after leaving out 24), 5 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out, e.g. the last 5: org_id.address, org_id.active_flag, org_id.cc_email, org_id.owner_name, org_id.value. [item 0]',
 		},
 		withoutSource: true,
 	},
@@ -352,11 +352,11 @@ const RUNS: NodeOutputRun[] = [
 		parameters: assignRecord('$json.mobile', '$json'),
 		outcome: {
 			refused:
-				'"Attributes" has 86 values to send (after leaving out 66), 36 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out. [item 0]',
+				'"Attributes" has 86 values to send (after leaving out 66), 36 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out, e.g. the last 36, as the advice lists them. [item 0]',
 		},
 		withoutSource: {
 			refused:
-				'"Attributes" has 140 values to send (after leaving out 12), 90 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out. [item 0]',
+				'"Attributes" has 140 values to send (after leaving out 12), 90 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out, e.g. the last 90, as the advice lists them. [item 0]',
 		},
 	},
 	{
@@ -454,7 +454,7 @@ const RUNS: NodeOutputRun[] = [
 		},
 		withoutSource: {
 			refused:
-				'"Attributes" holds the record inside "fields" (8 values under "fields", 2 outside it). Map that object instead, e.g. {{ $json.fields }} in place of {{ $json }}, or list the keys to send in Options > Attribute Keys to Send. [item 0]',
+				'"Attributes" holds the record inside "fields" (8 keys under "fields", 2 outside it). Map that object instead: {{ $json.fields }} in place of {{ $json }}, or list the keys to send in Options > Attribute Keys to Send. [item 0]',
 		},
 	},
 	{
@@ -465,7 +465,7 @@ const RUNS: NodeOutputRun[] = [
 		afterEditFields: true,
 		outcome: {
 			refused:
-				'"Attributes" holds the record inside "fields" (8 values under "fields", 2 outside it). Map that object instead, e.g. {{ $json.fields }} in place of {{ $json }}, or list the keys to send in Options > Attribute Keys to Send. [item 0]',
+				'"Attributes" holds the record inside "fields" (8 keys under "fields", 2 outside it). Map that object instead: {{ $json.fields }} in place of {{ $json }}, or list the keys to send in Options > Attribute Keys to Send. [item 0]',
 		},
 	},
 	{
@@ -888,7 +888,7 @@ const RUNS: NodeOutputRun[] = [
 		parameters: outboundRecord('$json.data.object.phone', '$json'),
 		outcome: {
 			refused:
-				'"Metadata" holds the record inside "data.object" (22 values under "data", 9 outside it). Map that object instead, e.g. {{ $json.data.object }} in place of {{ $json }}. [item 0]',
+				'"Metadata" holds the record inside "data.object" (31 keys under "data", 9 outside it). Map that object instead: {{ $json.data.object }} in place of {{ $json }}. [item 0]',
 		},
 		withoutSource: true,
 	},
@@ -1003,7 +1003,7 @@ const RUNS: NodeOutputRun[] = [
 		parameters: outboundRecord('$json.data.merges.PHONE', '$json'),
 		outcome: {
 			refused:
-				'"Metadata" holds the record inside "data" (10 values under "data", 2 outside it). Map that object instead, e.g. {{ $json.data }} in place of {{ $json }}. [item 0]',
+				'"Metadata" holds the record inside "data" (10 keys under "data", 2 outside it). Map that object instead: {{ $json.data }} in place of {{ $json }}. [item 0]',
 		},
 		withoutSource: true,
 	},
@@ -1022,7 +1022,7 @@ const RUNS: NodeOutputRun[] = [
 		parameters: assignRecord('$json.fields.all.mobile', '$json'),
 		outcome: {
 			refused:
-				'"Attributes" holds the record inside "fields.all" (73 values under "fields", 11 outside it). Map that object instead, e.g. {{ $json.fields.all }} in place of {{ $json }}, or list the keys to send in Options > Attribute Keys to Send. [item 0]',
+				'"Attributes" holds the record inside "fields.all" (109 keys under "fields", 20 outside it). Map that object instead: {{ $json.fields.all }} in place of {{ $json }}, or list the keys to send in Options > Attribute Keys to Send. [item 0]',
 		},
 		withoutSource: true,
 	},
@@ -1258,7 +1258,7 @@ const RUNS: NodeOutputRun[] = [
 		parameters: assignRecord('$json.phone', '$json'),
 		outcome: {
 			refused:
-				'"Attributes" has 52 values to send (after leaving out 9), 2 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out. [item 0]',
+				'"Attributes" has 52 values to send (after leaving out 9), 2 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out, e.g. the last 2: default_address.country_name, default_address.default. [item 0]',
 		},
 		withoutSource: true,
 	},
@@ -1417,7 +1417,7 @@ const RUNS: NodeOutputRun[] = [
 		node: 'outbound',
 		parameters: outboundRecord('$json.data[0].Phone', '$json'),
 		outcome: {
-			refused: `"Metadata" holds a list of 3 records of 3 different people in "data": a call carries one person's values. Make one item per person with n8n's Split Out node (Fields To Split Out: data), or map one record, e.g. {{ $json.data[0] }}. [item 0]`,
+			refused: `"Metadata" holds a list of 3 people's records in "data": a call carries one person's values. Make one item per person with n8n's Split Out node (Fields To Split Out: data). [item 0]`,
 		},
 		withoutSource: true,
 	},
@@ -1427,7 +1427,7 @@ const RUNS: NodeOutputRun[] = [
 		node: 'assign',
 		parameters: assignRecord('$json.data[0].Phone', '$json.data'),
 		outcome: {
-			refused: `"Attributes" is a list of 3 records, not one record: a call carries one person's values. Make one item per record with n8n's Split Out node, or map one record, e.g. add [0] to the end of the expression. [item 0]`,
+			refused: `"Attributes" is a list of 3 records, not one record: a call carries one person's values. Make one item per record with n8n's Split Out node before this node. [item 0]`,
 		},
 		withoutSource: true,
 	},
@@ -1451,7 +1451,7 @@ const RUNS: NodeOutputRun[] = [
 		node: 'assign',
 		parameters: assignRecord('$json.Phone[0]', '$json'),
 		outcome: {
-			refused: `"Attributes" holds a list of 3 different phone numbers or email addresses in "Phone": a call carries one person's values. Make one item per person with n8n's Split Out node (Fields To Split Out: Phone), or map one record, e.g. {{ $json.Phone[0] }}, or leave "Phone" out in Options > Attribute Keys to Leave Out. [item 0]`,
+			refused: `"Attributes" holds a list of 3 phone numbers or email addresses in "Phone": a call carries one person's values. Make one item per person with n8n's Split Out node (Fields To Split Out: Phone). [item 0]`,
 		},
 		withoutSource: true,
 	},
@@ -1461,7 +1461,7 @@ const RUNS: NodeOutputRun[] = [
 		node: 'outbound',
 		parameters: outboundRecord('$json.Phone[0]', '{ Name: $json.Name, City: $json.City }'),
 		outcome: {
-			refused: `"Metadata" holds a list of 3 items' values (Aggregate puts several items in one) in "Name": a call carries one person's values. Make one item per person with n8n's Split Out node (Fields To Split Out: Name), or map one record, e.g. {{ $json.Name[0] }}. [item 0]`,
+			refused: `"Metadata" holds a list of 3 items' values (Aggregate puts several items in one) in "Name": a call carries one person's values. Make one item per person with n8n's Split Out node (Fields To Split Out: Name). [item 0]`,
 		},
 		withoutSource: {
 			sent: { to_number: '+919820017621', metadata: { Name: 'Asha Rao, Ravi Kumar, Meera Iyer' } },

@@ -185,7 +185,7 @@ const RUNS: PayloadRun[] = [
 		},
 		outcome: {
 			refused:
-				'"Attributes" has 74 values to send (after leaving out 24), 24 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out. [item 0]',
+				'"Attributes" has 74 values to send (after leaving out 24), 24 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out, e.g. the last 24, as the advice lists them. [item 0]',
 		},
 	},
 	{

@@ -38,6 +38,7 @@ import { scheduleCall } from '../nodes/CallKaroDeleteScheduledCall.contract';
 import { call } from '../sandbox/helpers';
 import { DEMO_API_KEY } from '../sandbox/sandbox.mjs';
 import { callEndedEvent } from '../support/callEnded';
+import { readNodeOutput } from '../fixtures/node-outputs/nodeOutputs.mjs';
 import {
 	brokenLinks,
 	docText,
@@ -305,6 +306,35 @@ describe('README examples, produced by the nodes', () => {
 		});
 		expect(apiRequests(sandbox())).toEqual([]);
 		expectQuoted(withoutItem(String(item.error)));
+	});
+
+	it('a Calendly invitee with two guests, mapped as the recipe: the guests left out as advised', async () => {
+		const booking = readNodeOutput('calendly-trigger-invitee-created-guests.json') as IDataObject;
+		const parameters: INodeParameters = {
+			agentId: 'agent_sales_01',
+			phoneNumber: '={{ $json.payload.scheduled_event.location.location }}',
+			additionalFields: { metadataJson: '={{ $json.payload }}' },
+		};
+		const run = (options: INodeParameters) =>
+			outputs({
+				type: OUTBOUND_CALL,
+				parameters: { ...parameters, options },
+				items: [booking],
+				upstream: [{ name: 'Calendly Trigger', type: 'n8n-nodes-base.calendlyTrigger' }],
+			});
+		const [refused] = await run({});
+		expect(apiRequests(sandbox())).toEqual([]);
+		expectQuoted(withoutItem(String(refused.error)));
+		const advice = (refused.details as IDataObject).advice as IDataObject;
+		expect(advice).toEqual({
+			field: 'Metadata Keys to Leave Out',
+			add: 'scheduled_event.event_guests',
+		});
+		const [sent] = await run({ metadataKeysToLeaveOut: advice.add });
+		expect(sent.status).toBe('success');
+		const body = JSON.stringify(apiRequests(sandbox())[0].body);
+		expect(body).toContain('meera.iyer@example.com');
+		expect(body).not.toContain('arjun.menon@example.com');
 	});
 
 	it('three people in one item after an Aggregate node, as metadata and as the list itself', async () => {
