@@ -89,7 +89,7 @@ function readEntry(inner: unknown, key: string, described: boolean, into: EntryC
 }
 
 /** Keys that identify a record, keys that point at the record an entry belongs to, and names. */
-const IDENTIFIER_KEY = /^(id|name|uuid)$/i;
+const IDENTIFIER_KEY = /^(id|name|uuid|vid|guid)$/i;
 const PARENT_KEY = /^parent$|^(parent|customer|contact|person)[-_ ]?id$/i;
 const PERSON_NAME_KEY = /^(first|last|given|family|full|middle|display)?[-_ ]?name$/i;
 
@@ -110,17 +110,20 @@ function scalarText(value: unknown): string | undefined {
  * one same record (ERPNext's `parent`), and none names anyone but that record's person.
  */
 function areOwnRows(entries: unknown[], holder: Record<string, unknown> | undefined): boolean {
-	if (entries.length < 2 || !entries.every(isPlainObject)) return false;
+	if (entries.length === 0 || !entries.every(isPlainObject)) return false;
 	const rows = entries as Array<Record<string, unknown>>;
 	const identifiers = Object.entries(holder ?? {})
 		.filter(([key]) => IDENTIFIER_KEY.test(key))
-		.map(([, value]) => scalarText(value));
+		.map(([key, value]) => [key, scalarText(value)] as const);
+	// Under a key of its own (`customer_id`, `parent`), or the same id (HubSpot's profile `vid`).
 	const pointsAtHolder = (row: Record<string, unknown>) =>
-		Object.entries(row).some(
-			([key, value]) =>
-				!IDENTIFIER_KEY.test(key) &&
-				scalarText(value) !== undefined &&
-				identifiers.includes(scalarText(value)),
+		Object.entries(row).some(([key, value]) =>
+			identifiers.some(
+				([holderKey, identifier]) =>
+					identifier !== undefined &&
+					scalarText(value) === identifier &&
+					(key === holderKey ? holderKey !== 'name' : !IDENTIFIER_KEY.test(key)),
+			),
 		);
 	const parentKeys = Object.keys(rows[0]).filter((key) => PARENT_KEY.test(key));
 	const oneParent = parentKeys.some((key) => {
@@ -177,10 +180,14 @@ interface ListOfPeople {
 	holds: string;
 }
 
+/** Whether the list at a path stands beside a person's own values, as its other people do. */
+type Beside = (path: ReadonlyArray<string | number>) => boolean;
+
 function listOfPeopleIn(
 	value: unknown,
 	path: Array<string | number>,
 	holder: Record<string, unknown> | undefined,
+	beside: Beside,
 ): ListOfPeople | undefined {
 	const inner = unwrapValue(value).value;
 	if (Array.isArray(inner)) {
@@ -189,10 +196,16 @@ function listOfPeopleIn(
 			// Lists inside lists (pages of results) hold the records of their entries.
 			const entries = inner.flat(Number.POSITIVE_INFINITY) as unknown[];
 			const people = peopleIn(entries, holder);
-			if (people >= 2) {
-				const holds = entries.some(isPlainObject)
-					? `${people} people's records`
-					: `${people} phone numbers or email addresses`;
+			// One record beside a person's own values is another person (a booking's one guest);
+			// alone in the item, it is the person.
+			if (people >= 2 || (people === 1 && beside(path))) {
+				const records = entries.some(isPlainObject);
+				const holds =
+					people === 1
+						? "another person's record"
+						: records
+							? `${people} people's records`
+							: `${people} phone numbers or email addresses`;
 				return { path, holds };
 			}
 		}
@@ -200,18 +213,20 @@ function listOfPeopleIn(
 			inner.map((entry, index) => [index, entry] as const),
 			path,
 			undefined,
+			beside,
 		);
 	}
-	return isPlainObject(inner) ? firstFound(Object.entries(inner), path, inner) : undefined;
+	return isPlainObject(inner) ? firstFound(Object.entries(inner), path, inner, beside) : undefined;
 }
 
 function firstFound(
 	entries: ReadonlyArray<readonly [string | number, unknown]>,
 	path: Array<string | number>,
 	holder: Record<string, unknown> | undefined,
+	beside: Beside,
 ): ListOfPeople | undefined {
 	for (const [name, entry] of entries) {
-		const found = listOfPeopleIn(entry, [...path, name], holder);
+		const found = listOfPeopleIn(entry, [...path, name], holder, beside);
 		if (found) return found;
 	}
 	return undefined;
@@ -253,6 +268,7 @@ function besidePersonalValues(record: unknown, path: ReadonlyArray<string | numb
 	const parent = unwrapValue(valueAt(record, path.slice(0, -1))).value;
 	const length = (unwrapValue(valueAt(record, path)).value as unknown[]).length;
 	const column =
+		length >= 2 &&
 		isPlainObject(parent) &&
 		Object.entries(parent).some(([key, sibling]) => {
 			const other = unwrapValue(sibling).value;
@@ -298,7 +314,9 @@ export function refuseSeveralPeople(
 	} = {},
 ): void {
 	const { source, leaveOutOption, record = entries } = options;
-	const people = firstFound(entries, [], Object.fromEntries(record));
+	const kept = Object.fromEntries(entries);
+	const beside: Beside = (path) => besidePersonalValues(kept, path);
+	const people = firstFound(entries, [], Object.fromEntries(record), beside);
 	const aggregated = source?.putsItemsInLists
 		? entries.find(([, value]) => Array.isArray(value) && value.length >= 2)
 		: undefined;
@@ -310,8 +328,7 @@ export function refuseSeveralPeople(
 		});
 	if (!found) return;
 	const where = keyPathOf(found.path);
-	const besidePerson =
-		people !== undefined && besidePersonalValues(Object.fromEntries(entries), found.path);
+	const besidePerson = people !== undefined && beside(found.path);
 	const { fix, advice } = fixFor(where, besidePerson, leaveOutOption);
 	throw invalidInput(
 		field,

@@ -177,6 +177,7 @@ function call(
 	mapped: Json,
 	jsonText: boolean,
 	source?: SourceNodeRules,
+	keysToLeaveOut: string[] = [],
 ) {
 	return kind === 'assign'
 		? () =>
@@ -187,7 +188,7 @@ function call(
 					attributeRules: {
 						handling: jsonText ? 'jsonText' : 'leaveOut',
 						keysToSend: [],
-						keysToLeaveOut: [],
+						keysToLeaveOut,
 					},
 					sourceNode: source,
 				})
@@ -196,7 +197,11 @@ function call(
 					agentId: 'agent_sales_01',
 					phoneNumber: phone,
 					sourceNode: source,
-					options: { metadata: mapped, metadataHandling: jsonText ? 'jsonText' : 'leaveOut' },
+					options: {
+						metadata: mapped,
+						metadataHandling: jsonText ? 'jsonText' : 'leaveOut',
+						metadataKeysToLeaveOut: keysToLeaveOut,
+					},
 				});
 }
 
@@ -248,6 +253,93 @@ describe('one item is one person, over generated people and containers', () => {
 				},
 			),
 			propertyRuns(15, 2000),
+		);
+	});
+
+	test("other people beside a person's values: following each refusal's advice sends the person's values and no one else's", () => {
+		fc.assert(
+			fc.property(
+				people,
+				fc.array(fc.tuple(key, fc.option(key, { nil: undefined })), { minLength: 1, maxLength: 2 }),
+				fc.constantFrom('assign' as const, 'outbound' as const),
+				fc.boolean(),
+				([called, ...others], places, kind, jsonText) => {
+					// Each list of the others sits under a key of its own, or inside an object.
+					const record: Record<string, Json> = { ...called.record };
+					places.forEach(([listKey, boxKey], index) => {
+						const list = others.map((other) => other.record);
+						if (boxKey === undefined) record[`${listKey}_list${index}`] = list;
+						else record[`${boxKey}_box${index}`] = { [`${listKey}_list`]: list, note: `n${index}` };
+					});
+					const leaveOut: string[] = [];
+					let outcome = sentValues(call(kind, called.e164, record, jsonText, undefined, leaveOut));
+					for (
+						let asked = 0;
+						outcome instanceof CallKaroInputError && asked < places.length;
+						asked++
+					) {
+						const { advice } = outcome;
+						expect(advice).toEqual({
+							field:
+								kind === 'assign' ? 'Attribute Keys to Leave Out' : 'Metadata Keys to Leave Out',
+							add: expect.any(String),
+						});
+						expect(outcome.message).toContain(`"${(advice as { add: string }).add}"`);
+						leaveOut.push((advice as { add: string }).add);
+						outcome = sentValues(call(kind, called.e164, record, jsonText, undefined, leaveOut));
+					}
+					if (outcome instanceof CallKaroInputError) throw outcome;
+					for (const value of called.own)
+						expect(outcome).toContain(JSON.stringify(value).slice(1, -1));
+					for (const value of others.flatMap((other) => other.own))
+						expect(outcome).not.toContain(JSON.stringify(value).slice(1, -1));
+				},
+			),
+			propertyRuns(20, 2000),
+		);
+	});
+
+	test("one person's record with any number of their own numbers, in parts, with types and flags, is never refused", () => {
+		const ownNumber = fc.oneof(
+			// Xero: the number in its parts, with its type; an unused type is all empty.
+			fc.record({
+				PhoneType: fc.constantFrom('DEFAULT', 'DDI', 'FAX', 'MOBILE'),
+				PhoneNumber: fc.constantFrom('496 0388', '496 0321', '123461', ''),
+				PhoneAreaCode: fc.constantFrom('0113', '07400', ''),
+				PhoneCountryCode: fc.constantFrom('44', ''),
+			}),
+			// ERPNext: a number with its 0/1 flags.
+			fc.record({
+				phone: fc.constantFrom('+91 98200 17645', '+91 44 4859 0175', '9820017646'),
+				is_primary_phone: fc.constantFrom(0, 1),
+				is_primary_mobile_no: fc.constantFrom(0, 1),
+			}),
+			// Pipedrive, Google: a labelled value with flags and metadata.
+			fc.record({
+				value: fc.constantFrom('+91 98200 22223', '022 6600 1234'),
+				label: fc.constantFrom('work', 'mobile', 'home'),
+				primary: fc.boolean(),
+				metadata: fc.record({
+					primary: fc.boolean(),
+					source: fc.record({ type: fc.constant('CONTACT') }),
+				}),
+			}),
+		);
+		fc.assert(
+			fc.property(
+				person(0),
+				key,
+				fc.array(ownNumber, { maxLength: 6 }),
+				fc.constantFrom('assign' as const, 'outbound' as const),
+				(member, listKey, numbers, kind) => {
+					const record = { ...member.record, [`${listKey}_numbers`]: numbers };
+					const outcome = sentValues(call(kind, member.e164, record, false));
+					if (outcome instanceof CallKaroInputError) throw outcome;
+					for (const value of member.own)
+						expect(outcome).toContain(JSON.stringify(value).slice(1, -1));
+				},
+			),
+			propertyRuns(20, 2000),
 		);
 	});
 

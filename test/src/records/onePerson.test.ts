@@ -249,7 +249,7 @@ describe('refuseSeveralPeople: what a list of people is', () => {
 				],
 			},
 		],
-		['a list of one record', { data: [PEOPLE[0]] }],
+		['a list of one record, all the item holds (Aggregate of one item)', { data: [PEOPLE[0]] }],
 		[
 			"a form's answers as named values",
 			{
@@ -360,6 +360,15 @@ describe('refuseSeveralPeople: what a list of people is', () => {
 				],
 			},
 			'"Metadata" holds a list of 3 people\'s records in "contacts"',
+		],
+		[
+			"one guest beside the invitee's own values: another person, whatever the count",
+			{
+				name: 'Meera Iyer',
+				tags: ['vip'],
+				event_guests: [{ email: 'arjun@example.com', created_at: '2026-11-30T09:12:43Z' }],
+			},
+			`"Metadata" holds a list of another person's record in "event_guests"`,
 		],
 		[
 			'a key an identifier cannot be',
