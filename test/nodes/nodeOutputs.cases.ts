@@ -2,35 +2,28 @@
 // in n8n's repository), run through the CallKaro nodes in n8n's engine behind a stand-in of that
 // node's type, with the recipe of docs/mapping-crm-records.md and with the whole item
 // ({{ $json }}): the body sent, or the refusal, is asserted.
-import { Settings } from 'luxon';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { ASSIGN_WORKFLOW, DELETE_SCHEDULED_CALL, OUTBOUND_CALL } from '../engine/callKaroNodes';
 import { readNodeOutput } from '../fixtures/node-outputs/nodeOutputs.mjs';
 import { inTurn } from '../support/testScale.mjs';
-import { NODE_NAME, apiRequests, reasonCounts, runNode, useSandbox } from './fixtures';
+import { NODE_NAME, apiRequests, reasonCounts, runNode } from './fixtures';
 import type { UpstreamNode } from './fixtures';
-import { RECORDS_CORPUS_FILES } from './recordsCorpus.cases';
-
-/** The clock of every run: the items' follow-ups lie ahead of it. */
-const NOW = Date.parse('2026-11-25T06:00:00Z');
+import {
+	DEFAULTS,
+	INDEX,
+	RECORDS_CORPUS_FILES,
+	TYPES,
+	assignRecord,
+	outboundRecord,
+	sourceOf,
+	useNodeOutputSandbox,
+} from './nodeOutputRuns';
+import type { NodeKind } from './nodeOutputRuns';
 
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 const CALLING_HOURS: INodeParameters = {
 	callingHours: { window: { days: WEEKDAYS, start: '10:00', end: '18:00' } },
 };
-
-interface IndexEntry {
-	file: string;
-	node: string;
-	nodeType: string;
-	typeVersion?: number;
-	source: { repo: string; path: string; commit: string };
-	/** Fields the node gives as JS Date values (database drivers), revived by the loader. */
-	jsDates?: string[];
-}
-
-const INDEX = readNodeOutput('index.json') as unknown as IndexEntry[];
 
 type Outcome =
 	| {
@@ -50,7 +43,7 @@ interface NodeOutputRun {
 	file: string;
 	/** How the builder mapped the item. */
 	mapping: string;
-	node: 'assign' | 'outbound' | 'delete';
+	node: NodeKind;
 	parameters: INodeParameters;
 	/** An Edit Fields node stands between the source node and CallKaro: nothing is known of the shape. */
 	afterEditFields?: boolean;
@@ -59,32 +52,8 @@ interface NodeOutputRun {
 	withoutSource?: true | Outcome;
 }
 
-const TYPES = { assign: ASSIGN_WORKFLOW, outbound: OUTBOUND_CALL, delete: DELETE_SCHEDULED_CALL };
-const DEFAULTS: Record<NodeOutputRun['node'], INodeParameters> = {
-	assign: { workflowId: 'wf_welcome', schedule: 'now' },
-	outbound: { agentId: 'agent_sales_01' },
-	delete: { agentId: 'agent_sales_01' },
-};
-
-/** Assign with the item as attributes: `record` is the expression, e.g. '$json.fields'. */
-function assignRecord(phone: string, record: string, more: INodeParameters = {}): INodeParameters {
-	return {
-		phoneNumber: `={{ ${phone} }}`,
-		attributeSource: 'json',
-		attributesJson: `={{ ${record} }}`,
-		...more,
-	};
-}
-
 function at(scheduleAt: string, options: INodeParameters = {}): INodeParameters {
 	return { schedule: 'at', scheduleAt: `={{ ${scheduleAt} }}`, options };
-}
-
-function outboundRecord(phone: string, record: string, more: IDataObject = {}): INodeParameters {
-	return {
-		phoneNumber: `={{ ${phone} }}`,
-		additionalFields: { metadataJson: `={{ ${record} }}`, ...more },
-	};
 }
 
 /** The columns of the PostgreSQL and Microsoft SQL rows, as the queries select them. */
@@ -1581,14 +1550,7 @@ const RUNS: NodeOutputRun[] = [
 ];
 
 describe("items as n8n's own nodes output them, through the CallKaro nodes", () => {
-	const sandbox = useSandbox({ runDurationMs: 0 });
-	const luxonNow = Settings.now;
-	beforeAll(() => {
-		Settings.now = () => NOW;
-	});
-	afterAll(() => {
-		Settings.now = luxonNow;
-	});
+	const sandbox = useNodeOutputSandbox();
 
 	test("the corpus names its source in n8n's repository for every item, and every item is run", () => {
 		expect(INDEX.length).toBeGreaterThanOrEqual(48);
@@ -1600,18 +1562,14 @@ describe("items as n8n's own nodes output them, through the CallKaro nodes", () 
 				commit: expect.stringMatching(/^[0-9a-f]{40}$/),
 			});
 		}
-		// The records corpus of issue 52 is run in recordsCorpus.cases.ts.
 		expect(new Set([...RUNS.map((run) => run.file), ...RECORDS_CORPUS_FILES])).toEqual(
 			new Set(INDEX.map((entry) => entry.file)),
 		);
 	});
 
 	async function check(run: NodeOutputRun, afterEditFields: boolean, outcome: Outcome) {
-		const entry = INDEX.find(({ file }) => file === run.file);
-		if (!entry) throw new Error(`${run.file} is not in index.json`);
-		const upstream: UpstreamNode[] = [
-			{ name: entry.node, type: entry.nodeType, typeVersion: entry.typeVersion },
-		];
+		const { entry, upstream: source } = sourceOf(run.file);
+		const upstream: UpstreamNode[] = [source];
 		if (afterEditFields) upstream.push({ name: 'Edit Fields', type: 'n8n-nodes-base.set' });
 		sandbox().reset();
 		const result = await runNode(sandbox(), {

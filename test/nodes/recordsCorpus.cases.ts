@@ -3,37 +3,24 @@
 // run through the CallKaro nodes in n8n's engine behind a stand-in of their node. Each run states
 // the number called and what the call carries; a refusal's advice is followed as a builder would,
 // until the item is sent or refused without advice.
-import { Settings } from 'luxon';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Advice } from '../../src/input/inputError';
-import { ASSIGN_WORKFLOW, OUTBOUND_CALL } from '../engine/callKaroNodes';
 import type { RunResult } from '../engine/harness';
 import { readNodeOutput } from '../fixtures/node-outputs/nodeOutputs.mjs';
 import { adviceOf, followAdvice } from './advice';
-import { NODE_NAME, apiRequests, runNode, useSandbox } from './fixtures';
-import type { Sandbox } from './fixtures';
+import { NODE_NAME, apiRequests, runNode } from './fixtures';
+import {
+	DEFAULTS,
+	INDEX,
+	RECORDS_CORPUS_FILES,
+	TYPES,
+	assignRecord,
+	outboundRecord,
+	sourceOf,
+	useNodeOutputSandbox,
+} from './nodeOutputRuns';
 
-/** The clock of every run: the bookings lie ahead of it. */
-const NOW = Date.parse('2026-11-25T06:00:00Z');
-
-interface IndexEntry {
-	file: string;
-	node: string;
-	nodeType: string;
-	typeVersion?: number;
-}
-
-const INDEX = readNodeOutput('index.json') as unknown as IndexEntry[];
-
-/** The corpus files these runs cover (nodeOutputs.cases.ts holds every other file to a run). */
-export const RECORDS_CORPUS_FILES = [
-	'calendly-trigger-invitee-created-guests.json',
-	'xero-contact-get.json',
-	'erpnext-contact-get.json',
-	'telegram-trigger-message-contact.json',
-	'shopify-trigger-customer-update.json',
-] as const;
 type CorpusFile = (typeof RECORDS_CORPUS_FILES)[number];
 
 const CALENDLY_GUESTS: CorpusFile = 'calendly-trigger-invitee-created-guests.json';
@@ -48,48 +35,23 @@ const OTHERS: Partial<Record<CorpusFile, string[]>> = {
 	[XERO]: ['accounts@example.co.uk', 'priya.chandra@example.co.uk', 'Ashby', 'Chandra'],
 };
 
-const TYPES = { assign: ASSIGN_WORKFLOW, outbound: OUTBOUND_CALL };
-type NodeKind = keyof typeof TYPES;
-const DEFAULTS: Record<NodeKind, INodeParameters> = {
-	assign: { workflowId: 'wf_welcome', schedule: 'now' },
-	outbound: { agentId: 'agent_sales_01' },
-};
-
-function assignRecord(
-	phone: string,
-	record: string,
-	options: INodeParameters = {},
-): INodeParameters {
-	return {
-		phoneNumber: `={{ ${phone} }}`,
-		attributeSource: 'json',
-		attributesJson: `={{ ${record} }}`,
-		options,
-	};
+/** A Xero Phones entry of one type, its three parts written together as one number. */
+function xeroNumber(type: 'DEFAULT' | 'MOBILE'): string {
+	return `(p => \`+\${p.PhoneCountryCode} \${p.PhoneAreaCode} \${p.PhoneNumber}\`)($json.Phones.find(p => p.PhoneType === '${type}'))`;
 }
-
-function outboundRecord(phone: string, record: string, more: IDataObject = {}): INodeParameters {
-	return {
-		phoneNumber: `={{ ${phone} }}`,
-		additionalFields: { metadataJson: `={{ ${record} }}`, ...more },
-	};
-}
-
-/** Xero's MOBILE entry, its three parts written together as one number. */
-const XERO_MOBILE =
-	"(p => `+${p.PhoneCountryCode} ${p.PhoneAreaCode} ${p.PhoneNumber}`)($json.Phones.find(p => p.PhoneType === 'MOBILE'))";
+const XERO_MOBILE = xeroNumber('MOBILE');
 
 interface CorpusRun {
 	name: string;
 	file: CorpusFile;
-	node: NodeKind;
+	node: 'assign' | 'outbound';
 	parameters: INodeParameters;
 	/** The items of one run: the fixture, or items of its shape made from it. */
 	items?: (fixture: IDataObject) => IDataObject[];
 	/**
 	 * The number called for each item, after following any advice (a list: any one of the person's
-	 * own numbers, in full). `orRefusedNaming`: a refusal
-	 * without advice that names this list of other people is right too.
+	 * own numbers, in full). `orRefusedNaming`: a refusal without advice that names this list of
+	 * other people is right too.
 	 */
 	outcome: Array<{ sent: string | string[]; scheduleAt?: string; orRefusedNaming?: string }>;
 	/** Values of the person that the call carries (attributes or metadata), after any advice. */
@@ -128,7 +90,9 @@ const RUNS: CorpusRun[] = [
 		file: CALENDLY_GUESTS,
 		node: 'assign',
 		parameters: assignRecord('$json.payload.scheduled_event.location.location', '$json.payload', {
-			attributeKeysToSend: 'name, email, questions_and_answers, scheduled_event',
+			options: {
+				attributeKeysToSend: 'name, email, questions_and_answers, scheduled_event',
+			},
 		}),
 		outcome: [{ sent: '+919820017641' }],
 		carries: ['Meera Iyer', 'meera.iyer@example.com'],
@@ -138,8 +102,10 @@ const RUNS: CorpusRun[] = [
 		file: CALENDLY_GUESTS,
 		node: 'assign',
 		parameters: assignRecord('$json.payload.scheduled_event.location.location', '$json.payload', {
-			attributeKeysToSend: 'name, email, questions_and_answers, scheduled_event',
-			attributeKeysToLeaveOut: 'scheduled_event.event_guests',
+			options: {
+				attributeKeysToSend: 'name, email, questions_and_answers, scheduled_event',
+				attributeKeysToLeaveOut: 'scheduled_event.event_guests',
+			},
 		}),
 		outcome: [{ sent: '+919820017641' }],
 		carries: ['Meera Iyer', 'meera.iyer@example.com'],
@@ -172,7 +138,9 @@ const RUNS: CorpusRun[] = [
 		file: XERO,
 		node: 'assign',
 		parameters: assignRecord(XERO_MOBILE, '$json', {
-			attributeKeysToSend: 'Name, FirstName, LastName, EmailAddress, Phones, Addresses',
+			options: {
+				attributeKeysToSend: 'Name, FirstName, LastName, EmailAddress, Phones, Addresses',
+			},
 		}),
 		outcome: [{ sent: '+447400123461' }],
 		carries: ['Eleanor', 'Whitfield', '496 0321'],
@@ -181,10 +149,7 @@ const RUNS: CorpusRun[] = [
 		name: 'Xero contacts of one shape, four numbers and one: the same verdict',
 		file: XERO,
 		node: 'outbound',
-		parameters: outboundRecord(
-			"(p => `+${p.PhoneCountryCode} ${p.PhoneAreaCode} ${p.PhoneNumber}`)($json.Phones.find(p => p.PhoneType === 'DEFAULT'))",
-			'{ ...$json, ContactPersons: undefined }',
-		),
+		parameters: outboundRecord(xeroNumber('DEFAULT'), '{ ...$json, ContactPersons: undefined }'),
 		items: (contact) => [contact, withOneNumber(contact)],
 		outcome: [{ sent: '+441134960321' }, { sent: '+441134960321' }],
 	},
@@ -193,7 +158,9 @@ const RUNS: CorpusRun[] = [
 		file: ERPNEXT,
 		node: 'assign',
 		parameters: assignRecord('$json.mobile_no', '$json', {
-			attributeKeysToSend: 'full_name, email_id, company_name, phone_nos',
+			options: {
+				attributeKeysToSend: 'full_name, email_id, company_name, phone_nos',
+			},
 		}),
 		outcome: [{ sent: '+919820017645' }],
 		carries: ['Meenakshi', 'meenakshi@example.in', '+91 44 4859 0175'],
@@ -253,7 +220,9 @@ const RUNS: CorpusRun[] = [
 		file: SHOPIFY,
 		node: 'assign',
 		parameters: assignRecord('$json.phone', '$json', {
-			attributeKeysToSend: 'first_name, last_name, email, note, addresses',
+			options: {
+				attributeKeysToSend: 'first_name, last_name, email, note, addresses',
+			},
 		}),
 		outcome: [{ sent: '+919820017648' }],
 		carries: ['Nandini', 'Sakar Tower'],
@@ -293,7 +262,6 @@ function unresolvedPaths(expression: string, item: IDataObject): string[] {
 
 /** One item's path: each run's error or body, and the advice followed after it. */
 interface Step {
-	parameters: INodeParameters;
 	error?: string;
 	advice?: Advice;
 	body?: IDataObject;
@@ -303,14 +271,7 @@ interface Step {
 const MOST_ADVICE = 3;
 
 describe('the records corpus (issue 52): one person, several numbers and addresses, guests', () => {
-	const sandbox = useSandbox({ runDurationMs: 0 });
-	const luxonNow = Settings.now;
-	beforeAll(() => {
-		Settings.now = () => NOW;
-	});
-	afterAll(() => {
-		Settings.now = luxonNow;
-	});
+	const sandbox = useNodeOutputSandbox();
 
 	test('every file of the corpus is in index.json and run', () => {
 		const files = new Set(INDEX.map((entry) => entry.file));
@@ -319,22 +280,19 @@ describe('the records corpus (issue 52): one person, several numbers and address
 	});
 
 	async function runOnce(
-		source: Sandbox,
 		run: CorpusRun,
 		parameters: INodeParameters,
 		item: IDataObject,
 	): Promise<{ result: RunResult; body?: IDataObject }> {
-		const entry = INDEX.find(({ file }) => file === run.file);
-		if (!entry) throw new Error(`${run.file} is not in index.json`);
-		source.reset();
-		const result = await runNode(source, {
+		sandbox().reset();
+		const result = await runNode(sandbox(), {
 			type: TYPES[run.node],
 			parameters: { ...DEFAULTS[run.node], ...parameters },
 			items: [item],
-			upstream: [{ name: entry.node, type: entry.nodeType, typeVersion: entry.typeVersion }],
+			upstream: [sourceOf(run.file).upstream],
 			settings: { continueOnFail: true },
 		});
-		const requests = apiRequests(source);
+		const requests = apiRequests(sandbox());
 		expect(requests.length).toBeLessThanOrEqual(1);
 		return { result, body: requests[0]?.body as IDataObject | undefined };
 	}
@@ -344,10 +302,10 @@ describe('the records corpus (issue 52): one person, several numbers and address
 		const steps: Step[] = [];
 		let { parameters } = run;
 		for (let asked = 0; asked <= MOST_ADVICE; asked++) {
-			const { result, body } = await runOnce(sandbox(), run, parameters, item);
+			const { result, body } = await runOnce(run, parameters, item);
 			const [output] = result.json(NODE_NAME);
 			const advice = adviceOf(result, NODE_NAME);
-			steps.push({ parameters, body, error: output.error as string | undefined, advice });
+			steps.push({ body, error: output.error as string | undefined, advice });
 			if (body || !advice) return steps;
 			parameters = followAdvice(TYPES[run.node], parameters, advice);
 		}
@@ -365,6 +323,10 @@ describe('the records corpus (issue 52): one person, several numbers and address
 				const last = steps[steps.length - 1];
 				const expected = run.outcome[index];
 				const history = steps.map(({ error, advice }) => ({ error, advice }));
+				// An expression in advice is written from the item, as the builder's field reads it.
+				for (const { advice } of steps) {
+					if (advice && 'set' in advice) expect(unresolvedPaths(advice.set, item)).toEqual([]);
+				}
 				if (
 					!last.body &&
 					expected.orRefusedNaming &&
@@ -378,10 +340,6 @@ describe('the records corpus (issue 52): one person, several numbers and address
 				expect([expected.sent].flat()).toContain(last.body.to_number);
 				const body = last.body as IDataObject;
 				if (expected.scheduleAt) expect(body.schedule_at).toBe(expected.scheduleAt);
-				// An expression in advice is written from the item, as the builder's field reads it.
-				for (const { advice } of steps) {
-					if (advice && 'set' in advice) expect(unresolvedPaths(advice.set, item)).toEqual([]);
-				}
 				const carried = JSON.stringify(body.attributes ?? body.metadata ?? {});
 				for (const value of run.carries ?? []) expect(carried).toContain(value);
 				for (const value of OTHERS[run.file] ?? [])
