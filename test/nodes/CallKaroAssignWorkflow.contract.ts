@@ -137,8 +137,13 @@ export const assignWorkflow: ActionNodeRow = {
 		[
 			'51 attribute values to send',
 			{ attributeSource: 'json', attributesJson: '={{ $json.crm }}' },
-			{ crm: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`Field ${i}`, i])) },
-			'"Attributes" has 51 values to send, 1 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out, e.g. the last 1: Field 50. [item 1]',
+			// The last key holds a comma, which no key list can name: the fix names no key to drop.
+			{
+				crm: Object.fromEntries(
+					Array.from({ length: 51 }, (_, i) => [i === 50 ? 'Notes, extra' : `Field ${i}`, i]),
+				),
+			},
+			'"Attributes" has 51 values to send, 1 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out. [item 1]',
 		],
 		[
 			'attribute JSON that does not parse',

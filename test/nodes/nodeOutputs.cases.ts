@@ -771,13 +771,19 @@ const RUNS: NodeOutputRun[] = [
 		file: 'calendly-trigger-invitee-created.json',
 		mapping: "recipe: the event's phone location, the invitee as metadata, the event's start",
 		node: 'outbound',
-		parameters: outboundRecord('$json.payload.scheduled_event.location.location', '$json.payload', {
-			scheduleAt: '={{ $json.payload.scheduled_event.start_time }}',
-		}),
+		parameters: {
+			...outboundRecord('$json.payload.scheduled_event.location.location', '$json.payload', {
+				scheduleAt: '={{ $json.payload.scheduled_event.start_time }}',
+			}),
+			// The guests and the host are other people than the invitee called.
+			options: {
+				metadataKeysToLeaveOut: 'scheduled_event.event_guests, scheduled_event.event_memberships',
+			},
+		},
 		outcome: {
 			sent: { to_number: '+919820017569', schedule_at: '2026-12-11T11:00:00' },
-			keyCount: 32,
-			leftOut: { missing: 17, 'an empty list': 1 },
+			keyCount: 29,
+			leftOut: { missing: 17, 'in "Metadata Keys to Leave Out"': 4 },
 		},
 		withoutSource: true,
 	},
@@ -1041,12 +1047,13 @@ const RUNS: NodeOutputRun[] = [
 	},
 	{
 		file: 'google-calendar-event-get.json',
-		mapping: 'naive: location, start as it is ({ dateTime, timeZone }), the event as metadata',
+		mapping:
+			'naive: location, start as it is ({ dateTime, timeZone }), the event as metadata: its attendee refused',
 		node: 'outbound',
 		parameters: outboundRecord('$json.location', '$json', { scheduleAt: '={{ $json.start }}' }),
+		// Its attendees are other people than the one called.
 		outcome: {
-			sent: { to_number: '+919820017609', schedule_at: '2026-12-02T15:30:00' },
-			keyCount: 24,
+			refused: `"Metadata" holds a list of another person's record in "attendees": a call carries one person's values. Leave "attendees" out in Options > Metadata Keys to Leave Out: it holds other people than the one called. [item 0]`,
 		},
 		withoutSource: true,
 	},
@@ -1092,13 +1099,13 @@ const RUNS: NodeOutputRun[] = [
 	},
 	{
 		file: 'microsoft-outlook-event-get.json',
-		mapping: 'naive: location, start as it is (a Windows zone), the event as metadata',
+		mapping:
+			'naive: location, start as it is (a Windows zone), the event as metadata: its attendee refused',
 		node: 'outbound',
 		parameters: outboundRecord('$json.location', '$json', { scheduleAt: '={{ $json.start }}' }),
+		// Its attendees are other people than the one called.
 		outcome: {
-			sent: { to_number: '+919820017611', schedule_at: '2026-12-02T11:00:00' },
-			keyCount: 45,
-			leftOut: { 'an empty list': 1, missing: 4, 'an empty object': 2 },
+			refused: `"Metadata" holds a list of another person's record in "attendees": a call carries one person's values. Leave "attendees" out in Options > Metadata Keys to Leave Out: it holds other people than the one called. [item 0]`,
 		},
 		withoutSource: true,
 	},

@@ -330,7 +330,11 @@ describe('README examples, produced by the nodes', () => {
 			field: 'Metadata Keys to Leave Out',
 			add: 'scheduled_event.event_guests',
 		});
-		const [sent] = await run({ metadataKeysToLeaveOut: advice.add });
+		// Followed, the advice leads to the host, the next other person, then to the call.
+		const [host] = await run({ metadataKeysToLeaveOut: advice.add });
+		const hostAdvice = (host.details as IDataObject).advice as IDataObject;
+		expect(hostAdvice.add).toBe('scheduled_event.event_memberships');
+		const [sent] = await run({ metadataKeysToLeaveOut: `${advice.add}, ${hostAdvice.add}` });
 		expect(sent.status).toBe('success');
 		const body = JSON.stringify(apiRequests(sandbox())[0].body);
 		expect(body).toContain('meera.iyer@example.com');
