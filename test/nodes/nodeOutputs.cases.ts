@@ -6,6 +6,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { readNodeOutput } from '../fixtures/node-outputs/nodeOutputs.mjs';
 import { inTurn } from '../support/testScale.mjs';
+import { adviceOf, followAdvice } from './advice';
 import { NODE_NAME, apiRequests, reasonCounts, runNode } from './fixtures';
 import type { UpstreamNode } from './fixtures';
 import {
@@ -105,7 +106,7 @@ const RUNS: NodeOutputRun[] = [
 		},
 		withoutSource: {
 			refused:
-				'"Attributes" has none of the keys listed in "Attribute Keys to Send" (firstname, lastname, email, company, city, jobtitle, lifecyclestage). They are inside "properties": map {{ $json.properties }} in place of {{ $json }}. [item 0]',
+				'"Attributes" has none of the keys listed in "Attribute Keys to Send" (firstname, lastname, email, company, city, jobtitle, lifecyclestage). They are inside "properties". Map that object instead: {{ $json.properties }} in place of {{ $json }}. [item 0]',
 		},
 	},
 	{
@@ -285,7 +286,7 @@ const RUNS: NodeOutputRun[] = [
 		},
 		withoutSource: {
 			refused:
-				'"Attributes" has 83 values to send (after leaving out 40), 33 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out. [item 0]',
+				'"Attributes" has 83 values to send (after leaving out 40), 33 more than the 50 CallKaro accepts. List the keys to send in Options > Attribute Keys to Send, or the keys to drop in Options > Attribute Keys to Leave Out, e.g. the last 33, as the advice lists them. [item 0]',
 		},
 	},
 	{
@@ -1574,23 +1575,38 @@ describe("items as n8n's own nodes output them, through the CallKaro nodes", () 
 		);
 	});
 
-	async function check(run: NodeOutputRun, afterEditFields: boolean, outcome: Outcome) {
+	async function runOnce(
+		run: NodeOutputRun,
+		afterEditFields: boolean,
+		parameters: INodeParameters,
+	) {
 		const { entry, upstream: source } = sourceOf(run.file);
 		const upstream: UpstreamNode[] = [source];
 		if (afterEditFields) upstream.push({ name: 'Edit Fields', type: 'n8n-nodes-base.set' });
 		sandbox().reset();
-		const result = await runNode(sandbox(), {
+		return runNode(sandbox(), {
 			type: TYPES[run.node],
-			parameters: { ...DEFAULTS[run.node], ...run.parameters },
+			parameters: { ...DEFAULTS[run.node], ...parameters },
 			items: [readNodeOutput(run.file, entry.jsDates) as IDataObject],
 			upstream,
 			settings: { continueOnFail: true },
 		});
+	}
+
+	async function check(run: NodeOutputRun, afterEditFields: boolean, outcome: Outcome) {
+		const result = await runOnce(run, afterEditFields, run.parameters);
 		const [item] = result.json(NODE_NAME);
 		const requests = apiRequests(sandbox());
 		if ('refused' in outcome) {
 			expect(requests).toEqual([]);
 			expect(item.error).toBe(outcome.refused);
+			// A refusal's advice, followed as it is, sends the item or leads to another refusal.
+			const advice = adviceOf(result, NODE_NAME);
+			if (advice === undefined) return;
+			const followed = followAdvice(TYPES[run.node], run.parameters, advice);
+			const [again] = (await runOnce(run, afterEditFields, followed)).json(NODE_NAME);
+			expect(again.error).not.toBe(item.error);
+			if (again.error === undefined) expect(apiRequests(sandbox())).toHaveLength(1);
 			return;
 		}
 		expect(item.error).toBeUndefined();
