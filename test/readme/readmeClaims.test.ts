@@ -325,14 +325,14 @@ describe('README examples, produced by the nodes', () => {
 		const [refused] = await run({});
 		expect(apiRequests(sandbox())).toEqual([]);
 		expectQuoted(withoutItem(String(refused.error)));
-		const advice = (refused.details as IDataObject).advice as IDataObject;
+		const advice = (refused.details as IDataObject).advice as { field: string; add: string };
 		expect(advice).toEqual({
 			field: 'Metadata Keys to Leave Out',
 			add: 'scheduled_event.event_guests',
 		});
 		// Followed, the advice leads to the host, the next other person, then to the call.
 		const [host] = await run({ metadataKeysToLeaveOut: advice.add });
-		const hostAdvice = (host.details as IDataObject).advice as IDataObject;
+		const hostAdvice = (host.details as IDataObject).advice as { add: string };
 		expect(hostAdvice.add).toBe('scheduled_event.event_memberships');
 		const [sent] = await run({ metadataKeysToLeaveOut: `${advice.add}, ${hostAdvice.add}` });
 		expect(sent.status).toBe('success');
