@@ -106,8 +106,8 @@ function scalarText(value: unknown): string | undefined {
 
 /**
  * Whether a list's entries are one record's own rows (its addresses, its numbers): each points at
- * the record that holds the list (Shopify's `customer_id` is the customer's `id`), or all point at
- * one same record (ERPNext's `parent`), and none names anyone but that record's person.
+ * the record that holds the list (Shopify's `customer_id` is the customer's `id`), or two or more
+ * all point at one same record (ERPNext's `parent`), and none names anyone but that record's person.
  */
 function areOwnRows(entries: unknown[], holder: Record<string, unknown> | undefined): boolean {
 	if (entries.length === 0 || !entries.every(isPlainObject)) return false;
@@ -126,10 +126,13 @@ function areOwnRows(entries: unknown[], holder: Record<string, unknown> | undefi
 			),
 		);
 	const parentKeys = Object.keys(rows[0]).filter((key) => PARENT_KEY.test(key));
-	const oneParent = parentKeys.some((key) => {
-		const parent = scalarText(rows[0][key]);
-		return parent !== undefined && rows.every((row) => scalarText(row[key]) === parent);
-	});
+	// One entry alone shares its parent with no other: it must point at the holder.
+	const oneParent =
+		rows.length >= 2 &&
+		parentKeys.some((key) => {
+			const parent = scalarText(rows[0][key]);
+			return parent !== undefined && rows.every((row) => scalarText(row[key]) === parent);
+		});
 	const holderNames = new Set(holder ? nameWords(holder) : []);
 	const namesNoOneElse = rows.every((row) => nameWords(row).every((word) => holderNames.has(word)));
 	return (oneParent || rows.every(pointsAtHolder)) && namesNoOneElse;
@@ -198,8 +201,8 @@ function listOfPeopleIn(
 			const people = peopleIn(entries, holder);
 			// One record beside a person's own values is another person (a booking's one guest);
 			// alone in the item, it is the person.
-			if (people >= 2 || (people === 1 && beside(path))) {
-				const records = entries.some(isPlainObject);
+			const records = entries.some(isPlainObject);
+			if (people >= 2 || (people === 1 && records && beside(path))) {
 				const holds =
 					people === 1
 						? "another person's record"
