@@ -194,6 +194,15 @@ describe('refuseSeveralPeople: what a list of people is', () => {
 			},
 		],
 		[
+			"a customer's one address, pointing at the customer",
+			{
+				id: 7002,
+				first_name: 'Asha',
+				phone: '+91 98200 11112',
+				addresses: [{ id: 9011, customer_id: 7002, first_name: 'Asha', phone: '+91 98200 11112' }],
+			},
+		],
+		[
 			"a document's child rows, all of one parent (ERPNext's phone_nos)",
 			{
 				phone_nos: [
@@ -369,6 +378,15 @@ describe('refuseSeveralPeople: what a list of people is', () => {
 				event_guests: [{ email: 'arjun@example.com', created_at: '2026-11-30T09:12:43Z' }],
 			},
 			`"Metadata" holds a list of another person's record in "event_guests"`,
+		],
+		[
+			'one associated contact beside the record, with an id of its own',
+			{
+				id: 7,
+				name: 'Asha Rao',
+				associated: [{ contact_id: 55, name: 'Ravi Kumar', phone: '+91 98200 22223' }],
+			},
+			`"Metadata" holds a list of another person's record in "associated"`,
 		],
 		[
 			'a key an identifier cannot be',
