@@ -235,10 +235,11 @@ function firstFound(
 	return undefined;
 }
 
+/** Whether a value has a place for a value, empty or not: items of one shape answer alike. */
 function holdsAny(value: unknown): boolean {
 	const inner = unwrapValue(value).value;
 	if (isPlainObject(inner) || Array.isArray(inner)) return Object.values(inner).some(holdsAny);
-	return !isEmpty(inner);
+	return inner !== undefined;
 }
 
 /** The value at `path`, through wrappers; undefined where there is none. */
@@ -251,7 +252,7 @@ function valueAt(value: unknown, path: ReadonlyArray<string | number>): unknown 
 	}, value);
 }
 
-/** Whether anything but the value at `path` holds a value. */
+/** Whether anything but the value at `path` has a place for a value. */
 function holdsMoreThan(value: unknown, path: ReadonlyArray<string | number>): boolean {
 	if (path.length === 0) return false;
 	const inner = unwrapValue(value).value;
@@ -263,20 +264,22 @@ function holdsMoreThan(value: unknown, path: ReadonlyArray<string | number>): bo
 
 /**
  * Whether the list at `path` stands beside a person's own values (a meeting's guests beside the
- * invitee): something outside it holds a value, and no list of its length stands beside it, as
- * the columns of several items do (Aggregate's Individual Fields, behind any node).
+ * invitee): something outside it has a place for a value, and it is not one of the columns of
+ * several items, lists of one length that make at least half of what stands beside it
+ * (Aggregate's Individual Fields, behind any node).
  */
 function besidePersonalValues(record: unknown, path: ReadonlyArray<string | number>): boolean {
 	const name = String(path[path.length - 1]);
 	const parent = unwrapValue(valueAt(record, path.slice(0, -1))).value;
-	const length = (unwrapValue(valueAt(record, path)).value as unknown[]).length;
-	const column =
-		length >= 2 &&
-		isPlainObject(parent) &&
-		Object.entries(parent).some(([key, sibling]) => {
-			const other = unwrapValue(sibling).value;
-			return key !== name && Array.isArray(other) && other.length === length;
-		});
+	const { length } = unwrapValue(valueAt(record, path)).value as unknown[];
+	const siblings = isPlainObject(parent)
+		? Object.entries(parent).filter(([key]) => key !== name)
+		: [];
+	const columns = siblings.filter(([, sibling]) => {
+		const other = unwrapValue(sibling).value;
+		return Array.isArray(other) && other.length === length;
+	});
+	const column = length >= 2 && columns.length > 0 && columns.length * 2 >= siblings.length;
 	return !column && holdsMoreThan(record, path);
 }
 

@@ -420,6 +420,43 @@ describe('refuseSeveralPeople: what a list of people is', () => {
 	});
 });
 
+describe('the fix: leave out other people beside a person, Split Out where the item is several', () => {
+	const adviceOf = (record: Record<string, unknown>) =>
+		inputErrorOf(() =>
+			refuseSeveralPeople(Object.entries(record), 'Metadata', {
+				leaveOutOption: 'Metadata Keys to Leave Out',
+			}),
+		);
+
+	test("guests beside the invitee's own values: leave them out by their path", () => {
+		const error = adviceOf({
+			name: 'Meera Iyer',
+			scheduled_event: { name: 'Call', event_guests: PEOPLE.slice(0, 2) },
+		});
+		expect(error.advice).toEqual({
+			field: 'Metadata Keys to Leave Out',
+			add: 'scheduled_event.event_guests',
+		});
+	});
+
+	test.each([
+		['All Item Data', { data: PEOPLE }],
+		[
+			'Individual Fields behind Edit Fields, a field added',
+			{
+				contact: PEOPLE,
+				city: PEOPLE.map(({ city }) => city),
+				name: PEOPLE.map(({ name }) => name),
+				campaign: 'Diwali',
+			},
+		],
+	])('the columns or records of several items (%s): Split Out, no leave-out', (_case, record) => {
+		const error = adviceOf(record);
+		expect(error.advice).toBeUndefined();
+		expect(error.message).toMatch(/Split Out node \(Fields To Split Out: (data|contact)\)\.$/);
+	});
+});
+
 describe('dates inside a whole record are carried as ISO text', () => {
 	test.each([
 		[
