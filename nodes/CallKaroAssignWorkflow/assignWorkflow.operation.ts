@@ -39,6 +39,7 @@ import {
 	callingHoursOutput,
 	scheduleOutput,
 	scheduleZone,
+	fieldExpression,
 } from '../shared/schedule';
 import type { CallingHoursOptionValue } from '../shared/schedule';
 import { firstItemText } from '../shared/runState';
@@ -332,6 +333,7 @@ export function prepare(
 					longPast: options.longPastSchedule,
 					serialDates: options.scheduleNumbers === 'serialDates',
 					dateColumn: sourceDateColumnOf(context, itemIndex, scheduleAt),
+					expression: fieldExpression(context.getNode().parameters.scheduleAt),
 					farAhead: options.farAheadSchedule,
 				}
 			: undefined,
