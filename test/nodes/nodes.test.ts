@@ -24,3 +24,4 @@ import './nodeOutputs.cases';
 import './phoneMasking.cases';
 import './defaults.cases';
 import './advice.cases';
+import './scheduleAdvice.cases';
