@@ -500,15 +500,15 @@ function unreadDateError(
 	const tokens = shape.readings.map((reading) => reading.tokens);
 	const [sure] = tokens.length === 1 ? tokens : [];
 	if (sure === undefined || latin !== text) {
-		const [first, second] = tokens;
-		const either =
-			first && second
-				? `Its day and month can be read either way: read it with DateTime.fromFormat and the tokens '${first}' or '${second}', as your data writes dates; or g`
+		const named = tokens.flatMap((token) => (token === undefined ? [] : [`'${token}'`]));
+		const ways =
+			tokens.length > 1 && named.length === tokens.length
+				? `It can be read in ${named.length} ways: read it with DateTime.fromFormat and the tokens ${named.slice(0, -1).join(', ')} or ${named[named.length - 1]}, as your data writes dates; or g`
 				: 'G';
 		return invalidInput(
 			field,
 			said,
-			`${either}ive a date and time such as 2026-11-22T09:30:00+05:30`,
+			`${ways}ive a date and time such as 2026-11-22T09:30:00+05:30`,
 		);
 	}
 	const quoted = sure.includes("'") ? `"${sure}"` : `'${sure}'`;

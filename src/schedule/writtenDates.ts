@@ -223,8 +223,8 @@ export function isRealDate({ year, month, day }: WrittenTime): boolean {
 }
 
 /**
- * The text as a date in a form the node does not read: a date of three numbers with a four-digit
- * year (or a day, an English month name and a year), with a time of day written with ':', and
+ * The text as a date in a form the node does not read: a date of three numbers (or a day, an
+ * English month name and a four-digit year), with a time of day written with ':', and
  * nothing else but words and marks. Its tokens are given when luxon's fromFormat reads the text
  * with them as the same fields. Undefined for text that is no such date: such text may be a phone
  * number, and is masked.
@@ -254,7 +254,7 @@ export function dateShape(text: string): DateShape | undefined {
 		.map((order) => {
 			const value = (token: string) => Number(dateNumbers[order.indexOf(token)]);
 			const time: WrittenTime = {
-				year: value('yyyy'),
+				year: order.includes('yyyy') ? value('yyyy') : fullYear(value('yy')),
 				month: slots.month ?? value('M'),
 				day: value('d'),
 				hour,
@@ -286,22 +286,28 @@ function clockHour(hour: number, meridiem: Slots['meridiem']): number | undefine
 	return (hour % 12) + (meridiem === 'pm' ? 12 : 0);
 }
 
-/** The orders the date's numbers may be in, as tokens: a four-digit year first or last. */
+/**
+ * The orders the date's numbers may be in, as tokens: a four-digit year first or last, or, with
+ * three numbers of one or two digits (a locale's short date, '28.03.26'), a two-digit year
+ * last or first.
+ */
 function dateOrders(numbers: string[], monthName: boolean): string[][] {
+	if (numbers.some((number) => number.length > 4 || number.length === 3)) return [];
 	const yearAt = numbers.findIndex((number) => number.length === 4);
-	if (yearAt < 0 || numbers.some((number, index) => index !== yearAt && number.length > 2)) {
-		return [];
-	}
+	if (numbers.filter((number) => number.length === 4).length > 1) return [];
 	if (monthName) {
-		if (numbers.length !== 2) return [];
+		if (numbers.length !== 2 || yearAt < 0) return [];
 		return [yearAt === 0 ? ['yyyy', 'd'] : ['d', 'yyyy']];
 	}
 	if (numbers.length !== 3 || yearAt === 1) return [];
 	if (yearAt === 0) return [['yyyy', 'M', 'd']];
-	return [
-		['d', 'M', 'yyyy'],
-		['M', 'd', 'yyyy'],
-	];
+	const year = yearAt === 2 ? 'yyyy' : 'yy';
+	return [['d', 'M', year], ['M', 'd', year], ...(yearAt < 0 ? [['yy', 'M', 'd']] : [])];
+}
+
+/** A two-digit year as luxon reads it by default: up to 60 in this century, above it in the last. */
+function fullYear(twoDigits: number): number {
+	return twoDigits > 60 ? 1900 + twoDigits : 2000 + twoDigits;
 }
 
 function weekdayAgrees(time: WrittenTime, weekday: number | undefined): boolean {
