@@ -38,7 +38,7 @@ describe('a date in a form the node does not read', () => {
 				const schedule = toIstSchedule(followed.toISO(), options);
 				expect(schedule.utc).toBe(new Date(instant).toISOString());
 			}),
-			propertyRuns(200, 5000),
+			propertyRuns(60, 5000),
 		);
 	});
 });
