@@ -4,29 +4,19 @@
 // the text names. The engine runs a seeded few of these in n8n itself (test/nodes/scheduleAdvice.cases.ts).
 import fc from 'fast-check';
 
-import { CallKaroInputError } from '../../../src/input/inputError';
 import { toIstSchedule } from '../../../src/schedule/schedule';
 import { propertyRuns } from '../../support/property.mjs';
+import { inputErrorOf } from '../helpers';
 import { evaluateAdvice, unreadDateArb } from './unreadDates';
 
 const NOW = new Date('2026-11-25T06:00:00Z');
-
-function refusalOf(read: () => unknown): CallKaroInputError {
-	try {
-		read();
-	} catch (error) {
-		if (error instanceof CallKaroInputError) return error;
-		throw error;
-	}
-	throw new Error('not refused');
-}
 
 describe('a date in a form the node does not read', () => {
 	test('is refused as such, shown as written, and its advice followed reads the instant it names', () => {
 		fc.assert(
 			fc.property(unreadDateArb, ({ text, zone, instant }) => {
 				const options = { zone, now: NOW, expression: '$json.when' };
-				const error = refusalOf(() => toIstSchedule(text, options));
+				const error = inputErrorOf(() => toIstSchedule(text, options));
 				expect(error.message).toContain(
 					`"Schedule Time" is a date in a form this node does not read: "${text}". `,
 				);
@@ -34,7 +24,7 @@ describe('a date in a form the node does not read', () => {
 				expect(error.advice).toEqual({ field: 'Schedule Time', set });
 				expect(error.message).toContain(set);
 				// n8n hands the node a DateTime from an expression as ISO text with its offset
-				const followed = evaluateAdvice(set, { when: text }) as { toISO(): string };
+				const followed = evaluateAdvice(set, { when: text });
 				const schedule = toIstSchedule(followed.toISO(), options);
 				expect(schedule.utc).toBe(new Date(instant).toISOString());
 			}),

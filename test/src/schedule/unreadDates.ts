@@ -117,9 +117,20 @@ export const unreadDateArb: fc.Arbitrary<UnreadDate> = fc
 	})
 	.map(({ text, zone, instant, tokens }) => ({ text, zone, instant, tokens }));
 
-/** The date and time a builder's expression gives: what `{{ … }}` evaluates to in n8n, with luxon's DateTime. */
-export function evaluateAdvice(set: string, json: Record<string, unknown>): unknown {
-	const [, inside] = /^\{\{([\s\S]*)\}\}$/.exec(set) ?? [];
-	if (inside === undefined) throw new Error(`not an expression: ${set}`);
-	return new Function('DateTime', '$json', `return (${inside});`)(DateTime, json);
+// The advice's expression, as the node writes it for a field `{{ $json.when }}`.
+const ADVICE =
+	/^\{\{ DateTime\.fromFormat\((\$json\.when|String\(\$json\.when\)\.trim\(\)), (?:'([^']*)'|"([^"]*)"), \{ zone: '([^']+)'(, locale: 'en-US')? \}\) \}\}$/;
+
+/**
+ * What the advice's expression gives for an item, read part by part and called as n8n's
+ * expression would (the engine test, test/nodes/scheduleAdvice.cases.ts, has n8n evaluate it).
+ */
+export function evaluateAdvice(set: string, json: { when: string }): DateTime {
+	const [, value, single, double, zone, english] = ADVICE.exec(set) ?? [];
+	if (value === undefined) throw new Error(`not the advice's expression: ${set}`);
+	const text = value.startsWith('String') ? json.when.trim() : json.when;
+	return DateTime.fromFormat(text, single ?? double, {
+		zone,
+		...(english ? { locale: 'en-US' } : {}),
+	});
 }

@@ -1,20 +1,15 @@
 // Dates as written (issue 52): each form that names its instant is read; a date in another form
 // is shown as written and named as a form the node does not read, with its fromFormat tokens;
 // text that could be a phone number stays masked.
-import { CallKaroInputError } from '../../../src/input/inputError';
+import type { CallKaroInputError } from '../../../src/input/inputError';
 import { toIstSchedule } from '../../../src/schedule/schedule';
+import { inputErrorOf } from '../helpers';
 
 const NOW = new Date('2026-03-20T00:00:00Z');
 const IN_INDIA = { zone: 'Asia/Kolkata', now: NOW };
 
 function refusalOf(value: unknown, options: object = {}): CallKaroInputError {
-	try {
-		toIstSchedule(value, { ...IN_INDIA, ...options });
-	} catch (error) {
-		if (error instanceof CallKaroInputError) return error;
-		throw error;
-	}
-	throw new Error(`read: ${String(value)}`);
+	return inputErrorOf(() => toIstSchedule(value, { ...IN_INDIA, ...options }));
 }
 
 describe('every form that names its instant is read', () => {
