@@ -453,16 +453,14 @@ function writtenTime(latin: string): WrittenTime | number | undefined {
 	const mailDate = instantOfMailDate(latin);
 	if (mailDate !== undefined) return mailDate;
 	// English month names with a zone name their instant; without one, the tokens are given.
-	const [named] = dateShapeWithZone(latin);
-	return named;
+	const shape = dateShape(latin);
+	return shape && monthNameWithZone(shape);
 }
 
-/** A date with an English month name and a zone (`13 January 2026 05:15 UTC`), which names its instant. */
-function dateShapeWithZone(latin: string): [WrittenTime | undefined, DateShape | undefined] {
-	const shape = dateShape(latin);
-	const [only, other] = shape?.readings ?? [];
-	const named = shape?.monthName && other === undefined && only.time.offset !== undefined;
-	return [named ? only.time : undefined, shape];
+/** The time of a date with an English month name and a zone (`13 January 2026 05:15 UTC`), which names its instant. */
+function monthNameWithZone({ monthName, readings }: DateShape): WrittenTime | undefined {
+	const [only, other] = readings;
+	return monthName && other === undefined && only.time.offset !== undefined ? only.time : undefined;
 }
 
 function parseDateText(text: string, options: TextOptions, field: string, raw: unknown): Reading {
@@ -476,7 +474,7 @@ function parseDateText(text: string, options: TextOptions, field: string, raw: u
 
 /** The tokens' DateTime.fromFormat options: the zone, and English for names of months, days, AM/PM. */
 function fromFormatOptions(tokens: string, zone: string): string {
-	const english = /M{3}|E|(?<!')a/.test(tokens.replace(/'[^']*'/g, ''));
+	const english = /M{3}|E|a/.test(tokens.replace(/'[^']*'/g, ''));
 	return `{ zone: '${zone}'${english ? ", locale: 'en-US'" : ''} }`;
 }
 
@@ -492,7 +490,7 @@ function unreadDateError(
 	field: string,
 	raw: unknown,
 ): CallKaroInputError {
-	const [, shape] = dateShapeWithZone(latin);
+	const shape = dateShape(latin);
 	if (shape === undefined) {
 		return invalidInput(field, `is not a date and time: ${describeValue(text)}`, FORMAT_HINT);
 	}
@@ -501,15 +499,12 @@ function unreadDateError(
 	const [sure] = tokens.length === 1 ? tokens : [];
 	if (sure === undefined || latin !== text) {
 		const named = tokens.flatMap((token) => (token === undefined ? [] : [`'${token}'`]));
-		const ways =
+		const example = 'a date and time such as 2026-11-22T09:30:00+05:30';
+		const fix =
 			tokens.length > 1 && named.length === tokens.length
-				? `It can be read in ${named.length} ways: read it with DateTime.fromFormat and the tokens ${named.slice(0, -1).join(', ')} or ${named[named.length - 1]}, as your data writes dates; or g`
-				: 'G';
-		return invalidInput(
-			field,
-			said,
-			`${ways}ive a date and time such as 2026-11-22T09:30:00+05:30`,
-		);
+				? `It can be read in ${named.length} ways: read it with DateTime.fromFormat and the tokens ${named.slice(0, -1).join(', ')} or ${named[named.length - 1]}, as your data writes dates; or give ${example}`
+				: `Give ${example}`;
+		return invalidInput(field, said, fix);
 	}
 	const quoted = sure.includes("'") ? `"${sure}"` : `'${sure}'`;
 	const call = (value: string) =>

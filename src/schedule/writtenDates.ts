@@ -118,7 +118,7 @@ function nameToken(word: string, names: string[], token: string): string | undef
 
 /** A date in a form the node does not read: how it reads, and its tokens when they are sure. */
 export interface DateShape {
-	/** Its readings: one, or two when its day and month can be swapped. */
+	/** Its readings: one, or more when its day, month and year can be read in other orders. */
 	readings: Array<{ time: WrittenTime; tokens?: string }>;
 	/** It names its month in English. */
 	monthName: boolean;
@@ -212,7 +212,7 @@ function isLeapYear(year: number): boolean {
 }
 
 /** Days in a month of the proleptic Gregorian calendar. */
-export function daysInMonth(year: number, month: number): number {
+function daysInMonth(year: number, month: number): number {
 	if (month === 2) return isLeapYear(year) ? 29 : 28;
 	return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
