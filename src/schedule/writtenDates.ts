@@ -80,10 +80,14 @@ const MINUTES_IN_DAY = 24 * 60;
 
 /**
  * The instant of a mail or web date (RFC 2822: 'Wed, 02 Dec 2026 10:00:00 +0530', as Gmail, IMAP,
- * RSS and HTTP give it, its 'UT' too) or of a JS Date's text; undefined for any other text. Each
- * names its offset; luxon refuses a weekday that is not the date's.
+ * RSS and HTTP give it, its 'UT' too; HTTP's older RFC 850 form, 'Wednesday, 02-Dec-26 04:30:00
+ * GMT') or of a JS Date's text; undefined for any other text. Each names its offset; luxon
+ * refuses a weekday that is not the date's.
  */
 export function instantOfMailDate(text: string): number | undefined {
+	// HTTP's asctime form has no zone (C's asctime writes local time): only a date ending in GMT
+	const http = / GMT$/.test(text) ? DateTime.fromHTTP(text, { zone: 'UTC' }) : undefined;
+	if (http?.isValid) return http.toMillis();
 	const js = JS_DATE_STRING.exec(text);
 	const rfc2822 = js
 		? `${js[1]}, ${js[3]} ${js[2]} ${js[4]} ${js[5]} ${js[6] === undefined ? 'GMT' : `${js[6]}${js[7]}`}`
@@ -133,6 +137,7 @@ const PARTS = /\d+|\p{L}+|[^\d\p{L}]/gu;
 const ZONE_AT_END =
 	/(?<=:\d{2}(?:[.,]\d+)? ?(?:[AaPp][Mm])? ?)(UTC|GMT|UT|Z|(?:UTC|GMT)?[+-]\d{1,2}(?::?\d{2})?)$/;
 const MERIDIEM = /^[ap]m$/i;
+const UTC_WORD = /^(UTC|GMT)$/;
 /**
  * Words that tokens hold as text: between a date and its time, after a day's number. Any other
  * word may name a zone (IST, CET), which tokens that left it out would read in another.
@@ -155,6 +160,8 @@ interface Slots {
 	month?: number;
 	weekday?: number;
 	meridiem?: 'am' | 'pm';
+	/** UTC or GMT written inside the text, as Unix `date` writes it: 'Sat Mar 28 23:30:00 UTC 2026'. */
+	utc?: string;
 }
 
 /** The parts as tokens, with `order` the tokens of the date's digit runs: undefined when one has none. */
@@ -171,7 +178,7 @@ function tokensOf(parts: Part[], order: string[], timeTokens: string[]): string 
 				nameToken(part.text, WEEKDAYS, 'E') ??
 				(MERIDIEM.test(part.text)
 					? 'a'
-					: LITERAL_WORD.test(part.text)
+					: LITERAL_WORD.test(part.text) || UTC_WORD.test(part.text)
 						? `'${part.text}'`
 						: undefined);
 			if (token === undefined) return undefined;
@@ -202,6 +209,7 @@ function slotsOf(parts: Part[]): Slots {
 			if (month >= 0 && slots.month === undefined) slots.month = month + 1;
 			else if (weekday >= 0 && slots.weekday === undefined) slots.weekday = weekday + 1;
 			else if (MERIDIEM.test(part.text)) slots.meridiem = lower.startsWith('a') ? 'am' : 'pm';
+			else if (UTC_WORD.test(part.text)) slots.utc = part.text;
 		}
 	}
 	return slots;
@@ -249,6 +257,9 @@ export function dateShape(text: string): DateShape | undefined {
 	const hour = clockHour(Number(hourText), slots.meridiem);
 	if (hour === undefined || Number(minuteText) > 59 || Number(secondText) > 59) return undefined;
 	const timeTokens = [slots.meridiem ? 'h' : 'H', 'mm', 'ss', 'SSS'];
+	// one zone at most: UTC inside the text, or a zone at its end
+	if (zone !== undefined && slots.utc !== undefined) return undefined;
+	const offset = zone ?? slots.utc;
 	const orders = dateOrders(dateNumbers, slots.month !== undefined);
 	const readings = orders
 		.map((order) => {
@@ -261,16 +272,18 @@ export function dateShape(text: string): DateShape | undefined {
 				minute: Number(minuteText),
 				second: Number(secondText),
 				millisecond: fraction === undefined ? 0 : Number(fraction),
-				...(zone === undefined ? {} : { offset: zone }),
+				...(offset === undefined ? {} : { offset }),
 			};
 			return { time, order };
 		})
 		.filter(({ time }) => isRealDate(time) && weekdayAgrees(time, slots.weekday));
 	if (readings.length === 0) return undefined;
 	const zoneToken = zone === undefined ? undefined : zoneTokens(zone);
+	// UTC inside the text is held in the tokens as text, so they need the zone too
+	const zoneOption = zoneToken?.option ?? (slots.utc === undefined ? undefined : 'UTC');
 	return {
 		monthName: slots.month !== undefined,
-		...(zoneToken?.option === undefined ? {} : { zone: zoneToken.option }),
+		...(zoneOption === undefined ? {} : { zone: zoneOption }),
 		readings: readings.map(({ time, order }) => {
 			const body = tokensOf(parts, order, timeTokens);
 			const tokens = body === undefined ? undefined : `${body}${zoneToken?.tokens ?? ''}`;

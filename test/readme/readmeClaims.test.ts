@@ -84,6 +84,7 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
 	'Tue Jan 13 2026 10:45:00 GMT+0530 (India Standard Time)':
 		'test/src/schedule/databaseDates.test.ts (an input read)',
 	'January 13, 2026 10:45 AM GMT+5:30': 'test/src/schedule/databaseDates.test.ts (an input read)',
+	'Tue Jan 13 05:15:00 UTC 2026': 'test/src/schedule/databaseDates.test.ts (an input read)',
 	'"Schedule Time" is 2026-11-22T03:59:30 in India time (given as "2026-11-22T03:59:30"), more than an hour in the past; read as UTC it is 2026-11-22T09:29:30 in India time, so it is probably UTC. Set Options → Time Zone to UTC, or give the time with its offset (Z or +00:00).':
 		'test/src/schedule/scheduleReading.test.ts (needs the clock at 2026-11-22T04:00Z)',
 	'9 of 10 calls were placed (items 0–4, 6–9); running this node again calls them again unless Skip Numbers Called Before is on.':

@@ -80,6 +80,8 @@ describe('a mail date and a JS Date as text name their instant', () => {
 		['String(new Date()) with GMT±hh:mm', 'Tue Jan 13 2026 07:15:00 GMT+02:00'],
 		['an English month name in UTC', '13 January 2026 05:15 UTC'],
 		['an English month name with GMT+h:mm', 'January 13, 2026 10:45 AM GMT+5:30'],
+		["Unix date's UTC", 'Tue Jan 13 05:15:00 UTC 2026'],
+		["HTTP's RFC 850 date", 'Tuesday, 13-Jan-26 05:15:00 GMT'],
 		[
 			'an abbreviated month, with the weekday and an offset',
 			'Tuesday, 13 Jan 2026 at 05:15 +00:00',

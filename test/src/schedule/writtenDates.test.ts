@@ -32,6 +32,8 @@ describe('every form that names its instant is read', () => {
 		["RFC 2822's UT", 'Sat, 28 Mar 2026 23:30:00 UT', '2026-03-29T05:00:00'],
 		['GMT+02:00', '2026-03-28 23:30:00 GMT+02:00', '2026-03-29T03:00:00'],
 		['an English month name in UTC', '13 January 2027 05:15 UTC', '2027-01-13T10:45:00'],
+		['Unix date in UTC', 'Wed Jan 13 05:15:00 UTC 2027', '2027-01-13T10:45:00'],
+		["HTTP's RFC 850 date", 'Wednesday, 13-Jan-27 05:15:00 GMT', '2027-01-13T10:45:00'],
 		['12 digits, a basic ISO wall time in the zone', '202603290500', '2026-03-29T05:00:00'],
 		['14 digits, with seconds', '20260329050030', '2026-03-29T05:00:30'],
 		['epoch microseconds', 1774762200000000, '2026-03-29T11:00:00'],
