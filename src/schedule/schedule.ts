@@ -507,8 +507,10 @@ function unreadDateError(
 		return invalidInput(field, said, fix);
 	}
 	const quoted = sure.includes("'") ? `"${sure}"` : `'${sure}'`;
+	// a date alone stays one: its ISO date, which starts when Calling Hours open that day
+	const dateAlone = shape.readings[0].time.hour === undefined ? '.toISODate()' : '';
 	const call = (value: string) =>
-		`DateTime.fromFormat(${value}, ${quoted}, ${fromFormatOptions(sure, shape.zone ?? options.zone.name)})`;
+		`DateTime.fromFormat(${value}, ${quoted}, ${fromFormatOptions(sure, shape.zone ?? options.zone.name)})${dateAlone}`;
 	const { expression } = options;
 	if (expression === undefined) {
 		return invalidInput(

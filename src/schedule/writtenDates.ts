@@ -245,17 +245,9 @@ export function dateShape(text: string): DateShape | undefined {
 		text: part,
 	}));
 	const slots = slotsOf(parts);
-	// a sign before the hour makes it an offset ('2026-11-22+05:30'), not a time
-	const beforeTime = parts[slots.time[0] - 1]?.text;
-	if (beforeTime === '+' || beforeTime === '-' || slots.time.length < 2 || slots.time.length > 4)
-		return undefined;
-	const numbers = (indexes: number[]) => indexes.map((index) => parts[index].text);
-	const dateNumbers = numbers(slots.date);
-	const [hourText, minuteText, secondText = '00', fraction] = numbers(slots.time);
-	if (minuteText.length !== 2 || secondText.length !== 2) return undefined;
-	if (fraction !== undefined && fraction.length !== 3) return undefined;
-	const hour = clockHour(Number(hourText), slots.meridiem);
-	if (hour === undefined || Number(minuteText) > 59 || Number(secondText) > 59) return undefined;
+	const clock = timeOfDay(parts, slots);
+	if (clock === undefined) return undefined;
+	const dateNumbers = slots.date.map((index) => parts[index].text);
 	const timeTokens = [slots.meridiem ? 'h' : 'H', 'mm', 'ss', 'SSS'];
 	// one zone at most: UTC inside the text, or a zone at its end
 	if (zone !== undefined && slots.utc !== undefined) return undefined;
@@ -268,10 +260,7 @@ export function dateShape(text: string): DateShape | undefined {
 				year: order.includes('yyyy') ? value('yyyy') : fullYear(value('yy')),
 				month: slots.month ?? value('M'),
 				day: value('d'),
-				hour,
-				minute: Number(minuteText),
-				second: Number(secondText),
-				millisecond: fraction === undefined ? 0 : Number(fraction),
+				...clock,
 				...(offset === undefined ? {} : { offset }),
 			};
 			return { time, order };
@@ -290,6 +279,33 @@ export function dateShape(text: string): DateShape | undefined {
 			return { time, ...(tokens && tokensRead(text, tokens, time) ? { tokens } : {}) };
 		}),
 	};
+}
+
+/**
+ * The time of day the parts write with ':', or none for a date alone whose month is named
+ * ('13 January 2026': no phone number has a month); undefined when they write no time.
+ */
+function timeOfDay(
+	parts: Part[],
+	slots: Slots,
+): Pick<WrittenTime, 'hour' | 'minute' | 'second' | 'millisecond'> | undefined {
+	if (slots.time.length === 0) {
+		const alone = slots.month !== undefined && !slots.meridiem && !slots.utc;
+		return alone ? { minute: 0, second: 0, millisecond: 0 } : undefined;
+	}
+	// a sign before the hour makes it an offset ('2026-11-22+05:30'), not a time
+	const beforeTime = parts[slots.time[0] - 1]?.text;
+	if (beforeTime === '+' || beforeTime === '-' || slots.time.length < 2 || slots.time.length > 4)
+		return undefined;
+	const [hourText, minuteText, secondText = '00', fraction] = slots.time.map(
+		(index) => parts[index].text,
+	);
+	if (minuteText.length !== 2 || secondText.length !== 2) return undefined;
+	if (fraction !== undefined && fraction.length !== 3) return undefined;
+	const hour = clockHour(Number(hourText), slots.meridiem);
+	const [minute, second] = [Number(minuteText), Number(secondText)];
+	if (hour === undefined || minute > 59 || second > 59) return undefined;
+	return { hour, minute, second, millisecond: fraction === undefined ? 0 : Number(fraction) };
 }
 
 /** 0-23 from a clock's hour, with AM or PM when it is 12-hour. */
@@ -339,7 +355,7 @@ function tokensRead(text: string, tokens: string, time: WrittenTime): boolean {
 		wall.year === time.year &&
 		wall.month === time.month &&
 		wall.day === time.day &&
-		wall.hour === time.hour &&
+		wall.hour === (time.hour ?? 0) &&
 		wall.minute === time.minute &&
 		wall.second === time.second &&
 		wall.millisecond === time.millisecond

@@ -116,6 +116,32 @@ describe('a Schedule Time in a form the node does not read, with its advice foll
 		expect(sent).toBe('2027-03-29T05:00:00');
 	});
 
+	test('a date alone stays one: with Calling Hours it starts when they open, without it is refused as a date', async () => {
+		const item = { mobile: freshNumber(), when: '13 January 2027' };
+		const parameters = NODES[ASSIGN_WORKFLOW].parameters('={{ $json.when }}');
+		const refused = await run(ASSIGN_WORKFLOW, parameters, item);
+		const advice = adviceOf(refused.result, NODE_NAME);
+		expect(advice).toEqual({
+			field: 'Schedule Time',
+			set: "{{ DateTime.fromFormat($json.when, 'd MMMM yyyy', { zone: 'Asia/Kolkata', locale: 'en-US' }).toISODate() }}",
+		});
+		const withAdvice = followAdvice(
+			ASSIGN_WORKFLOW,
+			parameters,
+			advice as NonNullable<typeof advice>,
+		);
+		const alone = await run(ASSIGN_WORKFLOW, withAdvice, item);
+		expect(alone.sent).toBeUndefined();
+		expect(alone.result.json(NODE_NAME)[0]?.error).toContain(
+			'"Schedule Time" has a date but no time: "2027-01-13".',
+		);
+		const withHours = {
+			...withAdvice,
+			options: { callingHours: { window: { start: '10:00', end: '18:00' } } },
+		};
+		expect((await run(ASSIGN_WORKFLOW, withHours, item)).sent).toBe('2027-01-13T10:00:00');
+	});
+
 	test('generated dates: the advice followed sends the instant the text names', async () => {
 		const cases = fc.sample(unreadDateArb, { seed: 52, numRuns: 3 });
 		for (const { text, zone, instant } of cases) {
