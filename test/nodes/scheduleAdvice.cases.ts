@@ -143,7 +143,10 @@ describe('a Schedule Time in a form the node does not read, with its advice foll
 	});
 
 	test('generated dates: the advice followed sends the instant the text names', async () => {
-		const cases = fc.sample(unreadDateArb, { seed: 52, numRuns: 3 });
+		// a date alone needs Calling Hours, which the test above follows
+		const cases = fc
+			.sample(unreadDateArb, { seed: 52, numRuns: 4 })
+			.filter((date) => !date.dateAlone);
 		for (const { text, zone, instant } of cases) {
 			const { sent } = await followed(
 				ASSIGN_WORKFLOW,

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { toIstSchedule } from '../../../src/schedule/schedule';
 import { propertyRuns } from '../../support/property.mjs';
 import { inputErrorOf } from '../helpers';
-import { evaluateAdvice, unreadDateArb } from './unreadDates';
+import { DATE_ALONE_START, evaluateAdvice, unreadDateArb } from './unreadDates';
 
 const NOW = new Date('2026-11-25T06:00:00Z');
 
@@ -15,7 +15,9 @@ describe('a date in a form the node does not read', () => {
 	test('is refused as such, shown as written, and its advice followed reads the instant it names', () => {
 		fc.assert(
 			fc.property(unreadDateArb, ({ text, zone, instant }) => {
-				const options = { zone, now: NOW, expression: '$json.when' };
+				// a date alone is read with Calling Hours, from when they open
+				const dayStart = { zone, time: DATE_ALONE_START };
+				const options = { zone, now: NOW, expression: '$json.when', dayStart };
 				const error = inputErrorOf(() => toIstSchedule(text, options));
 				expect(error.message).toContain(
 					`"Schedule Time" is a date in a form this node does not read: "${text}". `,
@@ -23,9 +25,7 @@ describe('a date in a form the node does not read', () => {
 				const set = error.advice && 'set' in error.advice ? error.advice.set : '';
 				expect(error.advice).toEqual({ field: 'Schedule Time', set });
 				expect(error.message).toContain(set);
-				// n8n hands the node a DateTime from an expression as ISO text with its offset
-				const followed = evaluateAdvice(set, { when: text });
-				const schedule = toIstSchedule(followed.toISO(), options);
+				const schedule = toIstSchedule(evaluateAdvice(set, { when: text }), options);
 				expect(schedule.utc).toBe(new Date(instant).toISOString());
 			}),
 			propertyRuns(60, 5000),

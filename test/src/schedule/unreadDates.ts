@@ -17,7 +17,12 @@ export interface UnreadDate {
 	instant: number;
 	/** The tokens it was written with, for a failure report. */
 	tokens: string;
+	/** A date alone: its instant is when Calling Hours open that day, at DATE_ALONE_START. */
+	dateAlone: boolean;
 }
+
+/** When the Calling Hours a date alone is read with open. */
+export const DATE_ALONE_START = '10:00';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -76,37 +81,49 @@ export const unreadDateArb: fc.Arbitrary<UnreadDate> = fc
 		day: fc.integer({ min: 13, max: 28 }),
 		minutes: fc.integer({ min: 0, max: 24 * 60 - 1 }),
 		second: fc.integer({ min: 0, max: 59 }),
+		// a date alone with its month named, one in five
+		alone: fc.integer({ min: 0, max: 4 }),
 	})
-	.map(({ date, time: timeTokens, joiner: join, suffix, zone, days, day, minutes, second }) => {
-		const month = new Date(FIRST + days * DAY);
-		const fields = {
-			year: month.getUTCFullYear(),
-			month: month.getUTCMonth() + 1,
-			day,
-			hour: Math.floor(minutes / 60),
-			minute: minutes % 60,
-			second: timeTokens.includes('ss') ? second : 0,
-		};
-		const withZone = date.numeric && suffix.zone !== undefined;
-		const valueZone = withZone ? suffix.zone : zone;
-		const written = DateTime.fromObject(fields, { zone: valueZone, locale: 'en-US' });
-		const tokens = `${date.tokens}${join}${timeTokens}${withZone ? suffix.tokens : ''}`;
-		return {
-			text: written.toFormat(tokens),
-			zone,
-			instant: written.toMillis(),
-			tokens,
-			wall: Date.UTC(
-				fields.year,
-				fields.month - 1,
-				fields.day,
-				fields.hour,
-				fields.minute,
-				fields.second,
-			),
-			wallZone: withZone ? undefined : zone,
-		};
-	})
+	.map(
+		({ date, time: someTime, joiner: join, suffix, zone, days, day, minutes, second, alone }) => {
+			const month = new Date(FIRST + days * DAY);
+			const dateAlone = !date.numeric && alone === 0;
+			const [hour, minute] = dateAlone
+				? DATE_ALONE_START.split(':').map(Number)
+				: [Math.floor(minutes / 60), minutes % 60];
+			const timeTokens = dateAlone ? '' : someTime;
+			const fields = {
+				year: month.getUTCFullYear(),
+				month: month.getUTCMonth() + 1,
+				day,
+				hour,
+				minute,
+				second: timeTokens.includes('ss') ? second : 0,
+			};
+			const withZone = date.numeric && suffix.zone !== undefined;
+			const valueZone = withZone ? suffix.zone : zone;
+			const written = DateTime.fromObject(fields, { zone: valueZone, locale: 'en-US' });
+			const tokens = dateAlone
+				? date.tokens
+				: `${date.tokens}${join}${timeTokens}${withZone ? suffix.tokens : ''}`;
+			return {
+				dateAlone,
+				text: written.toFormat(tokens),
+				zone,
+				instant: written.toMillis(),
+				tokens,
+				wall: Date.UTC(
+					fields.year,
+					fields.month - 1,
+					fields.day,
+					fields.hour,
+					fields.minute,
+					fields.second,
+				),
+				wallZone: withZone ? undefined : zone,
+			};
+		},
+	)
 	// ISO 8601's own text is read, not refused
 	.filter(({ text }) => !/^\d{4}-\d{2}-\d{2}/.test(text))
 	// a wall-clock time names one instant only when its zone's clocks show it once
@@ -115,22 +132,29 @@ export const unreadDateArb: fc.Arbitrary<UnreadDate> = fc
 		const reading = oracleWall(wall, wallZone);
 		return reading.kind === 'instants' && reading.instants.length === 1;
 	})
-	.map(({ text, zone, instant, tokens }) => ({ text, zone, instant, tokens }));
+	.map(({ text, zone, instant, tokens, dateAlone }) => ({
+		text,
+		zone,
+		instant,
+		tokens,
+		dateAlone,
+	}));
 
 // The advice's expression, as the node writes it for a field `{{ $json.when }}`.
 const ADVICE =
-	/^\{\{ DateTime\.fromFormat\((\$json\.when|String\(\$json\.when\)\.trim\(\)), (?:'([^']*)'|"([^"]*)"), \{ zone: '([^']+)'(, locale: 'en-US')? \}\) \}\}$/;
+	/^\{\{ DateTime\.fromFormat\((\$json\.when|String\(\$json\.when\)\.trim\(\)), (?:'([^']*)'|"([^"]*)"), \{ zone: '([^']+)'(, locale: 'en-US')? \}\)(\.toISODate\(\))? \}\}$/;
 
 /**
- * What the advice's expression gives for an item, read part by part and called as n8n's
- * expression would (the engine test, test/nodes/scheduleAdvice.cases.ts, has n8n evaluate it).
+ * What the advice's expression gives for an item, as n8n hands it to the node (a DateTime as ISO
+ * text with its offset), read part by part and called as n8n's expression would (the engine test, test/nodes/scheduleAdvice.cases.ts, has n8n evaluate it).
  */
-export function evaluateAdvice(set: string, json: { when: string }): DateTime {
-	const [, value, single, double, zone, english] = ADVICE.exec(set) ?? [];
+export function evaluateAdvice(set: string, json: { when: string }): string | null {
+	const [, value, single, double, zone, english, isoDate] = ADVICE.exec(set) ?? [];
 	if (value === undefined) throw new Error(`not the advice's expression: ${set}`);
 	const text = value.startsWith('String') ? json.when.trim() : json.when;
-	return DateTime.fromFormat(text, single ?? double, {
+	const read = DateTime.fromFormat(text, single ?? double, {
 		zone,
 		...(english ? { locale: 'en-US' } : {}),
 	});
+	return isoDate ? read.toISODate() : read.toISO();
 }
