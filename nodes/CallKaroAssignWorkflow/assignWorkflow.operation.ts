@@ -40,6 +40,7 @@ import {
 	callingHoursOutput,
 	scheduleOutput,
 	scheduleZone,
+	fieldExpression,
 } from '../shared/schedule';
 import type { CallingHoursOptionValue } from '../shared/schedule';
 import { firstItemText } from '../shared/runState';
@@ -331,6 +332,7 @@ export function prepare(
 					longPast: options.longPastSchedule,
 					serialDates: options.scheduleNumbers === 'serialDates',
 					dateColumn: sourceDateColumnOf(context, itemIndex, scheduleAt),
+					expression: fieldExpression(context.getNode().parameters.scheduleAt),
 					farAhead: options.farAheadSchedule,
 				}
 			: undefined,

@@ -38,6 +38,7 @@ import {
 	callingHoursOutput,
 	scheduleOutput,
 	scheduleZone,
+	fieldExpression,
 } from '../shared/schedule';
 import type { CallingHoursOptionValue } from '../shared/schedule';
 import { firstItemText } from '../shared/runState';
@@ -321,6 +322,10 @@ export function prepare(
 							longPast: options.longPastSchedule,
 							serialDates: options.scheduleNumbers === 'serialDates',
 							dateColumn: sourceDateColumnOf(context, itemIndex, scheduleAt),
+							expression: fieldExpression(
+								(context.getNode().parameters.additionalFields as IDataObject | undefined)
+									?.scheduleAt,
+							),
 							farAhead: options.farAheadSchedule,
 						}
 					: undefined,

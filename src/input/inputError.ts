@@ -20,19 +20,44 @@ export class CallKaroInputError extends Error {
 	}
 }
 
+/** Text a message shows as written, never masked: a value that was read as a date, which no phone number is. */
+export interface AsWritten {
+	readonly asWritten: string;
+}
+
+/** A problem's text, in parts: its AsWritten parts are shown as they are, the rest is masked. */
+export type Problem = string | ReadonlyArray<string | AsWritten>;
+
+/** A problem written as a template: `problem\`is ${shown}\``, with AsWritten values kept apart. */
+export function problem(
+	strings: TemplateStringsArray,
+	...values: ReadonlyArray<string | number | AsWritten>
+): Array<string | AsWritten> {
+	return strings.flatMap((text, index) => {
+		const value = values[index];
+		return index < values.length
+			? [text, typeof value === 'number' ? String(value) : value]
+			: [text];
+	});
+}
+
+function maskedProblem(given: Problem): string {
+	if (typeof given === 'string') return maskPhoneNumbersInText(given);
+	return given
+		.map((part) => (typeof part === 'string' ? maskPhoneNumbersInText(part) : part.asWritten))
+		.join('');
+}
+
 /**
  * Builds the one message shape for bad input: the field in quotes, what is wrong (with the value),
- * how to fix it. Any phone number the value holds is masked here, wherever the message quotes it.
+ * how to fix it. Any phone number the value holds is masked here, wherever the message quotes it,
+ * except in the parts given as written (a date the schedule reader read as one).
  */
 export function invalidInput(
 	field: string,
-	problem: string,
+	problem: Problem,
 	fix: string,
 	advice?: Advice,
 ): CallKaroInputError {
-	return new CallKaroInputError(
-		field,
-		`"${field}" ${maskPhoneNumbersInText(problem)}. ${fix}.`,
-		advice,
-	);
+	return new CallKaroInputError(field, `"${field}" ${maskedProblem(problem)}. ${fix}.`, advice);
 }

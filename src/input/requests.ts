@@ -99,6 +99,8 @@ export interface ScheduleInput {
 	serialDates?: boolean;
 	/** The value is a database's DATE column as its driver gives it: midnight is the date alone. */
 	dateColumn?: DateColumn;
+	/** The field's value as an expression, for advice that wraps it ('$json.when'). */
+	expression?: string;
 }
 
 export interface AssignInput {
@@ -262,11 +264,15 @@ function calendarTime(value: PlainObject): { value: unknown; zone?: unknown } | 
 function scheduleValue(
 	schedule: ScheduleInput,
 	sourceNode: SourceNodeRules | undefined,
-): { value: unknown; zone: string } {
+): { value: unknown; zone: string; expression?: string } {
 	// unwrapValue takes a typed Notion date out of its property, and a date alone out of its range
 	const { value } = unwrapValue(falseAsEmpty(schedule.value, sourceNode));
 	const calendar = isPlainObject(value) ? calendarTime(value) : undefined;
-	if (calendar === undefined) return { value, zone: schedule.zone };
+	if (calendar === undefined) {
+		// the field's expression gives this value only when nothing was taken out of it
+		const expression = value === schedule.value ? schedule.expression : undefined;
+		return { value, zone: schedule.zone, expression };
+	}
 	const { zone } = calendar;
 	return {
 		value: calendar.value,
@@ -292,6 +298,7 @@ function istSchedule(
 			// The builder says so, or the node the item came from gives dates as serials.
 			serialDates: schedule?.serialDates || sourceNode?.givesSerialDates,
 			dateColumn: schedule?.dateColumn,
+			expression: read.expression,
 			// A date alone starts when the calling hours open that day.
 			dayStart: callingHours && { zone: callingHours.zone, time: callingHours.start },
 		});

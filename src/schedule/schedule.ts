@@ -1,9 +1,13 @@
 import { DateTime, FixedOffsetZone, IANAZone, Info, Settings } from 'luxon';
 import type { Zone } from 'luxon';
 
-import { invalidInput } from '../input/inputError';
+import { invalidInput, problem } from '../input/inputError';
+import type { AsWritten, CallKaroInputError, Problem } from '../input/inputError';
 import { describeValue, wrongTypeError } from '../input/input';
+import { plainCharacters } from '../phone/writtenNumber';
 import { ianaZoneOfWindowsName } from './windowsZones';
+import { dateShape, instantOfMailDate, isRealDate, isoTime, offsetMinutes } from './writtenDates';
+import type { DateShape, WrittenTime } from './writtenDates';
 
 /** CallKaro reads schedule times as wall-clock time in India. */
 export const IST_ZONE = 'Asia/Kolkata';
@@ -33,10 +37,22 @@ export const FAR_AHEAD_DAYS = 366;
 // milliseconds) far more often than a late run; a run a few minutes late still starts now.
 const LONG_PAST_MS = 60 * MINUTE;
 
-// Numbers are read by size. Both epoch readings start at 1973-03-03T09:46:40Z, so a number
-// means one time at most, and none before 1973 (in milliseconds a seconds value is 1970).
+// Numbers from 100000000 are read by their digits: 9 to 11 are epoch seconds, 13 milliseconds, 16
+// microseconds, 19 nanoseconds (each from 1973 or 2001 to 2286, so no two units meet), and 12 or
+// 14 a basic ISO date and time (yyyyMMddHHmm[ss]), as iCalendar and logs write one: as
+// milliseconds 12 digits are before 2001 and 14 after the year 5000, which no call is.
 const FIRST_EPOCH_SECONDS = 1e8;
-const FIRST_EPOCH_MILLIS = 1e11;
+/** The unit of an epoch number by its digits: how many of them are below the millisecond. */
+const EPOCH_UNITS: Record<number, { name: string; places: number }> = {
+	9: { name: 'seconds', places: -3 },
+	10: { name: 'seconds', places: -3 },
+	11: { name: 'seconds', places: -3 },
+	13: { name: 'milliseconds', places: 0 },
+	16: { name: 'microseconds', places: 3 },
+	19: { name: 'nanoseconds', places: 6 },
+};
+/** Digits of a basic ISO date and time, and its tokens. */
+const BASIC_DIGITS: Record<number, string> = { 12: 'yyyyMMddHHmm', 14: 'yyyyMMddHHmmss' };
 /** Spreadsheet serial dates count days from 1899-12-30; 100000 is the year 2173. */
 const SERIAL_DATE_EPOCH = Date.UTC(1899, 11, 30);
 const LAST_SERIAL_DATE = 100_000;
@@ -75,6 +91,11 @@ export interface ScheduleOptions {
 	serialDates?: boolean;
 	/** The value is one of a database's own values, whose driver gives a DATE column as midnight. */
 	dateColumn?: DateColumn;
+	/**
+	 * The field's value as an expression ('$json.when', or a typed text in quotes), for advice that
+	 * wraps it: a date in a form the node does not read, read with DateTime.fromFormat.
+	 */
+	expression?: string;
 }
 
 /**
@@ -95,11 +116,6 @@ export interface DateColumn {
 /** How scheduleNote starts for a DATE column's midnight: 'midnight read as a date alone, as Postgres gives a DATE column'. */
 export const DATE_COLUMN_NOTE = 'midnight read as a date alone, as';
 
-// 'YYYY-MM-DD', 'YYYY-MM-DDTHH:mm[:ss[.fraction]]' or with a space instead of T, optionally with Z,
-// UTC or an offset, after a space too: Snowflake's '2026-01-13 09:30:00.000 +0000', Postgres's '+00'.
-const DATE_TEXT =
-	/^(\d{4})-(\d{2})-(\d{2})(?:[Tt ]([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:[.,](\d+))?)? ?(Z|z|UTC|[+-]\d{2}(?::?\d{2})?)?)?$/;
-const OFFSET_TEXT = /^([+-])(\d{2}):?(\d{2})?$/;
 const FORMAT_HINT =
 	'Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30';
 
@@ -131,15 +147,6 @@ function millisOf(value: unknown, field: string): number {
 	throw wrongTypeError(field, value, 'a date and time', FORMAT_HINT);
 }
 
-function isLeapYear(year: number): boolean {
-	return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-}
-
-function daysInMonth(year: number, month: number): number {
-	if (month === 2) return isLeapYear(year) ? 29 : 28;
-	return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
-
 /** The wall-clock fields as milliseconds of the same fields read in UTC (Date.UTC maps years 0-99 to 1900s). */
 function wallMillis(fields: number[]): number {
 	const [year, month, day, hour, minute, second, millisecond] = fields;
@@ -147,14 +154,6 @@ function wallMillis(fields: number[]): number {
 	date.setUTCFullYear(year, month - 1, day);
 	date.setUTCHours(hour, minute, second, millisecond);
 	return date.getTime();
-}
-
-/** Offset in minutes east of UTC, or undefined when it is not an ISO 8601 offset (hours 0-23, minutes 0-59). */
-function offsetMinutes(offset: string): number | undefined {
-	if (['Z', 'z', 'UTC'].includes(offset)) return 0;
-	const [, sign, hours, minutes = '00'] = OFFSET_TEXT.exec(offset) ?? [];
-	if (sign === undefined || Number(hours) > 23 || Number(minutes) > 59) return undefined;
-	return (sign === '-' ? -1 : 1) * (Number(hours) * 60 + Number(minutes));
 }
 
 function formatOffset(minutes: number): string {
@@ -239,22 +238,22 @@ interface Reading {
 	wallAsUtc?: number;
 }
 
-function skippedError(text: string, zone: Zone, field: string, reading: WallReading) {
+function skippedError(shown: Shown, zone: Zone, field: string, reading: WallReading) {
 	const gap =
 		reading.kind === 'skipped'
 			? `The clocks go from ${formatWall(reading.lastBefore, zone)} straight to ${formatWall(reading.firstAfter, zone)}; pick a time outside that gap`
 			: 'Pick a time outside the clock change';
 	return invalidInput(
 		field,
-		`does not exist in the time zone ${zone.name}, because the clocks skip it: ${dateShown(text)}`,
+		problem`does not exist in the time zone ${zone.name}, because the clocks skip it: ${shown}`,
 		gap,
 	);
 }
 
 /** Wall-clock text in the zone: one rule for repeated and skipped times. */
-function readWallText(text: string, wall: number, zone: Zone, field: string): Reading {
+function readWallText(shown: Shown, wall: number, zone: Zone, field: string): Reading {
 	const reading = readWallTime(wall, zone);
-	if (reading.kind === 'skipped') throw skippedError(text, zone, field, reading);
+	if (reading.kind === 'skipped') throw skippedError(shown, zone, field, reading);
 	const { instant, repeatedOffset } = reading;
 	return {
 		instant,
@@ -277,7 +276,7 @@ export function minutesOfDay(timeOfDay: string): number {
 /** Why a value is a date alone, for the refusal without Calling Hours: what it is, and more fix. */
 interface DateAlone {
 	/** e.g. 'has a date but no time: "2030-12-05"' */
-	said: string;
+	said: Problem;
 	/** Said after the fix for any date alone. */
 	moreFix?: string;
 	/** Said at the start of scheduleNote, when something decided it is a date alone. */
@@ -364,77 +363,169 @@ export function firstInstantAtOrAfter(wall: number, zone: Zone): number {
 	return reading.kind === 'exists' ? reading.instant : reading.firstAfter;
 }
 
-// String(new Date()), as a Code node or a text template gives a JS Date: 'Wed Dec 02 2026
-// 10:00:00 GMT+0530 (India Standard Time)'. It names its offset, so it is an instant.
-const JS_DATE_STRING =
-	/^([A-Z][a-z]{2}) ([A-Z][a-z]{2}) (\d{2}) (\d{4}) (\d{2}:\d{2}:\d{2}) GMT([+-]\d{4})(?: \([^)]*\))?$/;
+/** How a message shows a value that was read as a date: as written, or as what its digits were read as. */
+type Shown = AsWritten | string;
 
 /**
- * The instant of a mail or web date (RFC 2822: 'Wed, 02 Dec 2026 10:00:00 +0530', as Gmail, IMAP,
- * RSS and HTTP give it) or of a JS Date's text; undefined for any other text. Each names its
- * offset; luxon refuses a weekday that is not the date's.
+ * Date text as a message shows it: as given, since it was read as a date and no phone number is
+ * one, but with a fraction of a second cut to 6 digits, so that no run of a phone number's length
+ * is shown.
  */
-function instantOfWrittenDate(text: string): number | undefined {
-	const js = JS_DATE_STRING.exec(text);
-	const rfc2822 = js ? `${js[1]}, ${js[3]} ${js[2]} ${js[4]} ${js[5]} ${js[6]}` : text;
-	const time = DateTime.fromRFC2822(rfc2822, { setZone: true });
-	// as in ISO text, an offset of a day or more is no offset (luxon takes +2500)
-	return time.isValid && Math.abs(time.offset) < DAY / MINUTE ? time.toMillis() : undefined;
+function dateShown(text: string): AsWritten {
+	return { asWritten: `"${text.replace(/([.,]\d{6})\d+/, '$1…')}"` };
 }
 
-function parseDateText(text: string, options: TextOptions, field: string): Reading {
-	const match = DATE_TEXT.exec(text);
-	if (!match) {
-		const instant = instantOfWrittenDate(text);
-		if (instant !== undefined) return { instant };
-		throw invalidInput(field, `is not a date and time: ${describeValue(text)}`, FORMAT_HINT);
+const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+
+/** 'YYYY-MM-DD' of written fields. */
+function isoDate({ year, month, day }: WrittenTime): string {
+	return `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
+}
+
+/** An RFC 9557 time zone in brackets as a zone, or refused naming it. */
+function bracketZone(zone: string, shown: Shown, field: string): Zone {
+	try {
+		return knownZone(zone.replace(/^!/, ''), field);
+	} catch {
+		throw invalidInput(
+			field,
+			problem`names a time zone in brackets that is no IANA time zone: ${shown}`,
+			`${ZONE_FIX}, or leave the brackets out`,
+		);
 	}
-	const [, year, month, day, hour, minute = '0', second = '0', fraction = '', offset] = match;
-	if (
-		Number(month) < 1 ||
-		Number(month) > 12 ||
-		Number(day) < 1 ||
-		Number(day) > daysInMonth(Number(year), Number(month))
-	) {
-		throw invalidInput(field, `is not a real date or time: ${dateShown(text)}`, FORMAT_HINT);
+}
+
+/** A written date and time: an instant by its offset, else wall-clock time in its zone, or a date alone. */
+function readWrittenTime(
+	time: WrittenTime,
+	shown: Shown,
+	options: TextOptions,
+	field: string,
+): Reading {
+	if (!isRealDate(time)) {
+		throw invalidInput(field, problem`is not a real date or time: ${shown}`, FORMAT_HINT);
 	}
-	// Any number of fraction digits; CallKaro's format has whole seconds, so milliseconds are plenty.
-	const millisecond = fraction.slice(0, 3).padEnd(3, '0');
-	const wall = wallMillis([year, month, day, hour ?? '0', minute, second, millisecond].map(Number));
-	const date = text.slice(0, 10);
-	if (hour === undefined) {
+	const { hour = 0, minute, second, millisecond, offset } = time;
+	const wall = wallMillis([time.year, time.month, time.day, hour, minute, second, millisecond]);
+	const date = isoDate(time);
+	if (time.hour === undefined) {
 		return readDate(date, options.dayStart, field, {
-			said: `has a date but no time: ${dateShown(text)}`,
+			said: problem`has a date but no time: ${shown}`,
 		});
 	}
+	const zone = time.zone === undefined ? undefined : bracketZone(time.zone, shown, field);
 	if (offset === undefined) {
 		// Midnight without an offset is what a date picker gives for a date alone: it names no
 		// instant, and no one means a call at 00:00. With an offset it is that instant.
 		if (wall % DAY === 0) {
 			return readDate(date, options.dayStart, field, {
-				said: `is midnight without an offset, as a date picker gives a date alone: ${dateShown(text)}`,
+				said: problem`is midnight without an offset, as a date picker gives a date alone: ${shown}`,
 				moreFix: `for a call at midnight, give the offset: ${date}T00:00:00+05:30`,
 			});
 		}
-		return readWallText(text, wall, options.zone, field);
+		return readWallText(shown, wall, zone ?? options.zone, field);
 	}
 	const minutes = offsetMinutes(offset);
 	if (minutes === undefined) {
 		throw invalidInput(
 			field,
-			`has an offset that is not -23:59 to +23:59: ${dateShown(text)}`,
+			problem`has an offset that is not -23:59 to +23:59: ${shown}`,
 			'Write the offset as +HH:MM or -HH:MM, hours 00-23 and minutes 00-59, such as +05:30',
 		);
 	}
-	return { instant: wall - minutes * MINUTE };
+	const instant = wall - minutes * MINUTE;
+	// RFC 9557: the offset decides; a zone that has another offset then is a contradiction. Z (or
+	// UTC) with a zone says only the instant is known.
+	if (zone !== undefined && /\d/.test(offset) && offsetAt(zone, instant) !== minutes * MINUTE) {
+		throw invalidInput(
+			field,
+			problem`has the offset ${formatOffset(minutes)}, but the time zone ${zone.name} in its brackets is ${formatOffset(offsetAt(zone, instant) / MINUTE)} at that time: ${shown}`,
+			'Give the offset the zone has at that time, or the time without the offset (it is then read in the zone)',
+		);
+	}
+	return { instant };
+}
+
+/** The text read as a date in any form the node reads, or undefined. */
+function writtenTime(latin: string): WrittenTime | number | undefined {
+	const iso = isoTime(latin);
+	if (iso !== undefined) return iso;
+	const mailDate = instantOfMailDate(latin);
+	if (mailDate !== undefined) return mailDate;
+	// English month names with a zone name their instant; without one, the tokens are given.
+	const shape = dateShape(latin);
+	return shape && monthNameWithZone(shape);
+}
+
+/** The time of a date with an English month name and a zone (`13 January 2026 05:15 UTC`), which names its instant. */
+function monthNameWithZone({ monthName, readings }: DateShape): WrittenTime | undefined {
+	const [only, other] = readings;
+	return monthName && other === undefined && only.time.offset !== undefined ? only.time : undefined;
+}
+
+function parseDateText(text: string, options: TextOptions, field: string, raw: unknown): Reading {
+	// digits of any script as 0-9, any dash as '-', invisible marks left out
+	const latin = plainCharacters(text);
+	const written = writtenTime(latin);
+	if (typeof written === 'number') return { instant: written };
+	if (written !== undefined) return readWrittenTime(written, dateShown(text), options, field);
+	throw unreadDateError(text, latin, options, field, raw);
+}
+
+/** The tokens' DateTime.fromFormat options: the zone, and English for names of months, days, AM/PM. */
+function fromFormatOptions(tokens: string, zone: string): string {
+	const english = /M{3}|E|a/.test(tokens.replace(/'[^']*'/g, ''));
+	return `{ zone: '${zone}'${english ? ", locale: 'en-US'" : ''} }`;
 }
 
 /**
- * Date text as a message shows it: as given, since it is no phone number, but with a fraction
- * of a second cut to 6 digits, so that no run of a phone number's length is shown.
+ * The refusal of text that is no date in a form the node reads: a date in another form is shown
+ * as written, with its DateTime.fromFormat tokens when they are sure, and the advice that reads
+ * it so when the field's expression is known and gives the text as it is; other text is masked.
  */
-function dateShown(text: string): string {
-	return `"${text.replace(/([.,]\d{6})\d+/, '$1…')}"`;
+function unreadDateError(
+	text: string,
+	latin: string,
+	options: TextOptions,
+	field: string,
+	raw: unknown,
+): CallKaroInputError {
+	const shape = dateShape(latin);
+	if (shape === undefined) {
+		return invalidInput(field, `is not a date and time: ${describeValue(text)}`, FORMAT_HINT);
+	}
+	const said = problem`is a date in a form this node does not read: ${dateShown(text)}`;
+	const tokens = shape.readings.map((reading) => reading.tokens);
+	const [sure] = tokens.length === 1 ? tokens : [];
+	if (sure === undefined || latin !== text) {
+		const named = tokens.flatMap((token) => (token === undefined ? [] : [`'${token}'`]));
+		const example = 'a date and time such as 2026-11-22T09:30:00+05:30';
+		const fix =
+			tokens.length > 1 && named.length === tokens.length
+				? `It can be read in ${named.length} ways: read it with DateTime.fromFormat and the tokens ${named.slice(0, -1).join(', ')} or ${named[named.length - 1]}, as your data writes dates; or give ${example}`
+				: `Give ${example}`;
+		return invalidInput(field, said, fix);
+	}
+	const quoted = sure.includes("'") ? `"${sure}"` : `'${sure}'`;
+	// a date alone stays one: its ISO date, which starts when Calling Hours open that day
+	const dateAlone = shape.readings[0].time.hour === undefined ? '.toISODate()' : '';
+	const call = (value: string) =>
+		`DateTime.fromFormat(${value}, ${quoted}, ${fromFormatOptions(sure, shape.zone ?? options.zone.name)})${dateAlone}`;
+	const { expression } = options;
+	if (expression === undefined) {
+		return invalidInput(
+			field,
+			said,
+			`Read it with its tokens, as {{ ${call('the value')} }}; or give a date and time such as 2026-11-22T09:30:00+05:30`,
+		);
+	}
+	// the expression gives the value untrimmed
+	const value = raw === text ? expression : `String(${expression}).trim()`;
+	const set = `{{ ${call(value)} }}`;
+	return invalidInput(field, said, `Read it with its tokens: set it to ${set}`, {
+		field,
+		set,
+	});
 }
 
 /** How a value is read: offset-less date and time in `zone`, a date alone from `dayStart`. */
@@ -443,6 +534,7 @@ interface TextOptions {
 	dayStart: ScheduleOptions['dayStart'];
 	serialDates?: boolean;
 	dateColumn?: DateColumn;
+	expression?: string;
 }
 
 /** A number as a message shows it: its size, once it has as many digits as the shortest phone numbers. */
@@ -452,12 +544,13 @@ function numberShown(number: number): string {
 	return `a ${number < 0 ? 'negative ' : ''}number of ${digits} digits`;
 }
 
-/** A refused value as messages show it: a number by its size, date text as given, other text masked. */
-function valueShown(value: unknown): string {
+/** A refused value as messages show it: a number by its size, a date as written, other text masked. */
+function valueShown(value: unknown): Shown {
 	const text = typeof value === 'string' ? value.trim() : undefined;
 	if (typeof value === 'number') return numberShown(value);
 	if (text !== undefined && NUMBER_TEXT.test(text)) return numberShown(Number(text));
-	if (text !== undefined && DATE_TEXT.test(text)) return dateShown(text);
+	if (text !== undefined && writtenTime(plainCharacters(text)) !== undefined)
+		return dateShown(text);
 	return describeValue(value);
 }
 
@@ -467,17 +560,20 @@ export const SERIAL_DATES_OPTION = 'Options → Schedule Time Numbers → Spread
 /** How scheduleNote starts for a serial read as a date: 'spreadsheet serial date read as 2026-01-13 10:30'. */
 export const SERIAL_DATE_NOTE = 'spreadsheet serial date read as';
 
-/** A serial's wall-clock fields (days since 1899-12-30, the time of day as the fraction), to the minute. */
+/**
+ * A serial's wall-clock fields (days since 1899-12-30, the time of day as the fraction), to the
+ * second, as a sheet shows its time: a day's fraction in binary is no whole number of seconds.
+ */
 function serialWall(serial: number): number {
-	return SERIAL_DATE_EPOCH + Math.round(serial * 24 * 60) * MINUTE;
+	return SERIAL_DATE_EPOCH + Math.round(serial * (DAY / SECOND)) * SECOND;
 }
 
-/** '2026-01-14 10:30', or '2026-01-14' for a whole day: how a serial is shown, never as its digits. */
+/** '2026-01-14 10:30' ('10:30:15' with seconds), or '2026-01-14' for a whole day: never its digits. */
 function serialShown(serial: number): string {
 	const text = new Date(serialWall(serial)).toISOString();
-	return Number.isInteger(serial)
-		? text.slice(0, 10)
-		: `${text.slice(0, 10)} ${text.slice(11, 16)}`;
+	if (Number.isInteger(serial)) return text.slice(0, 10);
+	const seconds = text.slice(17, 19);
+	return `${text.slice(0, 10)} ${text.slice(11, 16)}${seconds === '00' ? '' : `:${seconds}`}`;
 }
 
 /** A serial as its date and time on the zone's clocks, or its date alone for a whole number. */
@@ -506,33 +602,82 @@ function decimalParts(text: string): { whole: string; fraction: string } | undef
 	return { whole: digits.slice(0, point), fraction: digits.slice(point) };
 }
 
+const EPOCH_SIZES =
+	'epoch seconds (9 to 11 digits), milliseconds (13), microseconds (16) or nanoseconds (19)';
+
 /**
- * Epoch seconds (unit SECOND) or milliseconds (unit 1) as milliseconds, from the number's decimal
- * text: exact, with a fraction of a millisecond cut as ISO text's is, so every form agrees.
+ * Digits of a basic ISO date and time (yyyyMMddHHmm[ss]) as wall-clock time in the zone, or
+ * refused: they are digits only, so they are shown as what they were read as, never as written.
  */
-function epochMillis(number: number, text: string, unit: number): number {
-	const parts = decimalParts(text);
-	if (parts === undefined) return Math.floor(number * unit);
-	const places = unit === SECOND ? 3 : 0;
-	return Number(parts.whole + parts.fraction.slice(0, places).padEnd(places, '0'));
+function readBasicDigits(
+	digits: string,
+	fraction: string,
+	options: TextOptions,
+	field: string,
+): Reading {
+	const tokens = BASIC_DIGITS[digits.length];
+	const [year, month, day, hour, minute, second = 0] = (digits.match(/^\d{4}|\d{2}/g) ?? []).map(
+		Number,
+	);
+	const time: WrittenTime = { year, month, day, hour, minute, second, millisecond: 0 };
+	if (fraction !== '' || !isRealDate(time) || hour > 23 || minute > 59 || second > 59) {
+		throw invalidInput(
+			field,
+			`is a number of ${digits.length} digits, which is neither ${EPOCH_SIZES} nor a basic ISO date and time (${tokens}): it may be a phone number or an ID`,
+			FORMAT_HINT,
+		);
+	}
+	const clock = `${pad(hour)}:${pad(minute)}${digits.length === 14 ? `:${pad(second)}` : ''}`;
+	const shown = `${isoDate(time)}T${clock} (${digits.length} digits read as ${tokens})`;
+	return readWrittenTime(time, shown, options, field);
 }
 
-/** A number by its size: epoch milliseconds, epoch seconds, a serial date, or refused saying what it looks like. */
+/**
+ * A number of 9 digits or more, by its digits: epoch time in its unit, exact from its decimal
+ * text with a fraction of a millisecond cut as ISO text's is (so every form agrees), or a basic
+ * ISO date and time.
+ */
+function readLongNumber(
+	number: number,
+	options: TextOptions,
+	field: string,
+	text: string,
+): Reading {
+	const parts = decimalParts(text);
+	const whole = parts?.whole.replace(/^0+(?=\d)/, '') ?? '';
+	const fraction = parts?.fraction ?? '';
+	if (BASIC_DIGITS[whole.length]) return readBasicDigits(whole, fraction, options, field);
+	const unit = EPOCH_UNITS[whole.length];
+	if (unit === undefined) {
+		throw invalidInput(
+			field,
+			`is ${numberShown(number)}, which is none of ${EPOCH_SIZES}`,
+			FORMAT_HINT,
+		);
+	}
+	const instant =
+		unit.places < 0
+			? Number(whole + fraction.slice(0, -unit.places).padEnd(-unit.places, '0'))
+			: Number(whole.slice(0, whole.length - unit.places));
+	return {
+		instant,
+		...(unit.name === 'milliseconds'
+			? {}
+			: {
+					note: `number read as epoch ${unit.name}${unit.name === 'seconds' ? ', not milliseconds' : ''}`,
+				}),
+	};
+}
+
+/** A number by its size: epoch time, a basic ISO date and time, a serial date, or refused saying what it looks like. */
 function readNumber(
 	number: number,
 	options: TextOptions,
 	field: string,
 	text = String(number),
 ): Reading {
-	if (Number.isNaN(number) || number >= FIRST_EPOCH_MILLIS) {
-		return { instant: epochMillis(number, text, 1) };
-	}
-	if (number >= FIRST_EPOCH_SECONDS) {
-		return {
-			instant: epochMillis(number, text, SECOND),
-			note: 'number read as epoch seconds, not milliseconds',
-		};
-	}
+	if (!Number.isFinite(number)) return { instant: Number.NaN };
+	if (number >= FIRST_EPOCH_SECONDS) return readLongNumber(number, options, field, text);
 	if (number > 0 && number < LAST_SERIAL_DATE) {
 		if (options.serialDates) return readSerial(number, options, field);
 		throw invalidInput(
@@ -543,7 +688,7 @@ function readNumber(
 	}
 	throw invalidInput(
 		field,
-		`is ${numberShown(number)}, which is neither epoch seconds (9 to 11 digits) nor epoch milliseconds (12 digits or more) nor a spreadsheet serial date (below ${LAST_SERIAL_DATE})`,
+		`is ${numberShown(number)}, which is none of ${EPOCH_SIZES}, nor a spreadsheet serial date (below ${LAST_SERIAL_DATE})`,
 		FORMAT_HINT,
 	);
 }
@@ -567,19 +712,19 @@ function parseInput(value: unknown, options: TextOptions, field: string): Readin
 	// HubSpot sends epoch milliseconds as text, BigQuery epoch seconds in exponent notation.
 	return NUMBER_TEXT.test(text)
 		? readNumber(Number(text), options, field, text)
-		: parseDateText(text, options, field);
+		: parseDateText(text, options, field, value);
 }
 
 function istDateTime(instant: number, value: unknown, field: string): DateTime<true> {
 	if (!Number.isFinite(instant))
-		throw invalidInput(field, `is not a valid date: ${valueShown(value)}`, FORMAT_HINT);
+		throw invalidInput(field, problem`is not a valid date: ${valueShown(value)}`, FORMAT_HINT);
 	// India's offset at that instant, looked up once (see offsetAt).
 	const offset = FixedOffsetZone.instance(offsetAt(IANAZone.create(IST_ZONE), instant) / MINUTE);
 	const ist = DateTime.fromMillis(instant, { zone: offset });
 	if (!ist.isValid || ist.year < FIRST_YEAR || ist.year > LAST_YEAR) {
 		throw invalidInput(
 			field,
-			`is outside the years 0001 to 9999 in India time: ${valueShown(value)}`,
+			problem`is outside the years 0001 to 9999 in India time: ${valueShown(value)}`,
 			"CallKaro's schedule format has a four-digit year; pick a time in that range",
 		);
 	}
@@ -588,7 +733,6 @@ function istDateTime(instant: number, value: unknown, field: string): DateTime<t
 
 /** "YYYY-MM-DDTHH:mm:ss" of a time whose year is 1 to 9999: what toFormat(WALL_FORMAT) gives, without its locale set-up. */
 function formatIst(time: DateTime): string {
-	const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 	return `${pad(time.year, 4)}-${pad(time.month)}-${pad(time.day)}T${pad(time.hour)}:${pad(time.minute)}:${pad(time.second)}`;
 }
 
@@ -656,14 +800,19 @@ const FIRST_PLAUSIBLE_EPOCH = Date.UTC(2001, 0, 1);
  * a phone number's size that reads as a far-off time is said to look like one, since a phone
  * field mapped by mistake is its likely cause.
  */
-function givenAs(value: unknown, farOff: boolean): string {
+function givenAs(value: unknown, farOff: boolean): Shown[] {
 	const digits = numberDigits(value);
 	if (digits === undefined) {
-		return typeof value === 'string' ? ` (given as ${valueShown(value)})` : '';
+		return typeof value === 'string' ? [' (given as ', valueShown(value), ')'] : [];
 	}
-	const unit = Number(digits) >= FIRST_EPOCH_MILLIS ? 'milliseconds' : 'seconds';
-	const phoneSized = farOff && digits.length >= 10 && digits.length <= 15;
-	return ` (a number of ${digits.length} digits read as epoch ${unit}${phoneSized ? '; it looks like a phone number' : ''})`;
+	const basic = BASIC_DIGITS[digits.length];
+	const readAs = basic
+		? `a basic ISO date and time (${basic})`
+		: `epoch ${EPOCH_UNITS[digits.length]?.name ?? 'seconds'}`;
+	const phoneSized = farOff && !basic && digits.length >= 10 && digits.length <= 15;
+	return [
+		` (a number of ${digits.length} digits read as ${readAs}${phoneSized ? '; it looks like a phone number' : ''})`,
+	];
 }
 
 /**
@@ -686,8 +835,8 @@ function probablyUtc(reading: Reading, now: number): string | undefined {
 export function toIstSchedule(value: unknown, options: ScheduleOptions): IstSchedule {
 	const zone = knownZone(options.zone);
 	const field = options.field ?? 'Schedule Time';
-	const { dayStart, serialDates, dateColumn } = options;
-	const reading = parseInput(value, { zone, dayStart, serialDates, dateColumn }, field);
+	const { dayStart, serialDates, dateColumn, expression } = options;
+	const reading = parseInput(value, { zone, dayStart, serialDates, dateColumn, expression }, field);
 	const { instant, note, wallClockZone, latest = instant } = reading;
 	const ist = istDateTime(instant, value, field);
 	// Settings.now is luxon's clock, which tests (and hosts) may set.
@@ -697,20 +846,32 @@ export function toIstSchedule(value: unknown, options: ScheduleOptions): IstSche
 		if (utc !== undefined) {
 			throw invalidInput(
 				field,
-				`is ${formatIst(ist)} in India time${givenAs(value, false)}, more than an hour in the past; read as UTC it is ${utc} in India time, so it is probably UTC`,
+				[
+					`is ${formatIst(ist)} in India time`,
+					...givenAs(value, false),
+					`, more than an hour in the past; read as UTC it is ${utc} in India time, so it is probably UTC`,
+				],
 				'Set Options → Time Zone to UTC, or give the time with its offset (Z or +00:00)',
 			);
 		}
 		throw invalidInput(
 			field,
-			`is ${formatIst(ist)} in India time${givenAs(value, instant < FIRST_PLAUSIBLE_EPOCH)}, more than an hour in the past`,
+			[
+				`is ${formatIst(ist)} in India time`,
+				...givenAs(value, instant < FIRST_PLAUSIBLE_EPOCH),
+				', more than an hour in the past',
+			],
 			'Such a time is usually the wrong field (a created date, say): map the time the call should start, or set Options → Schedule Time Long Past to Start Now',
 		);
 	}
 	if (options.farAhead !== 'send' && instant > now + FAR_AHEAD_DAYS * DAY) {
 		throw invalidInput(
 			field,
-			`is ${formatIst(ist)} in India time${givenAs(value, true)}, more than ${FAR_AHEAD_DAYS} days ahead`,
+			[
+				`is ${formatIst(ist)} in India time`,
+				...givenAs(value, true),
+				`, more than ${FAR_AHEAD_DAYS} days ahead`,
+			],
 			'Such a time is usually the wrong field or a mistyped year: map the time the call should start, or set Options → Schedule Time Far Ahead to Send It',
 		);
 	}

@@ -494,7 +494,7 @@ const RUNS: NodeOutputRun[] = [
 	},
 	{
 		file: 'google-sheets-row-read.json',
-		mapping: 'the DD/MM time as it is: refused',
+		mapping: 'the DD/MM time as it is: refused, with the advice that reads it (the recipe above)',
 		node: 'outbound',
 		parameters: {
 			phoneNumber: '={{ $json.Phone }}',
@@ -503,7 +503,7 @@ const RUNS: NodeOutputRun[] = [
 		},
 		outcome: {
 			refused:
-				'"Schedule Time" is not a date and time: "14/12/2026 16:00:00". Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options \u2192 Time Zone) or 2026-11-22T09:30:00+05:30. [item 0]',
+				"\"Schedule Time\" is a date in a form this node does not read: \"14/12/2026 16:00:00\". Read it with its tokens: set it to {{ DateTime.fromFormat($json['Callback Time'], 'd/M/yyyy H:mm:ss', { zone: 'Asia/Kolkata' }) }}. [item 0]",
 		},
 		withoutSource: true,
 	},

@@ -25,3 +25,4 @@ import './recordsCorpus.cases';
 import './phoneMasking.cases';
 import './defaults.cases';
 import './advice.cases';
+import './scheduleAdvice.cases';

@@ -84,6 +84,8 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
 	'Tue, 13 Jan 2026 10:45:00 +0530': 'test/src/schedule/databaseDates.test.ts (an input read)',
 	'Tue Jan 13 2026 10:45:00 GMT+0530 (India Standard Time)':
 		'test/src/schedule/databaseDates.test.ts (an input read)',
+	'January 13, 2026 10:45 AM GMT+5:30': 'test/src/schedule/databaseDates.test.ts (an input read)',
+	'Tue Jan 13 05:15:00 UTC 2026': 'test/src/schedule/databaseDates.test.ts (an input read)',
 	'"Schedule Time" is 2026-11-22T03:59:30 in India time (given as "2026-11-22T03:59:30"), more than an hour in the past; read as UTC it is 2026-11-22T09:29:30 in India time, so it is probably UTC. Set Options → Time Zone to UTC, or give the time with its offset (Z or +00:00).':
 		'test/src/schedule/scheduleReading.test.ts (needs the clock at 2026-11-22T04:00Z)',
 	'9 of 10 calls were placed (items 0–4, 6–9); running this node again calls them again unless Skip Numbers Called Before is on.':
@@ -560,6 +562,11 @@ describe('README examples, produced by the nodes', () => {
 		['a date alone, without Calling Hours', '2030-12-05'],
 		["midnight without an offset, as n8n's date picker gives a day", '2030-12-05T00:00:00'],
 		['a time long past', '2020-01-01T04:00:00Z'],
+		['a date in a form the node does not read', '13 January 2027 05:15'],
+		[
+			'a zone in brackets that disagrees with the offset',
+			'2026-03-28T23:30:00-03:30[America/St_Johns]',
+		],
 	])('Schedule Time refused: %s', async (_case, when) => {
 		const [item] = await outbound({ additionalFields: { scheduleAt: '={{ $json.when }}' } }, [
 			{ phone: freshNumber(), when },
@@ -586,6 +593,7 @@ describe('README examples, produced by the nodes', () => {
 
 	it.each([
 		['epoch seconds', 1893466800, {}],
+		['epoch microseconds', '1893466800000000', {}],
 		['a spreadsheet serial date, when asked', 47822.4375, { scheduleNumbers: 'serialDates' }],
 		[
 			'a date alone, with Calling Hours',

@@ -76,17 +76,29 @@ describe('a mail date and a JS Date as text name their instant', () => {
 		["RFC 2822's zone names", 'Tue, 13 Jan 2026 00:15:00 EST'],
 		['String(new Date()) in India', 'Tue Jan 13 2026 10:45:00 GMT+0530 (India Standard Time)'],
 		['String(new Date()) in Hawaii', 'Mon Jan 12 2026 19:15:00 GMT-1000 (Hawaii Standard Time)'],
+		["RFC 2822's UT", 'Tue, 13 Jan 2026 05:15:00 UT'],
+		['String(new Date()) with GMT±hh:mm', 'Tue Jan 13 2026 07:15:00 GMT+02:00'],
+		['an English month name in UTC', '13 January 2026 05:15 UTC'],
+		['an English month name with GMT+h:mm', 'January 13, 2026 10:45 AM GMT+5:30'],
+		["Unix date's UTC", 'Tue Jan 13 05:15:00 UTC 2026'],
+		["HTTP's RFC 850 date", 'Tuesday, 13-Jan-26 05:15:00 GMT'],
+		[
+			'an abbreviated month, with the weekday and an offset',
+			'Tuesday, 13 Jan 2026 at 05:15 +00:00',
+		],
 	])('%s: %p', (_case, value) => {
 		expect(toIstSchedule(value, IN_INDIA).scheduleAt).toBe('2026-01-13T10:45:00');
 	});
 
 	test.each([
-		['a weekday that is not the date', 'Wed, 13 Jan 2026 10:45:00 +0530'],
-		['an offset of a day or more', 'Tue, 13 Jan 2026 10:45:00 +2500'],
-	])('refused: %s', (_case, value) => {
-		expect(inputErrorOf(() => toIstSchedule(value, IN_INDIA)).message).toContain(
-			'is not a date and time',
-		);
+		['a weekday that is not the date', 'Wed, 13 Jan 2026 10:45:00 +0530', 'is not a date and time'],
+		[
+			'an offset of a day or more',
+			'Tue, 13 Jan 2026 10:45:00 +2500',
+			'has an offset that is not -23:59 to +23:59: "Tue, 13 Jan 2026 10:45:00 +2500"',
+		],
+	])('refused: %s', (_case, value, problem) => {
+		expect(inputErrorOf(() => toIstSchedule(value, IN_INDIA)).message).toContain(problem);
 	});
 });
 

@@ -82,6 +82,12 @@ const shapeArb: fc.Arbitrary<Shape> = fc.record({
 	zeroAsName: fc.boolean(),
 });
 
+/** ISO text in the basic form: '20260328T233000.5+0530'. */
+function basicText(text: string): string {
+	const [, date, time, zone] = /^(\S{10})T([^+Zz-]+)(.*)$/.exec(text) ?? [];
+	return `${date.replaceAll('-', '')}T${time.replaceAll(':', '')}${zone.replaceAll(':', '')}`;
+}
+
 /** Epoch seconds of an instant as exact decimal digits, e.g. '1768281300.123'. */
 function epochSecondsText(instant: number): string {
 	const millis = instant % SECOND;
@@ -103,6 +109,7 @@ function forms(
 	zone: string,
 ): Array<[string, unknown]> {
 	const seconds = epochSecondsText(instant);
+	const zoneMinutes = Math.round(offsetAt(instant, zone) / MINUTE);
 	return [
 		['ISO Z', isoText(instant, 0, shape)],
 		['ISO with an offset', isoText(instant, minutes, shape)],
@@ -122,8 +129,18 @@ function forms(
 			}),
 		],
 		['toISOString', new Date(instant).toISOString()],
-		['epoch ms', instant],
-		['epoch ms text', String(instant)],
+		// ISO's basic form (iCalendar's), and RFC 9557's zone in brackets with the offset it has then
+		['ISO basic', basicText(isoText(instant, minutes, { ...shape, separator: 'T', space: '' }))],
+		['RFC 9557', `${isoText(instant, zoneMinutes, { ...shape, zeroAsName: false })}[${zone}]`],
+		// 13 digits are milliseconds (12 are a basic ISO date and time), 16 microseconds, 19 nanoseconds
+		...(instant >= 1e12
+			? [
+					['epoch ms', instant] as [string, unknown],
+					['epoch ms text', String(instant)] as [string, unknown],
+					['epoch µs text', `${instant}${shape.more.slice(0, 3)}`] as [string, unknown],
+					['epoch ns text', `${instant}${shape.more}`] as [string, unknown],
+				]
+			: []),
 		['epoch seconds', Number(seconds)],
 		['epoch seconds text', seconds],
 		['exponent epoch seconds', exponentText(seconds, shape.style % 2 === 0)],
@@ -143,6 +160,11 @@ function writtenForms(instant: number, minutes: number): Array<[string, string]>
 	});
 	return [
 		['RFC 2822', time.toRFC2822() ?? ''],
+		['RFC 2822 in UT', time.toUTC().toRFC2822()?.replace('+0000', 'UT') ?? ''],
+		['ISO text in GMT', `${time.toUTC().toFormat('yyyy-MM-dd HH:mm:ss')} GMT`],
+		['ISO text with GMT±hh:mm', `${time.toFormat("yyyy-MM-dd HH:mm:ss 'GMT'ZZ")}`],
+		['an English month name with a zone', time.toFormat('d MMMM yyyy HH:mm:ss ZZ')],
+		['an English month name in UTC', time.toUTC().toFormat("MMMM d, yyyy h:mm:ss a 'UTC'")],
 		['a JS Date as text', `${time.toFormat("EEE LLL dd yyyy HH:mm:ss 'GMT'ZZZ")} (Some Time)`],
 	];
 }
@@ -165,11 +187,18 @@ function outcomeOf(value: unknown, options: ScheduleOptions, hours?: CallingHour
 	}
 }
 
-/** Read, or refused naming the field: a refusal of a date shows no run of 7 or more digits, and nothing masked like a phone number. */
-function expectShownAsDate(outcome: Outcome) {
+/**
+ * Read, or refused naming the field: a refusal of a date shows the text as written (a fraction of
+ * a second cut to 6 digits), and apart from it no run of 7 or more digits, nothing masked like a
+ * phone number.
+ */
+function expectShownAsDate(outcome: Outcome, value: unknown) {
 	expect(outcome).not.toHaveProperty('unexpected');
 	if ('refused' in outcome) {
-		expect(outcome.refused).not.toMatch(/\d{7}/);
+		const asWritten =
+			typeof value === 'string' ? `"${value.replace(/([.,]\d{6})\d+/, '$1…')}"` : undefined;
+		const rest = asWritten ? outcome.refused.replaceAll(asWritten, '') : outcome.refused;
+		expect(rest).not.toMatch(/\d{7}/);
 		expect(outcome.refused).not.toContain('*');
 	}
 }
@@ -217,7 +246,7 @@ describe('an instant is an instant', () => {
 					const outcomes = forms(instant, shape, minutes, valueZone).map(
 						([form, value]) => [form, value, outcomeOf(value, options, hours)] as const,
 					);
-					outcomes.forEach(([, , outcome]) => expectShownAsDate(outcome));
+					outcomes.forEach(([, value, outcome]) => expectShownAsDate(outcome, value));
 					const [, , first] = outcomes[0];
 					if ('refused' in first) {
 						expect(outcomes.filter(([, , outcome]) => !('refused' in outcome))).toEqual([]);
@@ -250,6 +279,8 @@ describe('a date alone is never a call at midnight', () => {
 			['date text', date, {}],
 			["a date picker's midnight", `${date}T00:00:00`, {}],
 			['midnight without seconds', `${date} 00:00`, {}],
+			["ISO basic's midnight", `${date.replaceAll('-', '')}T000000`, {}],
+			['midnight as 12 digits', `${date.replaceAll('-', '')}0000`, {}],
 			['a DATE column as a JS Date', new Date(columnMidnight), { dateColumn: column }],
 			['a DATE column as ISO text', new Date(columnMidnight).toISOString(), { dateColumn: column }],
 			['a whole serial', serial, { serialDates: true }],
@@ -280,10 +311,11 @@ describe('a date alone is never a call at midnight', () => {
 					};
 					const outcomes = dateForms(date, column).map(([form, value, more]) => ({
 						form,
+						value,
 						outcome: outcomeOf(value, { ...base, ...more }),
 					}));
-					for (const { form, outcome } of outcomes) {
-						expectShownAsDate(outcome);
+					for (const { form, value, outcome } of outcomes) {
+						expectShownAsDate(outcome, value);
 						if (!hours) {
 							expect({ form, refused: 'refused' in outcome }).toEqual({ form, refused: true });
 						} else if ('utc' in outcome) {

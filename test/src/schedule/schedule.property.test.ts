@@ -60,8 +60,11 @@ describe('toIstSchedule against an Intl.DateTimeFormat oracle', () => {
 			// Every input form is drawn, so none can go untested by chance.
 			expect([...kinds.keys()].sort()).toEqual([
 				'JS Date',
+				'RFC 9557',
 				'date only',
 				'epoch ms',
+				'epoch ns',
+				'epoch µs',
 				'luxon DateTime',
 				'text with offset',
 				'wall-clock text',

@@ -179,7 +179,11 @@ describe('toIstSchedule', () => {
 		['empty', '', 'is empty'],
 		['blank', '   ', 'is empty'],
 		['undefined', undefined, 'is empty'],
-		['zone name suffix', '2026-11-22T09:30:00 IST', 'is not a date and time'],
+		[
+			'zone name suffix',
+			'2026-11-22T09:30:00 IST',
+			'is a date in a form this node does not read: "2026-11-22T09:30:00 IST"',
+		],
 		['offset without time', '2026-11-22+05:30', 'is not a date and time'],
 		['NaN', Number.NaN, 'is not a valid date: NaN'],
 		['Infinity', Number.POSITIVE_INFINITY, 'is not a valid date: Infinity'],
@@ -227,14 +231,19 @@ describe('toIstSchedule', () => {
 			'is outside the years 0001 to 9999 in India time: "0000-12-31T18:06:31Z"',
 		],
 		[
-			'the last epoch millisecond',
-			8.64e15,
-			'is outside the years 0001 to 9999 in India time: a number of 16 digits',
+			'a number of 14 digits past the last epoch millisecond',
+			99999999999999,
+			'is a number of 14 digits, which is neither epoch seconds (9 to 11 digits), milliseconds (13), microseconds (16) or nanoseconds (19) nor a basic ISO date and time (yyyyMMddHHmmss): it may be a phone number or an ID',
 		],
 		[
-			'the first epoch millisecond',
+			'a number of 17 digits, in no unit',
+			8.64e16,
+			'is a number of 17 digits, which is none of epoch seconds (9 to 11 digits), milliseconds (13), microseconds (16) or nanoseconds (19)',
+		],
+		[
+			'a negative number',
 			-8.64e15,
-			'is a negative number of 16 digits, which is neither epoch seconds (9 to 11 digits) nor epoch milliseconds (12 digits or more) nor a spreadsheet serial date (below 100000)',
+			'is a negative number of 16 digits, which is none of epoch seconds (9 to 11 digits), milliseconds (13), microseconds (16) or nanoseconds (19), nor a spreadsheet serial date (below 100000)',
 		],
 	])('rejects %s, before anything is sent', (_case, value, problem) => {
 		const error = inputErrorOf(() => toIstSchedule(value, { zone: 'UTC', now: NOW }));

@@ -246,6 +246,11 @@ function expectedForDate(midnight: number, zone: string, now: number): OracleExp
 	);
 }
 
+/** ISO text in the basic form: the date's dashes and the time's colons left out, the offset's too. */
+function basicText(text: string): string {
+	return `${text.slice(0, 10).replaceAll('-', '')}T${text.slice(11).replaceAll(':', '')}`;
+}
+
 function wallTextOf(wall: number, separator: string, withSeconds: boolean, tail: string): string {
 	const iso = new Date(wall).toISOString();
 	const time = withSeconds ? iso.slice(11, 19) : iso.slice(11, 16);
@@ -258,12 +263,23 @@ export function drawCase(random: () => number, now: number): PropertyCase {
 	const instant = FIRST_INSTANT + Math.floor(random() * (LAST_INSTANT - FIRST_INSTANT));
 	const pick = random();
 	if (pick < 0.08) {
+		// 13 digits are milliseconds, 16 microseconds and 19 nanoseconds (as text, read exactly): all
+		// from 2001-09-09, before which they have fewer digits and are refused
+		const epoch = instant >= 1e12 ? instant : instant + (1e12 - FIRST_INSTANT);
+		const below = String(Math.floor(random() * 1e6)).padStart(6, '0');
+		const unit = Math.floor(random() * 3);
+		const value = [epoch, `${epoch}${below.slice(0, 3)}`, `${epoch}${below}`][unit];
+		const name = ['milliseconds', 'microseconds', 'nanoseconds'][unit];
 		return {
-			kind: 'epoch ms',
-			value: instant,
+			kind: ['epoch ms', 'epoch µs', 'epoch ns'][unit],
+			value,
 			zone,
-			shown: String(instant),
-			expected: expectedForInstant(instant, now),
+			shown: String(value),
+			expected: expectedForInstant(
+				epoch,
+				now,
+				unit === 0 ? undefined : `number read as epoch ${name}`,
+			),
 		};
 	}
 	if (pick < 0.16) {
@@ -290,7 +306,23 @@ export function drawCase(random: () => number, now: number): PropertyCase {
 		const minutes = Math.floor(random() * (2 * 24 * 60 - 1)) - (24 * 60 - 1);
 		const { text: fractionText, millis } = fraction(random);
 		const wall = Math.floor(instant / MINUTE) * MINUTE + Math.floor(random() * 60) * SECOND;
-		const value = `${wallTextOf(wall, random() < 0.5 ? 'T' : ' ', true, '')}${fractionText}${offsetText(minutes, Math.floor(random() * 4))}`;
+		const spelling = random();
+		if (spelling < 0.15) {
+			// RFC 9557: the zone in brackets, with the offset it has at that instant
+			const exact = Math.floor(instant / SECOND) * SECOND;
+			const offset = Math.round(offsetAt(exact, zone) / MINUTE);
+			const value = `${wallTextOf(exact + offset * MINUTE, 'T', true, '')}${offsetText(offset, 0)}[${zone}]`;
+			return {
+				kind: 'RFC 9557',
+				value,
+				zone,
+				shown: value,
+				expected: expectedForInstant(exact, now),
+			};
+		}
+		const text = `${wallTextOf(wall, random() < 0.5 ? 'T' : ' ', true, '')}${fractionText}${offsetText(minutes, Math.floor(random() * 4))}`;
+		// ISO's basic form too, iCalendar's: 20260328T233000Z
+		const value = spelling < 0.35 ? basicText(text) : text;
 		const exact = wall + millis - minutes * MINUTE;
 		return {
 			kind: 'text with offset',
@@ -325,7 +357,15 @@ export function drawCase(random: () => number, now: number): PropertyCase {
 	const withSeconds = random() < 0.7;
 	const { text: fractionText, millis } = withSeconds ? fraction(random) : { text: '', millis: 0 };
 	if (!withSeconds) wall = Math.floor(wall / MINUTE) * MINUTE;
-	const value = wallTextOf(wall, random() < 0.5 ? 'T' : ' ', withSeconds, fractionText);
+	const extended = wallTextOf(wall, random() < 0.5 ? 'T' : ' ', withSeconds, fractionText);
+	// ISO's basic form, with T or as 12 or 14 digits alone (yyyyMMddHHmm[ss])
+	const spelling = random();
+	const value =
+		spelling < 0.7
+			? extended
+			: spelling < 0.85 || fractionText !== ''
+				? basicText(extended)
+				: basicText(extended).replace('T', '');
 	return {
 		kind: 'wall-clock text',
 		value,

@@ -15,7 +15,19 @@ describe('numbers and numeric text are read by their size', () => {
 		['epoch seconds as text', ' 1795413600 ', '2026-11-23T11:30:00', SECONDS_NOTE],
 		['epoch seconds with a fraction', 1795413600.5, '2026-11-23T11:30:00', SECONDS_NOTE],
 		['the first epoch second read as such (1973)', 1e8, '1973-03-03T15:16:40', SECONDS_NOTE],
-		['the first epoch millisecond read as such (1973)', 1e11, '1973-03-03T15:16:40', undefined],
+		['the first epoch millisecond of 13 digits (2001)', 1e12, '2001-09-09T07:16:40', undefined],
+		[
+			'epoch microseconds',
+			'1795413600000123',
+			'2026-11-23T11:30:00',
+			'number read as epoch microseconds',
+		],
+		[
+			'epoch nanoseconds',
+			'1795413600000123456',
+			'2026-11-23T11:30:00',
+			'number read as epoch nanoseconds',
+		],
 	])('%s: %p', (_case, value, scheduleAt, note) => {
 		const schedule = toIstSchedule(value, { ...IN_INDIA, longPast: 'startNow' });
 		expect(schedule.scheduleAt).toBe(scheduleAt);
@@ -44,17 +56,17 @@ describe('numbers and numeric text are read by their size', () => {
 		[
 			'a number of neither size',
 			5000000,
-			'"Schedule Time" is a number of 7 digits, which is neither epoch seconds (9 to 11 digits) nor epoch milliseconds (12 digits or more) nor a spreadsheet serial date (below 100000). Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30.',
+			'"Schedule Time" is a number of 7 digits, which is none of epoch seconds (9 to 11 digits), milliseconds (13), microseconds (16) or nanoseconds (19), nor a spreadsheet serial date (below 100000). Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30.',
 		],
 		[
 			'zero',
 			0,
-			'"Schedule Time" is 0, which is neither epoch seconds (9 to 11 digits) nor epoch milliseconds (12 digits or more) nor a spreadsheet serial date (below 100000). Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30.',
+			'"Schedule Time" is 0, which is none of epoch seconds (9 to 11 digits), milliseconds (13), microseconds (16) or nanoseconds (19), nor a spreadsheet serial date (below 100000). Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30.',
 		],
 		[
 			'a negative number',
 			-1795413600000,
-			'"Schedule Time" is a negative number of 13 digits, which is neither epoch seconds (9 to 11 digits) nor epoch milliseconds (12 digits or more) nor a spreadsheet serial date (below 100000). Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30.',
+			'"Schedule Time" is a negative number of 13 digits, which is none of epoch seconds (9 to 11 digits), milliseconds (13), microseconds (16) or nanoseconds (19), nor a spreadsheet serial date (below 100000). Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30.',
 		],
 	])('refuses %s, saying what it looks like', (_case, value, message) => {
 		const error = inputErrorOf(() => toIstSchedule(value, IN_INDIA));
@@ -114,10 +126,10 @@ describe('numbers and numeric text are read by their size', () => {
 		expect(error.message).not.toMatch(/9876543210|4155552671/);
 	});
 
-	test('a mobile number with 91 read as epoch milliseconds (1999) says it looks like a phone number', () => {
+	test('a mobile number with 91, 12 digits, is no basic ISO date and time, and may be a phone number', () => {
 		const error = inputErrorOf(() => toIstSchedule(919876543210, IN_INDIA));
 		expect(error.message).toContain(
-			'(a number of 12 digits read as epoch milliseconds; it looks like a phone number)',
+			'is a number of 12 digits, which is neither epoch seconds (9 to 11 digits), milliseconds (13), microseconds (16) or nanoseconds (19) nor a basic ISO date and time (yyyyMMddHHmm): it may be a phone number or an ID',
 		);
 		expect(error.message).not.toContain('9876543210');
 	});
