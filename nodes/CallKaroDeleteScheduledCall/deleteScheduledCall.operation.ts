@@ -10,6 +10,7 @@ import {
 	agentIdProperty,
 	concurrencyOption,
 	defaultCountryCodeOption,
+	docsLink,
 	maxRequestsPerSecondOption,
 	phoneNumberProperty,
 	previewOnlyOption,
@@ -32,7 +33,7 @@ export const toolDescription =
 export const description: INodeProperties[] = [
 	{
 		...phoneNumberProperty,
-		description: `The number the call was scheduled to. ${phoneNumberProperty.description}`,
+		description: `The number the call was scheduled to, with its country code (${docsLink('phone-numbers', 'how numbers are read')})`,
 	},
 	agentIdProperty,
 	allowedNumbersProperty,

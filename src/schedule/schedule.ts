@@ -33,6 +33,15 @@ export const FAR_AHEAD_DAYS = 366;
 // milliseconds) far more often than a late run; a run a few minutes late still starts now.
 const LONG_PAST_MS = 60 * MINUTE;
 
+/**
+ * A time within a minute of the clock, either side, is "now" as a builder means it: `{{ $now }}`
+ * mapped into Schedule Time, or a time a few seconds old by the time its item is read.
+ */
+const NOW_WITHIN_MS = MINUTE;
+export function isNow(instant: number, now: number): boolean {
+	return Math.abs(instant - now) <= NOW_WITHIN_MS;
+}
+
 // Numbers are read by size. Both epoch readings start at 1973-03-03T09:46:40Z, so a number
 // means one time at most, and none before 1973 (in milliseconds a seconds value is 1970).
 const FIRST_EPOCH_SECONDS = 1e8;
@@ -53,7 +62,10 @@ export interface IstSchedule {
 	scheduleAt: string;
 	/** '2026-11-22T04:00:00.000Z' */
 	utc: string;
+	/** Past by more than a minute: CallKaro starts it at once. */
 	isPast: boolean;
+	/** Within a minute of now (isNow): the call or run starts now. */
+	startsNow?: true;
 	/** Set when the value needed a rule to mean one instant, e.g. a repeated hour or epoch seconds. */
 	note?: string;
 	/** The zone date-and-time text without an offset was read in; absent for any other value. */
@@ -718,7 +730,8 @@ export function toIstSchedule(value: unknown, options: ScheduleOptions): IstSche
 		scheduleAt: formatIst(ist),
 		// the same text as luxon's toUTC().toISO() for these years, without a second DateTime
 		utc: new Date(instant).toISOString(),
-		isPast: instant < now,
+		isPast: instant < now && !isNow(instant, now),
+		...(isNow(instant, now) ? { startsNow: true as const } : {}),
 		...(note === undefined ? {} : { note }),
 		...(wallClockZone === undefined ? {} : { wallClockZone }),
 	};

@@ -168,7 +168,14 @@ export type PropertyCase = {
 };
 
 export type OracleExpectation =
-	| { scheduleAt: string; utc: string; isPast: boolean; note?: string; wallClockZone?: string }
+	| {
+			scheduleAt: string;
+			utc: string;
+			isPast: boolean;
+			startsNow?: true;
+			note?: string;
+			wallClockZone?: string;
+	  }
 	| { skipped: { lastBefore: string; firstAfter: string } };
 
 const FIRST_INSTANT = Date.UTC(1990, 0, 1);
@@ -208,7 +215,9 @@ function expectedForInstant(
 	return {
 		scheduleAt: wallText(instant, IST),
 		utc: new Date(instant).toISOString(),
-		isPast: instant < now,
+		// Within a minute of now is now, not past.
+		isPast: instant < now - MINUTE,
+		...(Math.abs(instant - now) <= MINUTE ? { startsNow: true } : {}),
 		...(note === undefined ? {} : { note }),
 		...(wallClockZone === undefined ? {} : { wallClockZone }),
 	};
