@@ -108,7 +108,7 @@ export const description: INodeProperties[] = withVersion2([
 			},
 		],
 		default: 'none',
-		description: `CRM attributes saved on the contact before the run starts; only attributes that exist in CallKaro are saved (${docsLink('mapping-crm-records', 'mapping CRM records')})`,
+		description: `CRM attributes saved on the contact before the run starts (${docsLink('mapping-crm-records', 'how records are read')})`,
 	},
 	{
 		displayName: 'Attributes',
@@ -160,7 +160,7 @@ export const description: INodeProperties[] = withVersion2([
 		default: '{}',
 		placeholder: '{ "First Name": "{{ $json.first_name }}", "City": "{{ $json.city }}" }',
 		displayOptions: { show: { attributeSource: ['json'] } },
-		description: `An object whose keys are CRM attribute names, e.g. a whole CRM record from the input item (${docsLink('mapping-crm-records', 'how records are read')})`,
+		description: `An object of CRM attribute names and values, e.g. a whole CRM record (${docsLink('mapping-crm-records', 'rules')})`,
 	},
 	{
 		displayName: 'Replace Existing Values',

@@ -57,7 +57,7 @@ export const description: INodeProperties[] = [
 					},
 				],
 				default: 'json',
-				description: 'How the phone number is sent. CallKaro accepts both.',
+				description: 'How the phone number is sent; CallKaro accepts both',
 			},
 			concurrencyOption,
 			defaultCountryCodeOption,
@@ -81,7 +81,7 @@ export const description: INodeProperties[] = [
 				],
 				default: 'output',
 				description:
-					'What to do when CallKaro says it has no scheduled call of this agent to this number (already placed, already cancelled, or never scheduled). A wrong Agent ID fails the item either way.',
+					'What to do when this agent has no scheduled call to the number (placed, cancelled or never scheduled); a wrong Agent ID fails the item either way',
 			},
 		],
 	},

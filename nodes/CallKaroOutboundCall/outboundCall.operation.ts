@@ -169,7 +169,7 @@ export const description: INodeProperties[] = withVersion2([
 				name: 'metadataJson',
 				type: 'json',
 				default: '{}',
-				description: `An object of values the agent's prompt reads as {{metadata.key}}, e.g. a whole form answer (${docsLink('mapping-crm-records', 'how records are read')})`,
+				description: `An object of values the prompt reads as {{metadata.key}}, e.g. a form answer (${docsLink('mapping-crm-records', 'rules')})`,
 			},
 			{
 				displayName: 'Number of Retries',

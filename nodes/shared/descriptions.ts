@@ -2,8 +2,7 @@ import type { IDisplayOptions, INodeCredentialDescription, INodeProperties } fro
 
 import { WEEKDAYS } from '../../src/schedule/callingHours';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../src/run/runOptions';
-import { FAR_AHEAD_DAYS } from '../../src/schedule/schedule';
-import { IST_ZONE } from '../../src/schedule/schedule';
+import { FAR_AHEAD_DAYS, IST_ZONE } from '../../src/schedule/schedule';
 import { TIME_ZONE_OPTIONS } from './timeZones';
 import { CREDENTIAL_TYPE } from './transport';
 
@@ -192,7 +191,7 @@ export function duplicateGuardProperties(wording: DuplicateGuardWording): INodeP
 			name: 'skipBefore',
 			type: 'boolean',
 			default: false,
-			description: `Whether to skip numbers this node has already ${wording.verb} with ${wording.pairedWith}, in this or an earlier execution (${docsLink('duplicate-calls', 'duplicate calls')})`,
+			description: `Whether to skip numbers already ${wording.verb} with ${wording.pairedWith}, also in earlier executions (${docsLink('duplicate-calls', 'rules')})`,
 		},
 		{
 			displayName: 'Skip Window',

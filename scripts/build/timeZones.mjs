@@ -24,10 +24,16 @@ function rows(file) {
 const countries = new Map(
 	rows('iso3166.tab').map(([code, name]) => [code, name.replace(/ \((.+)\)$/, ', $1')]),
 );
+// n8n's lint wants option names in title case ('US Minor Outlying Islands', 'Port-Au-Prince').
+const SMALL_WORDS = new Set(['and', 'of', 'the']);
+const titleCase = (text) =>
+	text.replace(/(^|[ -])([a-z]+)/g, (word, before, letters) =>
+		SMALL_WORDS.has(letters) ? word : before + letters[0].toUpperCase() + letters.slice(1),
+	);
 const version = fs.readFileSync(path.join(zoneinfo, 'tzdata.zi'), 'utf8').split('\n')[0];
 const options = [
 	...rows('zone.tab').map(([code, , zone]) => ({
-		name: `${countries.get(code)} (${zone})`,
+		name: titleCase(`${countries.get(code)} (${zone})`),
 		value: zone,
 	})),
 	{ name: 'UTC', value: 'UTC' },

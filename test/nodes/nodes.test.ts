@@ -23,4 +23,5 @@ import './payloads.cases';
 import './nodeOutputs.cases';
 import './phoneMasking.cases';
 import './defaults.cases';
+import './helpTexts.cases';
 import './advice.cases';
