@@ -24,4 +24,5 @@ import './nodeOutputs.cases';
 import './phoneMasking.cases';
 import './defaults.cases';
 import './helpTexts.cases';
+import './versions.cases';
 import './advice.cases';
