@@ -36,10 +36,14 @@ export function hintScheduleZone(context: IExecuteFunctions, schedule: IstSchedu
 	hintedZones.set(context, hinted);
 	if (hinted.has(zone)) return;
 	hinted.add(zone);
+	const [field, otherwise] =
+		context.getNode().typeVersion < 2
+			? ['Options → Time Zone', 'clear Time Zone']
+			: ['Time Zone', `choose India (${IST_ZONE}) in Time Zone`];
 	context.addExecutionHints({
 		type: 'info',
 		location: 'outputPane',
-		message: `A Schedule Time without an offset was read in ${zone} (Options → Time Zone), not in India time (${IST_ZONE}): scheduleTimeZone says so per item. Give times with an offset, or clear Time Zone, if that is not what you meant.`,
+		message: `A Schedule Time without an offset was read in ${zone} (${field}), not in India time (${IST_ZONE}): scheduleTimeZone says so per item. Give times with an offset, or ${otherwise}, if that is not what you meant.`,
 	});
 }
 

@@ -509,8 +509,10 @@ describe('README examples, produced by the nodes', () => {
 				workflowId: 'wf_welcome',
 				schedule: 'at',
 				scheduleAt: '2030-12-01T09:30',
-				options: { ...FAR_AHEAD_SENT, timeZone: 'Europe/London' },
+				timeZone: 'Europe/London',
+				options: FAR_AHEAD_SENT,
 			},
+			settings: { typeVersion: 2 },
 		});
 		const [json] = result.json(NODE_NAME);
 		expect(json).toMatchObject({
