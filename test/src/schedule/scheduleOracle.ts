@@ -3,6 +3,7 @@
  * Intl.DateTimeFormat (the platform's own tz data), never on luxon.
  */
 import { DateTime } from 'luxon';
+import type { IstSchedule } from '../../../src/schedule/schedule';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -168,14 +169,7 @@ export type PropertyCase = {
 };
 
 export type OracleExpectation =
-	| {
-			scheduleAt: string;
-			utc: string;
-			isPast: boolean;
-			startsNow?: true;
-			note?: string;
-			wallClockZone?: string;
-	  }
+	| IstSchedule
 	| { skipped: { lastBefore: string; firstAfter: string } };
 
 const FIRST_INSTANT = Date.UTC(1990, 0, 1);
