@@ -16,10 +16,13 @@ export class CallKaroAssignWorkflow implements INodeType {
 		name: 'callKaroAssignWorkflow',
 		icon: { light: 'file:../../icons/callkaro.svg', dark: 'file:../../icons/callkaro.dark.svg' },
 		group: ['output'],
-		version: 1,
-		subtitle: '={{$parameter["schedule"] === "at" ? "Start at a set time" : "Start now"}}',
+		// 2: one Time Zone field for every time setting; 1 keeps the zones it saved (docs: Versions).
+		version: [1, 2],
+		defaultVersion: 2,
+		subtitle:
+			'={{$parameter["schedule"] === "at" ? "Start at Schedule Time (or now)" : "Start now"}}',
 		description:
-			'Put a phone number into a CallKaro calling workflow, save CRM attributes on the contact, and start now or at a set time. The number is written with + and its country code (e.g. +919876543210)',
+			'Add a phone number to a CallKaro calling workflow, now or at a set time, with CRM attributes',
 		documentationUrl:
 			'https://github.com/callkaro/n8n-nodes-callkaro/blob/main/docs/assign-workflow.md',
 		defaults: { name: 'CallKaro Assign Workflow' },

@@ -26,11 +26,13 @@ import {
 	longPastScheduleOption,
 	scheduleNumbersOption,
 	maxRequestsPerSecondOption,
+	ONLY_VERSION_1,
+	withVersion2,
 	phoneNumberProperty,
-	RECORD_SHAPE_RULES,
 	previewOnlyOption,
-	SCHEDULE_TIME_RULES,
+	SCHEDULE_TIME_LINK,
 	timeZoneOption,
+	timeZoneProperty,
 	unsendableValuesOption,
 } from '../shared/descriptions';
 import type { DuplicateGuardWording } from '../shared/descriptions';
@@ -38,6 +40,7 @@ import type { ActionOperation } from '../shared/executeForEachItem';
 import {
 	callingHoursFrom,
 	callingHoursOutput,
+	nodeTimeZone,
 	scheduleOutput,
 	scheduleZone,
 	fieldExpression,
@@ -82,7 +85,7 @@ export const vocabulary: RunVocabulary = {
 export const toolDescription =
 	'Enrols one phone number in a CallKaro calling workflow, which then calls it, now or at a set time. The phone number must be written with + and its country code, e.g. +919876543210; a time, when asked for, as ISO 8601 with its offset, e.g. 2026-12-01T10:30:00+05:30. The result has status started, or a status saying why not: alreadyRunning, duplicate (already enrolled in this conversation) or limitReached. A result with error says which argument to fix and how; an error about Allowed Numbers means that number may not be enrolled at all: do not try another; an error that a setting of this tool is wrong cannot be fixed by you: tell the person that the number cannot be enrolled now.';
 
-export const description: INodeProperties[] = [
+export const description: INodeProperties[] = withVersion2([
 	phoneNumberProperty,
 	{
 		displayName: 'Workflow ID',
@@ -91,8 +94,7 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 6650f0c2a1b2c3d4e5f60718',
-		description:
-			'ID of a CallKaro workflow with at least one step, from the workflow page of the dashboard',
+		description: 'ID of a CallKaro workflow with at least one step, from its page in the dashboard',
 	},
 	{
 		displayName: 'Attributes to Save',
@@ -109,7 +111,7 @@ export const description: INodeProperties[] = [
 			},
 		],
 		default: 'none',
-		description: `CRM attributes saved on the contact before the run starts. Only attributes that already exist in CallKaro are saved; other keys are reported in attributes.ignored. See ${docsLink('mapping-crm-records', 'mapping CRM records')}.`,
+		description: `CRM attributes saved on the contact before the run starts (${docsLink('mapping-crm-records', 'how records are read')})`,
 	},
 	{
 		displayName: 'Attributes',
@@ -131,7 +133,7 @@ export const description: INodeProperties[] = [
 						default: '',
 						placeholder: 'e.g. First Name',
 						description:
-							'Name of the CRM attribute. Case, spaces, underscores and hyphens are ignored.',
+							'Name of the CRM attribute; case, spaces, underscores and hyphens are ignored',
 					},
 					{
 						displayName: 'Value',
@@ -139,7 +141,7 @@ export const description: INodeProperties[] = [
 						type: 'string',
 						default: '',
 						description:
-							'At most 1000 characters. A missing or empty value is left out, so it never erases a saved one; attributes.leftOut lists it.',
+							'At most 1000 characters; a missing or empty value is left out, so it never erases a saved one',
 					},
 					{
 						displayName: 'Replace Existing Value',
@@ -147,7 +149,7 @@ export const description: INodeProperties[] = [
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether to overwrite a value the contact already has. A value typed in by hand in CallKaro is never overwritten.',
+							'Whether to overwrite a value the contact already has; one typed in by hand in CallKaro is never overwritten',
 					},
 				],
 			},
@@ -161,7 +163,7 @@ export const description: INodeProperties[] = [
 		default: '{}',
 		placeholder: '{ "First Name": "{{ $json.first_name }}", "City": "{{ $json.city }}" }',
 		displayOptions: { show: { attributeSource: ['json'] } },
-		description: `Keys are CRM attribute names, e.g. a whole CRM record mapped from the input item. ${RECORD_SHAPE_RULES} Missing, empty and nested values are left out and listed in attributes.leftOut (see Options); at most 50 keys are sent. See ${docsLink('mapping-crm-records', 'mapping CRM records')}.`,
+		description: `An object of CRM attribute names and values, e.g. a whole CRM record (${docsLink('mapping-crm-records', 'rules')})`,
 	},
 	{
 		displayName: 'Replace Existing Values',
@@ -170,7 +172,7 @@ export const description: INodeProperties[] = [
 		default: false,
 		displayOptions: { show: { attributeSource: ['json'] } },
 		description:
-			'Whether to overwrite values the contact already has. A value typed in by hand in CallKaro is never overwritten.',
+			'Whether to overwrite values the contact already has; one typed in by hand in CallKaro is never overwritten',
 	},
 	{
 		displayName: 'Start Run',
@@ -191,8 +193,9 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: '',
 		displayOptions: { show: { schedule: ['at'] } },
-		description: `When the run starts, e.g. {{ $now.plus({ hours: 2 }) }}. A time less than an hour past starts the run now; further back fails the item, unless Options > Schedule Time Long Past says Start Now. ${SCHEDULE_TIME_RULES}`,
+		description: `When the run starts, e.g. {{ $now.plus({ hours: 2 }) }}; within a minute of now is now (${SCHEDULE_TIME_LINK})`,
 	},
+	timeZoneProperty,
 	allowedNumbersProperty,
 	maxCallsPerExecutionProperty,
 	...duplicateGuardProperties(guard),
@@ -202,6 +205,7 @@ export const description: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
+		displayOptions: ONLY_VERSION_1,
 		options: [
 			keysToLeaveOutOption(
 				ATTRIBUTE_OPTION_NAMES.keysToLeaveOut,
@@ -215,7 +219,7 @@ export const description: INodeProperties[] = [
 				default: '',
 				placeholder: 'e.g. First Name, City, Lead Score',
 				description:
-					'Comma-separated keys: when set, only these are sent. Use it when a record has more than the 50 attributes CallKaro accepts.',
+					'Comma-separated keys: when set, only these are sent, e.g. when a record has more than the 50 attributes CallKaro accepts',
 			},
 			unsendableValuesOption(ATTRIBUTE_OPTION_NAMES.handling, 'attributes.leftOut'),
 			callingHoursOption,
@@ -240,7 +244,7 @@ export const description: INodeProperties[] = [
 				],
 				default: 'report',
 				description:
-					'What to do when CallKaro ignores an attribute (unknown name) or refuses its value. The run still starts either way.',
+					'What to do when CallKaro ignores an attribute (unknown name) or refuses its value; the run starts either way',
 			},
 			previewOnlyOption,
 			farAheadScheduleOption,
@@ -249,7 +253,7 @@ export const description: INodeProperties[] = [
 			timeZoneOption,
 		],
 	},
-];
+]);
 
 /** Output 0 "Started", output 1 "Already Running" (the number is already in the workflow). */
 export const outputs: ActionOperation['outputs'] = {
@@ -318,7 +322,11 @@ export function prepare(
 	const options = context.getNodeParameter('options', itemIndex, {}) as AssignOptions;
 	const startsLater = context.getNodeParameter('schedule', itemIndex) === 'at';
 	const scheduleAt = startsLater ? context.getNodeParameter('scheduleAt', itemIndex) : undefined;
-	const sourceZone = sourceZoneOf(context, itemIndex, scheduleAt, options.timeZone);
+	const nodeZone = nodeTimeZone(context, itemIndex);
+	// Version 1's Options → Time Zone wins over the source node's zone; version 2's Time Zone
+	// always has one, so a source node's own times (Odoo's, in UTC) are read in theirs.
+	const savedZone = nodeZone === undefined ? options.timeZone : undefined;
+	const sourceZone = sourceZoneOf(context, itemIndex, scheduleAt, savedZone);
 	const defaultCountryCode = defaultCountryCodeOf(options);
 	const prepared = prepareAssign({
 		phoneNumber: context.getNodeParameter('phoneNumber', itemIndex),
@@ -328,7 +336,7 @@ export function prepare(
 		schedule: startsLater
 			? {
 					value: scheduleAt,
-					zone: scheduleZone(options.timeZone, sourceZone?.zone),
+					zone: scheduleZone(savedZone, sourceZone?.zone, nodeZone),
 					longPast: options.longPastSchedule,
 					serialDates: options.scheduleNumbers === 'serialDates',
 					dateColumn: sourceDateColumnOf(context, itemIndex, scheduleAt),
@@ -336,7 +344,7 @@ export function prepare(
 					farAhead: options.farAheadSchedule,
 				}
 			: undefined,
-		callingHours: callingHoursFrom(options.callingHours),
+		callingHours: callingHoursFrom(options.callingHours, nodeZone),
 		defaultCountryCode,
 		sourceNode: sourceNodeOf(context)?.rules,
 	});

@@ -31,7 +31,7 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. November renewals',
 		description:
-			'Shown in the CallKaro dashboard. Put the batch ID from the output into Outbound Call > Additional Fields > Campaign ID.',
+			"Shown in the CallKaro dashboard; the output's batch ID goes into Outbound Call's Campaign ID",
 	},
 	{
 		displayName: 'Campaign Type',
@@ -52,7 +52,7 @@ export const description: INodeProperties[] = [
 		],
 		default: 'v1',
 		description:
-			'Single Agent: every call uses the Agent ID below. Multi Agent: each Outbound Call that joins the campaign sets its own Agent ID.',
+			'Single Agent: every call uses the Agent ID below; Multi Agent: each Outbound Call that joins sets its own',
 	},
 	{
 		...agentIdProperty,

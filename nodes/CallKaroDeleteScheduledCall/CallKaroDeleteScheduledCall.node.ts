@@ -19,7 +19,7 @@ export class CallKaroDeleteScheduledCall implements INodeType {
 		version: 1,
 		subtitle: 'Cancel a scheduled call',
 		description:
-			'Cancel the scheduled call of a CallKaro agent to a phone number, so it is not placed. The number is written with + and its country code (e.g. +919876543210)',
+			'Cancel the scheduled call of a CallKaro agent to a phone number, so it is not placed',
 		documentationUrl:
 			'https://github.com/callkaro/n8n-nodes-callkaro/blob/main/docs/delete-scheduled-call.md',
 		defaults: { name: 'CallKaro Delete Scheduled Call' },

@@ -10,6 +10,7 @@ import {
 	agentIdProperty,
 	concurrencyOption,
 	defaultCountryCodeOption,
+	docsLink,
 	maxRequestsPerSecondOption,
 	phoneNumberProperty,
 	previewOnlyOption,
@@ -32,7 +33,7 @@ export const toolDescription =
 export const description: INodeProperties[] = [
 	{
 		...phoneNumberProperty,
-		description: `The number the call was scheduled to. ${phoneNumberProperty.description}`,
+		description: `The number the call was scheduled to, with its country code (${docsLink('phone-numbers', 'how numbers are read')})`,
 	},
 	agentIdProperty,
 	allowedNumbersProperty,
@@ -56,7 +57,7 @@ export const description: INodeProperties[] = [
 					},
 				],
 				default: 'json',
-				description: 'How the phone number is sent. CallKaro accepts both.',
+				description: 'How the phone number is sent; CallKaro accepts both',
 			},
 			concurrencyOption,
 			defaultCountryCodeOption,
@@ -80,7 +81,7 @@ export const description: INodeProperties[] = [
 				],
 				default: 'output',
 				description:
-					'What to do when CallKaro says it has no scheduled call of this agent to this number (already placed, already cancelled, or never scheduled). A wrong Agent ID fails the item either way.',
+					'What to do when this agent has no scheduled call to the number (placed, cancelled or never scheduled); a wrong Agent ID fails the item either way',
 			},
 		],
 	},

@@ -16,11 +16,13 @@ export class CallKaroOutboundCall implements INodeType {
 		name: 'callKaroOutboundCall',
 		icon: { light: 'file:../../icons/callkaro.svg', dark: 'file:../../icons/callkaro.dark.svg' },
 		group: ['output'],
-		version: 1,
-		subtitle: '={{$parameter["additionalFields"].scheduleAt ? "Call at a set time" : "Call now"}}',
-		// An agent's tool saved without its own Tool Description tells the model this text.
-		description:
-			'Place one phone call with a CallKaro voice agent, now or at a set time. The number is written with + and its country code (e.g. +919876543210), a time as ISO 8601 with its offset',
+		// 2: one Time Zone field for every time setting, and Calling Hours in place of Earliest and
+		// Latest Call Time; 1 keeps the fields it saved (docs: Versions).
+		version: [1, 2],
+		defaultVersion: 2,
+		subtitle:
+			'={{$parameter["additionalFields"].scheduleAt ? "Call at Schedule Time (or now)" : "Call now"}}',
+		description: 'Place a phone call with a CallKaro voice agent, now or at a set time',
 		documentationUrl:
 			'https://github.com/callkaro/n8n-nodes-callkaro/blob/main/docs/outbound-call.md',
 		defaults: { name: 'CallKaro Outbound Call' },

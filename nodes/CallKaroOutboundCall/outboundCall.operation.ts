@@ -24,18 +24,21 @@ import {
 	longPastScheduleOption,
 	scheduleNumbersOption,
 	maxRequestsPerSecondOption,
+	ONLY_VERSION_1,
 	phoneNumberProperty,
-	RECORD_SHAPE_RULES,
 	previewOnlyOption,
-	SCHEDULE_TIME_RULES,
+	SCHEDULE_TIME_LINK,
 	timeZoneOption,
+	timeZoneProperty,
 	unsendableValuesOption,
+	withVersion2,
 } from '../shared/descriptions';
 import type { DuplicateGuardWording } from '../shared/descriptions';
 import type { ActionOperation } from '../shared/executeForEachItem';
 import {
 	callingHoursFrom,
 	callingHoursOutput,
+	nodeTimeZone,
 	scheduleOutput,
 	scheduleZone,
 	fieldExpression,
@@ -89,11 +92,8 @@ const LANGUAGES = [
 export const toolDescription =
 	'Places one phone call with a CallKaro voice agent, now or at a set time. The phone number must be written with + and its country code, e.g. +919876543210; a time, when asked for, as ISO 8601 with its offset, e.g. 2026-12-01T10:30:00+05:30. The result says placed: true with a callId, or placed: false with a status: duplicate (this number was already called in this conversation) or limitReached (no more calls may be placed). A result with error says which argument to fix and how; an error about Allowed Numbers means that number may not be called at all: do not try another; an error that a setting of this tool is wrong cannot be fixed by you: tell the person that the call cannot be placed now.';
 
-export const description: INodeProperties[] = [
-	{
-		...phoneNumberProperty,
-		description: `The number to call. ${phoneNumberProperty.description}`,
-	},
+export const description: INodeProperties[] = withVersion2([
+	phoneNumberProperty,
 	agentIdProperty,
 	{
 		displayName: 'Additional Fields',
@@ -101,6 +101,7 @@ export const description: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
+		displayOptions: ONLY_VERSION_1,
 		options: [
 			{
 				displayName: 'Campaign ID',
@@ -159,7 +160,7 @@ export const description: INodeProperties[] = [
 				placeholder: 'Add Metadata',
 				default: {},
 				description:
-					"Values the agent's prompt reads as {{metadata.key}}. Combined with Metadata (JSON); a key may appear once.",
+					"Values the agent's prompt reads as {{metadata.key}}, together with Metadata (JSON); a key may appear once",
 				options: [
 					{
 						name: 'entry',
@@ -176,7 +177,7 @@ export const description: INodeProperties[] = [
 				name: 'metadataJson',
 				type: 'json',
 				default: '{}',
-				description: `One object of values the agent's prompt reads as {{metadata.key}}, e.g. a whole form answer mapped from the input item. ${RECORD_SHAPE_RULES} Missing, empty and nested values are left out and listed in metadataLeftOut (see Options). See ${docsLink('mapping-crm-records', 'mapping CRM records')}.`,
+				description: `An object of values the prompt reads as {{metadata.key}}, e.g. a form answer (${docsLink('mapping-crm-records', 'rules')})`,
 			},
 			{
 				displayName: 'Number of Retries',
@@ -199,7 +200,7 @@ export const description: INodeProperties[] = [
 				name: 'scheduleAt',
 				type: 'dateTime',
 				default: '',
-				description: `Place the call later. Once added, an empty value fails the item and never calls now; more than an hour past fails too, unless Options > Schedule Time Long Past says Start Now. ${SCHEDULE_TIME_RULES}`,
+				description: `When to call; within a minute of now is now, and an empty value fails the item (${SCHEDULE_TIME_LINK})`,
 			},
 			{
 				// Time Zone moved to Options, as in Assign; n8n drops a saved value whose field is
@@ -208,11 +209,11 @@ export const description: INodeProperties[] = [
 				name: 'timeZone',
 				type: 'string',
 				default: '',
-				description:
-					'Use Options > Time Zone instead, which wins when both are set. Kept so that workflows saved before still read it.',
+				description: 'Kept for workflows saved before; Options › Time Zone wins when both are set',
 			},
 		],
 	},
+	timeZoneProperty,
 	allowedNumbersProperty,
 	maxCallsPerExecutionProperty,
 	...duplicateGuardProperties(guard),
@@ -222,6 +223,7 @@ export const description: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
+		displayOptions: ONLY_VERSION_1,
 		options: [
 			{
 				displayName: 'Allow Duplicate Calls',
@@ -229,7 +231,7 @@ export const description: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to place every call even when an earlier item of this run calls the same number with the same agent at the same time. Off: only the first is placed, and the others are reported with status "duplicate".',
+					'Whether to place a call that repeats an earlier item of this run (same number, agent and time); off, only the first is placed',
 			},
 			callingHoursOption,
 			concurrencyOption,
@@ -244,7 +246,7 @@ export const description: INodeProperties[] = [
 			timeZoneOption,
 		],
 	},
-];
+]);
 
 export const outputs: ActionOperation['outputs'] = { outputs: [NodeConnectionTypes.Main] };
 
@@ -292,19 +294,18 @@ export function prepare(
 		scheduleNumbers?: 'epoch' | 'serialDates';
 		timeZone?: string;
 	};
-	const sourceZone = sourceZoneOf(
-		context,
-		itemIndex,
-		scheduleAt,
-		options.timeZone?.trim() || oldPlaceTimeZone,
-	);
+	const nodeZone = nodeTimeZone(context, itemIndex);
+	// As in Assign: version 1's zone fields win over the source node's zone, version 2's Time Zone not.
+	const savedZone =
+		nodeZone === undefined ? options.timeZone?.trim() || oldPlaceTimeZone : undefined;
+	const sourceZone = sourceZoneOf(context, itemIndex, scheduleAt, savedZone);
 	const defaultCountryCode = defaultCountryCodeOf(options);
 	const prepared = prepareOutbound({
 		agentId: context.getNodeParameter('agentId', itemIndex),
 		phoneNumber: context.getNodeParameter('phoneNumber', itemIndex),
 		defaultCountryCode,
 		sourceNode: sourceNodeOf(context)?.rules,
-		callingHours: callingHoursFrom(options.callingHours),
+		callingHours: callingHoursFrom(options.callingHours, nodeZone),
 		options: {
 			...fields,
 			metadata: metadataJson,
@@ -318,7 +319,7 @@ export function prepare(
 				'scheduleAt' in additionalFields
 					? {
 							value: scheduleAt,
-							zone: scheduleZone(options.timeZone, oldPlaceTimeZone, sourceZone?.zone),
+							zone: scheduleZone(savedZone, sourceZone?.zone, nodeZone),
 							longPast: options.longPastSchedule,
 							serialDates: options.scheduleNumbers === 'serialDates',
 							dateColumn: sourceDateColumnOf(context, itemIndex, scheduleAt),

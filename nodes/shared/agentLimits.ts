@@ -15,7 +15,7 @@ import { knownZone } from '../../src/schedule/schedule';
 import type { DuplicateGuardWording } from './descriptions';
 import { readyItems } from './runState';
 import type { ItemResult, PreparedItem, Reservation, RunState } from './runState';
-import { callingHoursFrom } from './schedule';
+import { callingHoursFrom, nodeTimeZone } from './schedule';
 import type { CallingHoursOptionValue } from './schedule';
 import { runsAsTool } from './toolMode';
 
@@ -95,7 +95,7 @@ export function checkToolSettings(context: IExecuteFunctions, itemIndex: number)
 	for (const zone of [options.timeZone, oldPlaceTimeZone]) {
 		if (zone !== undefined && String(zone).trim() !== '') knownZone(String(zone));
 	}
-	callingHoursFrom(options.callingHours);
+	callingHoursFrom(options.callingHours, nodeTimeZone(context, itemIndex));
 	allowedNumbers(context, itemIndex, defaultCountryCode);
 }
 

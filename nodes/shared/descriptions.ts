@@ -1,9 +1,15 @@
-import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
 import { WEEKDAYS } from '../../src/schedule/callingHours';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../src/run/runOptions';
-import { FAR_AHEAD_DAYS } from '../../src/schedule/schedule';
+import { FAR_AHEAD_DAYS, IST_ZONE } from '../../src/schedule/schedule';
+import { TIME_ZONE_OPTIONS } from './timeZones';
 import { CREDENTIAL_TYPE } from './transport';
+
+/** Fields of version 1 only: workflows saved then keep them, a new node never offers them. */
+export const ONLY_VERSION_1: IDisplayOptions = { show: { '@version': [1] } };
+/** Fields from version 2 on. */
+export const FROM_VERSION_2: IDisplayOptions = { show: { '@version': [{ _cnd: { gte: 2 } }] } };
 
 /** A link to a page of the package's docs/, for a field description (n8n shows simple HTML links). */
 export function docsLink(page: string, text: string, heading = ''): string {
@@ -22,12 +28,8 @@ export const phoneNumberProperty: INodeProperties = {
 	required: true,
 	default: '',
 	placeholder: 'e.g. +91 98765 43210',
-	description:
-		"Include the country code, e.g. +91 98765 43210. The number is read as Google's libphonenumber reads it, in every country: spaces, dashes, dots and brackets are ignored, 00 counts as +, a trunk prefix after the country code ((0) or 0) is dropped, tel: links are read. Only a number libphonenumber calls valid is called; a number too short or too long for its country, not in use there, with an extension, or premium-rate is refused, saying why. For numbers without a country code, set Options > Default Country Code. A value n8n's nodes wrap alone (HubSpot's { value }, Notion's phone property, a one-element list) is read; another object is refused, naming the field inside it to map, e.g. .full.",
+	description: `With its country code, e.g. +91 98765 43210, or set Options › Default Country Code (${docsLink('phone-numbers', 'how numbers are read')})`,
 };
-
-/** How a record mapped into Attributes (JSON) or Metadata (JSON) is read, in both fields' descriptions. */
-export const RECORD_SHAPE_RULES = `A record is read as n8n's nodes give it: values wrapped alone (HubSpot's { value }, Notion properties, one-element lists) are unwrapped, lists of { name, value } or { title, text } add their names, and from Airtable, HubSpot, ActiveCampaign, Facebook Lead Ads and Odoo the node's own shape is applied and listed in readAs. A record nested under one key (e.g. fields) is refused with the key to map.`;
 
 export const agentIdProperty: INodeProperties = {
 	displayName: 'Agent ID',
@@ -45,16 +47,28 @@ export const defaultCountryCodeOption: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. 91 or IN',
-	description: `The country in which numbers without a country code are read, as libphonenumber reads them there: 9876543210 or 09876543210 becomes +919876543210 with 91 or IN, 030 123456 becomes +4930123456 with 49 or DE, 06 6988 4857 becomes +390669884857 with IT (Italy keeps its 0). Any calling code (text or a number) or ISO code of a country or region (so a CRM's country field can be mapped); a number written with its country code, with or without +, is not completed twice. With 91 or IN, a number without +, 91 or 0 must be a mobile (starting 6-9), so a US (312) 345-6789 is refused, not dialled in India. Once added, an expression that gives nothing for an item fails that item's numbers without a country code, naming this option. See ${docsLink('phone-numbers', 'how numbers are read')}.`,
+	description: `Country code (91) or ISO code (IN) for numbers written without one (${docsLink('phone-numbers', 'rules', 'default-country-code')})`,
 };
 
+/** Version 1's Time Zone, free text under Options; version 2 has one Time Zone field per node. */
 export const timeZoneOption: INodeProperties = {
 	displayName: 'Time Zone',
 	name: 'timeZone',
 	type: 'string',
 	default: '',
-	placeholder: 'e.g. Europe/London',
-	description: `IANA zone in which a Schedule Time without an offset is read, in any case; IST is India time, other abbreviations (EST, CET) are refused. Empty means India time (Asia/Kolkata), as for Calling Hours and the guard's day: not the workflow's zone, which n8n defaults to America/New_York. CallKaro itself is always sent Indian time (IST). See ${docsLink('scheduling', 'scheduling and time zones')}.`,
+	placeholder: 'e.g. Asia/Kolkata',
+	description: `IANA zone of a Schedule Time without an offset; empty means India (${docsLink('scheduling', 'time zones', 'time-zones')})`,
+};
+
+/** The node's one zone (version 2): Schedule Time without an offset, Calling Hours, the guard's day. */
+export const timeZoneProperty: INodeProperties = {
+	displayName: 'Time Zone',
+	name: 'timeZone',
+	type: 'options',
+	options: TIME_ZONE_OPTIONS,
+	default: IST_ZONE,
+	displayOptions: FROM_VERSION_2,
+	description: `The clock of a Schedule Time without an offset, of Calling Hours and of a day (${docsLink('scheduling', 'time zones', 'time-zones')})`,
 };
 
 /** What a Schedule Time more than an hour in the past does. */
@@ -76,7 +90,7 @@ export const longPastScheduleOption: INodeProperties = {
 	],
 	default: 'fail',
 	description:
-		'What happens when Schedule Time is more than an hour in the past, which is almost always a wrong mapping (a created date, seconds read as milliseconds). A time less than an hour past always starts now.',
+		'What a Schedule Time more than an hour past does; such a time is usually a wrong mapping, while less than an hour past starts now',
 };
 
 /** How a Schedule Time that is a number below 100000 is read. */
@@ -99,7 +113,7 @@ export const scheduleNumbersOption: INodeProperties = {
 	],
 	default: 'epoch',
 	description:
-		'How a Schedule Time given as a number is read. Items from Microsoft Excel 365 and Google Sheets are read as serial dates in any case.',
+		'How a Schedule Time given as a number is read; items from Microsoft Excel 365 and Google Sheets are read as serial dates in any case',
 };
 
 /** What a Schedule Time more than FAR_AHEAD_DAYS ahead does. */
@@ -120,11 +134,11 @@ export const farAheadScheduleOption: INodeProperties = {
 		},
 	],
 	default: 'fail',
-	description: `What happens when Schedule Time is more than ${FAR_AHEAD_DAYS} days ahead, which is almost always a wrong mapping (a phone number read as epoch seconds) or a mistyped year. A yearly renewal on the same date next year is within the limit.`,
+	description: `What a Schedule Time more than ${FAR_AHEAD_DAYS} days ahead does; such a time is usually a wrong mapping or a mistyped year`,
 };
 
-/** How every Schedule Time reads its value; each node adds what the time is for. */
-export const SCHEDULE_TIME_RULES = `Without an offset it is read in India time (or Options > Time Zone); a time taken from an Odoo item is read in UTC, as Odoo gives it, and readAs says so. A date range (Notion's { start, end }) starts at its start. More than ${FAR_AHEAD_DAYS} days ahead fails the item (a phone number read as a date, a mistyped year) unless Options > Schedule Time Far Ahead says Send It. A date alone (or midnight without an offset, as a date picker gives it) starts when Calling Hours open that day, and is refused without them. Numbers are epoch milliseconds, or epoch seconds below 100000000000; a spreadsheet serial date is refused. It is sent as Indian time (IST). See ${docsLink('scheduling', 'scheduling and time zones')}.`;
+/** Where every Schedule Time's help sends the builder for the rules. */
+export const SCHEDULE_TIME_LINK = docsLink('scheduling', 'how times are read');
 
 /** Options that pace a whole run of a node (read once per run, see executeForEachItem). */
 export const concurrencyOption: INodeProperties = {
@@ -134,7 +148,7 @@ export const concurrencyOption: INodeProperties = {
 	typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 	default: DEFAULT_CONCURRENCY,
 	description:
-		'How many requests this node keeps in flight at once. Output items stay in input order.',
+		'How many requests this node keeps in flight at once; output items stay in input order',
 };
 
 export const maxRequestsPerSecondOption: INodeProperties = {
@@ -153,7 +167,7 @@ export const previewOnlyOption: INodeProperties = {
 	type: 'boolean',
 	default: false,
 	description:
-		'Whether to check and convert every item exactly as it would be sent, and output the request instead of sending it. Nothing is sent and nothing is recorded.',
+		'Whether to check every item as it would be sent and output its request instead: nothing is sent or recorded',
 };
 
 /** How a node words its duplicate guard: 'Skip Numbers Called Before', 'called'. */
@@ -177,7 +191,7 @@ export function duplicateGuardProperties(wording: DuplicateGuardWording): INodeP
 			name: 'skipBefore',
 			type: 'boolean',
 			default: false,
-			description: `Whether to skip numbers this node has already ${wording.verb} with ${wording.pairedWith}, also in earlier executions (n8n keeps the history in its database). Skipped items are output with status "${wording.skippedStatus}". Turn it on when the same lead can arrive twice (a CRM that fires twice, a form sent twice, a failed execution run again): each is a new execution, and without it the number is ${wording.verb} again. See ${docsLink('duplicate-calls', 'duplicate calls')}.`,
+			description: `Whether to skip numbers already ${wording.verb} with ${wording.pairedWith}, also in earlier executions (${docsLink('duplicate-calls', 'rules')})`,
 		},
 		{
 			displayName: 'Skip Window',
@@ -202,11 +216,13 @@ export function duplicateGuardProperties(wording: DuplicateGuardWording): INodeP
 			displayName: 'Day Time Zone',
 			name: 'guardTimeZone',
 			type: 'string',
-			displayOptions: { show: { skipBefore: [true], guardWindow: ['day'] } },
+			// Version 2 reads the node's Time Zone.
+			displayOptions: {
+				show: { skipBefore: [true], guardWindow: ['day'], ...ONLY_VERSION_1.show },
+			},
 			default: '',
 			placeholder: 'e.g. Asia/Kolkata',
-			description:
-				"IANA zone in which a day starts. Empty means India time (Asia/Kolkata), as for Schedule Time and Calling Hours, not the workflow's zone.",
+			description: 'IANA zone in which a day starts; empty means India time (Asia/Kolkata)',
 		},
 		{
 			displayName: 'History Size',
@@ -234,117 +250,115 @@ export function duplicateGuardProperties(wording: DuplicateGuardWording): INodeP
 			displayOptions: showWithGuard,
 			default: false,
 			description:
-				'Whether manual runs from the editor check and record numbers too. Off: they neither skip nor record, and the output says so.',
+				'Whether manual runs from the editor check and record numbers too; off, they neither skip nor record',
 		},
 	];
 }
 
-/** Calling Hours: a window of the day (and days of the week) in which a call may start. Off until added. */
-export const callingHoursOption: INodeProperties = {
-	displayName: 'Calling Hours',
-	name: 'callingHours',
-	type: 'fixedCollection',
-	placeholder: 'Add Calling Hours',
-	default: {},
-	description: `Keep the start of the call inside a window of the day, e.g. 09:00-21:00 in India. Applies to a schedule time and to "now". It checks when a call starts, not when it ends; which hours apply to your calls is for you to find out. See ${docsLink('scheduling', 'calling hours', 'calling-hours')}.`,
-	options: [
-		{
-			name: 'window',
-			displayName: 'Window',
-			values: [
-				{
-					displayName: 'Days',
-					name: 'days',
-					type: 'multiOptions',
-					options: [
-						{
-							name: 'Friday',
-							value: 'friday',
-						},
-						{
-							name: 'Monday',
-							value: 'monday',
-						},
-						{
-							name: 'Saturday',
-							value: 'saturday',
-						},
-						{
-							name: 'Sunday',
-							value: 'sunday',
-						},
-						{
-							name: 'Thursday',
-							value: 'thursday',
-						},
-						{
-							name: 'Tuesday',
-							value: 'tuesday',
-						},
-						{
-							name: 'Wednesday',
-							value: 'wednesday',
-						},
-					],
-					default: [...WEEKDAYS],
-					description:
-						'Days on which the window opens. A window past midnight belongs to the day it opens on.',
-				},
-				{
-					displayName: 'End',
-					name: 'end',
-					type: 'string',
-					default: '21:00',
-					placeholder: 'e.g. 21:00',
-					description:
-						'Time of day (HH:MM, 24 h) from which calls may no longer start. Before Start means the window runs past midnight.',
-				},
-				{
-					displayName: 'Outside Calling Hours',
-					name: 'onOutside',
-					type: 'options',
-					options: [
-						{
-							name: 'Move to the Next Allowed Time',
-							value: 'move',
-							description:
-								'Schedule the call at the next opening; the output shows scheduleMovedFrom',
-						},
-						{
-							name: 'Fail the Item',
-							value: 'fail',
-							description: 'Send nothing for the item and give an error',
-						},
-						{
-							name: 'Send As It Is',
-							value: 'send',
-							description: 'Send the time unchanged; the output has outsideCallingHours: true',
-						},
-					],
-					default: 'move',
-					description: 'What happens when the start time is outside the calling hours',
-				},
-				{
-					displayName: 'Start',
-					name: 'start',
-					type: 'string',
-					default: '09:00',
-					placeholder: 'e.g. 09:00',
-					description: 'Time of day (HH:MM, 24 h) from which calls may start',
-				},
-				{
-					displayName: 'Time Zone',
-					name: 'zone',
-					type: 'string',
-					default: 'Asia/Kolkata',
-					placeholder: 'e.g. Asia/Kolkata',
-					description:
-						'IANA zone whose clock the window follows, daylight saving included. Empty means India time (Asia/Kolkata), as for Schedule Time.',
-				},
-			],
-		},
-	],
+const WEEKDAY_OPTIONS = [
+	'friday',
+	'monday',
+	'saturday',
+	'sunday',
+	'thursday',
+	'tuesday',
+	'wednesday',
+];
+
+/** A window's fields, each once; each version lists them in its own order. */
+const WINDOW_FIELD: Record<'days' | 'start' | 'end' | 'onOutside' | 'zone', INodeProperties> = {
+	days: {
+		displayName: 'Days',
+		name: 'days',
+		type: 'multiOptions',
+		options: WEEKDAY_OPTIONS.map((day) => ({
+			name: day.charAt(0).toUpperCase() + day.slice(1),
+			value: day,
+		})),
+		default: [...WEEKDAYS],
+		description:
+			'Days on which the window opens; a window past midnight belongs to the day it opens on',
+	},
+	start: {
+		displayName: 'Start',
+		name: 'start',
+		type: 'string',
+		default: '09:00',
+		placeholder: 'e.g. 09:00',
+		description: 'Time of day (HH:MM, 24 h) from which calls may start',
+	},
+	end: {
+		displayName: 'End',
+		name: 'end',
+		type: 'string',
+		default: '21:00',
+		placeholder: 'e.g. 21:00',
+		description:
+			'Time of day (HH:MM, 24 h) from which calls may no longer start; before Start, the window runs past midnight',
+	},
+	onOutside: {
+		displayName: 'Outside Calling Hours',
+		name: 'onOutside',
+		type: 'options',
+		options: [
+			{
+				name: 'Move to the Next Allowed Time',
+				value: 'move',
+				description: 'Schedule the call at the next opening; the output shows scheduleMovedFrom',
+			},
+			{
+				name: 'Fail the Item',
+				value: 'fail',
+				description: 'Send nothing for the item and give an error',
+			},
+			{
+				name: 'Send As It Is',
+				value: 'send',
+				description: 'Send the time unchanged; the output has outsideCallingHours: true',
+			},
+		],
+		default: 'move',
+		description: 'What happens when the start time is outside the calling hours',
+	},
+	zone: {
+		displayName: 'Time Zone',
+		name: 'zone',
+		type: 'string',
+		default: 'Asia/Kolkata',
+		placeholder: 'e.g. Asia/Kolkata',
+		description: 'IANA zone whose clock the window follows; empty means India time (Asia/Kolkata)',
+	},
 };
+
+/** Calling Hours: a window of the day (and days of the week) in which a call may start. Off until added. */
+function callingHoursOf(values: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Calling Hours',
+		name: 'callingHours',
+		type: 'fixedCollection',
+		placeholder: 'Add Calling Hours',
+		default: {},
+		description: `A window of the day in which a call may start, now or at its Schedule Time (${docsLink('scheduling', 'calling hours', 'calling-hours')})`,
+		options: [{ name: 'window', displayName: 'Window', values }],
+	};
+}
+
+/** Version 1's Calling Hours, with a zone of its own. */
+export const callingHoursOption = callingHoursOf([
+	WINDOW_FIELD.days,
+	WINDOW_FIELD.end,
+	WINDOW_FIELD.onOutside,
+	WINDOW_FIELD.start,
+	WINDOW_FIELD.zone,
+]);
+
+/** Version 2's Calling Hours: Start before End, on the clock of the node's Time Zone. */
+export const callingHoursOptionV2 = callingHoursOf([
+	WINDOW_FIELD.start,
+	WINDOW_FIELD.end,
+	WINDOW_FIELD.days,
+	WINDOW_FIELD.onOutside,
+]);
 
 /**
  * Keys of a record never sent (Assign's attributes, Outbound's metadata); `displayName` is the one
@@ -393,7 +407,28 @@ export function unsendableValuesOption(displayName: string, outputField: string)
 			},
 		],
 		default: 'leaveOut',
-		description:
-			'Values may be text, numbers or true/false. A missing (null) or empty value is left out, so a blank CRM field never erases a value CallKaro has; objects and lists are left out unless sent as JSON text.',
+		description: `What happens to a missing, empty or nested value, which cannot be sent as it is (${docsLink('mapping-crm-records', 'rules')})`,
 	};
+}
+
+/** Version 1's fields that version 2 drops: its zones (one Time Zone now) and Outbound's call window. */
+const DROPPED_IN_VERSION_2 = ['timeZone', 'carryOver', 'minTriggerTime', 'maxTriggerTime'];
+
+/**
+ * A node's fields for versions 1 and 2: each collection shown only on version 1 is followed by its
+ * version 2, without the fields version 2 drops and with version 2's Calling Hours.
+ */
+export function withVersion2(properties: INodeProperties[]): INodeProperties[] {
+	return properties.flatMap((property) => {
+		if (property.displayOptions !== ONLY_VERSION_1) return [property];
+		const options = (property.options ?? []) as INodeProperties[];
+		const version2: INodeProperties = {
+			...property,
+			displayOptions: FROM_VERSION_2,
+			options: options
+				.filter((option) => !DROPPED_IN_VERSION_2.includes(option.name))
+				.map((option) => (option === callingHoursOption ? callingHoursOptionV2 : option)),
+		};
+		return [property, version2];
+	});
 }

@@ -25,6 +25,7 @@ import { countSetting } from '../../src/input/input';
 import { IST_ZONE } from '../../src/schedule/schedule';
 import type { DuplicateGuardWording } from './descriptions';
 import { lockRowOver } from './guardLockRow';
+import { nodeTimeZone } from './schedule';
 
 export interface GuardSettings {
 	window: GuardWindow;
@@ -71,10 +72,14 @@ const SCOPE = 'node';
 export function readGuardSettings(context: IExecuteFunctions): GuardSettings | undefined {
 	if (!context.getNodeParameter('skipBefore', 0, false)) return undefined;
 	const windowKind = context.getNodeParameter('guardWindow', 0, 'ever') as 'ever' | 'day';
-	// India's day by default, like Schedule Time and Calling Hours (not the workflow's zone).
-	const zone = (context.getNodeParameter('guardTimeZone', 0, '') as string).trim() || IST_ZONE;
+	// The node's Time Zone from version 2 on; version 1's Day Time Zone, else India's day, like
+	// Schedule Time and Calling Hours (not the workflow's zone).
+	const nodeZone = windowKind === 'day' ? nodeTimeZone(context, 0) : undefined;
+	const zone =
+		nodeZone ?? ((context.getNodeParameter('guardTimeZone', 0, '') as string).trim() || IST_ZONE);
+	const zoneField = nodeZone === undefined ? 'Day Time Zone' : 'Time Zone';
 	return {
-		window: windowKind === 'day' ? dayWindow(zone, 'Day Time Zone') : { kind: 'ever' },
+		window: windowKind === 'day' ? dayWindow(zone, zoneField) : { kind: 'ever' },
 		historySize: countSetting(
 			context.getNodeParameter('guardHistorySize', 0, DEFAULT_HISTORY_SIZE),
 			'History Size',

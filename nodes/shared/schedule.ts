@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readCallingHours } from '../../src/schedule/callingHours';
 import type { CallingHours } from '../../src/schedule/callingHours';
 import type { CallingHoursReport } from '../../src/input/requests';
-import { IST_ZONE } from '../../src/schedule/schedule';
+import { IST_ZONE, knownZone } from '../../src/schedule/schedule';
 import type { IstSchedule } from '../../src/schedule/schedule';
 
 /**
@@ -12,6 +12,17 @@ import type { IstSchedule } from '../../src/schedule/schedule';
  */
 export function scheduleZone(...timeZoneOptions: Array<string | undefined>): string {
 	return timeZoneOptions.find((zone) => zone?.trim())?.trim() ?? IST_ZONE;
+}
+
+/**
+ * The node's Time Zone (version 2 on), which every time setting reads; undefined on version 1,
+ * whose zones are fields of their own.
+ */
+export function nodeTimeZone(context: IExecuteFunctions, itemIndex: number): string | undefined {
+	if (context.getNode().typeVersion < 2) return undefined;
+	// An expression may give any text: a zone luxon does not know fails here, naming the field.
+	return knownZone(String(context.getNodeParameter('timeZone', itemIndex, IST_ZONE)), 'Time Zone')
+		.name;
 }
 
 // The zones a hint was given for, per node run (the context), so each is said once.
@@ -37,10 +48,14 @@ export function hintScheduleZone(context: IExecuteFunctions, schedule: IstSchedu
 	hintedZones.set(context, hinted);
 	if (hinted.has(zone)) return;
 	hinted.add(zone);
+	const [field, otherwise] =
+		context.getNode().typeVersion < 2
+			? ['Options → Time Zone', 'clear Time Zone']
+			: ['Time Zone', `choose India (${IST_ZONE}) in Time Zone`];
 	context.addExecutionHints({
 		type: 'info',
 		location: 'outputPane',
-		message: `A Schedule Time without an offset was read in ${zone} (Options → Time Zone), not in India time (${IST_ZONE}): scheduleTimeZone says so per item. Give times with an offset, or clear Time Zone, if that is not what you meant.`,
+		message: `A Schedule Time without an offset was read in ${zone} (${field}), not in India time (${IST_ZONE}): scheduleTimeZone says so per item. Give times with an offset, or ${otherwise}, if that is not what you meant.`,
 	});
 }
 
@@ -51,7 +66,7 @@ export function scheduleNote(schedule: IstSchedule | undefined): IDataObject {
 
 /**
  * How every node echoes its schedule: the IST text sent, the same instant in UTC, whether it was
- * already past (CallKaro then starts at once), and the zone a date and time without an offset
+ * already past (CallKaro then starts at once) or is now (within a minute), and the zone a date and time without an offset
  * was read in (null for a value that carries its instant).
  */
 export function scheduleOutput(schedule: IstSchedule | undefined): IDataObject {
@@ -59,6 +74,7 @@ export function scheduleOutput(schedule: IstSchedule | undefined): IDataObject {
 		scheduleAt: schedule?.scheduleAt ?? null,
 		scheduledForUtc: schedule?.utc ?? null,
 		scheduleInPast: schedule?.isPast ?? false,
+		...(schedule?.startsNow ? { scheduleStartsNow: true } : {}),
 		scheduleTimeZone: schedule?.wallClockZone ?? null,
 		...scheduleNote(schedule),
 	};
@@ -69,11 +85,16 @@ export interface CallingHoursOptionValue {
 	window?: Parameters<typeof readCallingHours>[0];
 }
 
-/** The calling hours to apply, or undefined when the option was not added (off by default). */
+/**
+ * The calling hours to apply, or undefined when the option was not added (off by default); from
+ * version 2 on, on the clock of the node's Time Zone.
+ */
 export function callingHoursFrom(
 	option: CallingHoursOptionValue | undefined,
+	zone?: string,
 ): CallingHours | undefined {
-	return option?.window ? readCallingHours(option.window) : undefined;
+	if (!option?.window) return undefined;
+	return readCallingHours(zone === undefined ? option.window : { ...option.window, zone });
 }
 
 /** `scheduleMovedFrom` and `outsideCallingHours` in the output, when the node has calling hours. */

@@ -190,6 +190,8 @@ export function applyCallingHours(
 		schedule: {
 			...schedule,
 			...toIstSchedule(next, { zone: IST_ZONE, now: new Date(now), farAhead: 'send' }),
+			// Moved to the next allowed time: no longer now.
+			startsNow: undefined,
 		},
 		movedFrom,
 		outside: false,

@@ -37,6 +37,15 @@ export const FAR_AHEAD_DAYS = 366;
 // milliseconds) far more often than a late run; a run a few minutes late still starts now.
 const LONG_PAST_MS = 60 * MINUTE;
 
+/**
+ * A time within a minute of the clock, either side, is "now" as a builder means it: `{{ $now }}`
+ * mapped into Schedule Time, or a time a few seconds old by the time its item is read.
+ */
+const NOW_WITHIN_MS = MINUTE;
+export function isNow(instant: number, now: number): boolean {
+	return Math.abs(instant - now) <= NOW_WITHIN_MS;
+}
+
 // Numbers from 100000000 are read by their digits: 9 to 11 are epoch seconds, 13 milliseconds, 16
 // microseconds, 19 nanoseconds (each from 1973 or 2001 to 2286, so no two units meet), and 12 or
 // 14 a basic ISO date and time (yyyyMMddHHmm[ss]), as iCalendar and logs write one: as
@@ -69,7 +78,10 @@ export interface IstSchedule {
 	scheduleAt: string;
 	/** '2026-11-22T04:00:00.000Z' */
 	utc: string;
+	/** Past by more than a minute: CallKaro starts it at once. */
 	isPast: boolean;
+	/** Within a minute of now (isNow): the call or run starts now. */
+	startsNow?: true;
 	/** Set when the value needed a rule to mean one instant, e.g. a repeated hour or epoch seconds. */
 	note?: string;
 	/** The zone date-and-time text without an offset was read in; absent for any other value. */
@@ -117,7 +129,7 @@ export interface DateColumn {
 export const DATE_COLUMN_NOTE = 'midnight read as a date alone, as';
 
 const FORMAT_HINT =
-	'Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30';
+	'Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Time Zone) or 2026-11-22T09:30:00+05:30';
 
 interface DateTimeLike {
 	isValid: boolean;
@@ -851,7 +863,7 @@ export function toIstSchedule(value: unknown, options: ScheduleOptions): IstSche
 					...givenAs(value, false),
 					`, more than an hour in the past; read as UTC it is ${utc} in India time, so it is probably UTC`,
 				],
-				'Set Options → Time Zone to UTC, or give the time with its offset (Z or +00:00)',
+				'Set Time Zone to UTC, or give the time with its offset (Z or +00:00)',
 			);
 		}
 		throw invalidInput(
@@ -879,7 +891,8 @@ export function toIstSchedule(value: unknown, options: ScheduleOptions): IstSche
 		scheduleAt: formatIst(ist),
 		// the same text as luxon's toUTC().toISO() for these years, without a second DateTime
 		utc: new Date(instant).toISOString(),
-		isPast: instant < now,
+		isPast: instant < now && !isNow(instant, now),
+		...(isNow(instant, now) ? { startsNow: true as const } : {}),
 		...(note === undefined ? {} : { note }),
 		...(wallClockZone === undefined ? {} : { wallClockZone }),
 	};

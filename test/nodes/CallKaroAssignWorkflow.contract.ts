@@ -161,7 +161,7 @@ export const assignWorkflow: ActionNodeRow = {
 			'an impossible date',
 			{ schedule: 'at', scheduleAt: '={{ $json.when }}' },
 			{ when: '2030-02-30T10:00:00' },
-			'"Schedule Time" is not a real date or time: "2030-02-30T10:00:00". Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30. [item 1]',
+			'"Schedule Time" is not a real date or time: "2030-02-30T10:00:00". Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Time Zone) or 2026-11-22T09:30:00+05:30. [item 1]',
 		],
 		[
 			'a time the clocks skip in the Time Zone option',

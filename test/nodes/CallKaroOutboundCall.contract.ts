@@ -115,13 +115,13 @@ const badAdditionalFields: BadInputCase[] = [
 		'an impossible date',
 		{ scheduleAt: '={{ $json.when }}' },
 		{ when: '2030-13-01T10:00:00' },
-		'"Schedule Time" is not a real date or time: "2030-13-01T10:00:00". Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30. [item 1]',
+		'"Schedule Time" is not a real date or time: "2030-13-01T10:00:00". Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Time Zone) or 2026-11-22T09:30:00+05:30. [item 1]',
 	],
 	[
 		'text that is no date',
 		{ scheduleAt: '={{ $json.when }}' },
 		{ when: 'tomorrow 10am' },
-		'"Schedule Time" is not a date and time: "tomorrow 10am". Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30. [item 1]',
+		'"Schedule Time" is not a date and time: "tomorrow 10am". Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Time Zone) or 2026-11-22T09:30:00+05:30. [item 1]',
 	],
 	[
 		'an unknown time zone',

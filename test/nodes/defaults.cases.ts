@@ -41,6 +41,7 @@ const DEFAULTS_THAT_ARE_CHOICES = [
 	'attributesJson = {}',
 	'schedule = now',
 	'guardWindow = ever',
+	'timeZone = Asia/Kolkata',
 	'options.callingHours.window.start = 09:00',
 	'options.callingHours.window.end = 21:00',
 	'options.callingHours.window.zone = Asia/Kolkata',

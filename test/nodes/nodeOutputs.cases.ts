@@ -1194,7 +1194,7 @@ const RUNS: NodeOutputRun[] = [
 		},
 		outcome: {
 			refused:
-				'"Schedule Time" is 2026-11-25T05:59:30 in India time (given as "2026-11-25 05:59:30"), more than an hour in the past; read as UTC it is 2026-11-25T11:29:30 in India time, so it is probably UTC. Set Options → Time Zone to UTC, or give the time with its offset (Z or +00:00). [item 0]',
+				'"Schedule Time" is 2026-11-25T05:59:30 in India time (given as "2026-11-25 05:59:30"), more than an hour in the past; read as UTC it is 2026-11-25T11:29:30 in India time, so it is probably UTC. Set Time Zone to UTC, or give the time with its offset (Z or +00:00). [item 0]',
 		},
 		withoutSource: true,
 	},

@@ -24,5 +24,7 @@ import './nodeOutputs.cases';
 import './recordsCorpus.cases';
 import './phoneMasking.cases';
 import './defaults.cases';
+import './helpTexts.cases';
+import './versions.cases';
 import './advice.cases';
 import './scheduleAdvice.cases';

@@ -392,7 +392,7 @@ const RUNS: PayloadRun[] = [
 		// 5 December or 12 May: only the builder knows
 		outcome: {
 			refused:
-				'"Schedule Time" is not a date and time: "12/5/2026". Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30. [item 0]',
+				'"Schedule Time" is not a date and time: "12/5/2026". Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Time Zone) or 2026-11-22T09:30:00+05:30. [item 0]',
 		},
 	},
 	{

@@ -86,7 +86,7 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
 		'test/src/schedule/databaseDates.test.ts (an input read)',
 	'January 13, 2026 10:45 AM GMT+5:30': 'test/src/schedule/databaseDates.test.ts (an input read)',
 	'Tue Jan 13 05:15:00 UTC 2026': 'test/src/schedule/databaseDates.test.ts (an input read)',
-	'"Schedule Time" is 2026-11-22T03:59:30 in India time (given as "2026-11-22T03:59:30"), more than an hour in the past; read as UTC it is 2026-11-22T09:29:30 in India time, so it is probably UTC. Set Options → Time Zone to UTC, or give the time with its offset (Z or +00:00).':
+	'"Schedule Time" is 2026-11-22T03:59:30 in India time (given as "2026-11-22T03:59:30"), more than an hour in the past; read as UTC it is 2026-11-22T09:29:30 in India time, so it is probably UTC. Set Time Zone to UTC, or give the time with its offset (Z or +00:00).':
 		'test/src/schedule/scheduleReading.test.ts (needs the clock at 2026-11-22T04:00Z)',
 	'9 of 10 calls were placed (items 0–4, 6–9); running this node again calls them again unless Skip Numbers Called Before is on.':
 		'test/src/run/runReport.test.ts (wording) and test/nodes/shared/runItems.cases.ts',
@@ -545,8 +545,10 @@ describe('README examples, produced by the nodes', () => {
 				workflowId: 'wf_welcome',
 				schedule: 'at',
 				scheduleAt: '2030-12-01T09:30',
-				options: { ...FAR_AHEAD_SENT, timeZone: 'Europe/London' },
+				timeZone: 'Europe/London',
+				options: FAR_AHEAD_SENT,
 			},
+			settings: { typeVersion: 2 },
 		});
 		const [json] = result.json(NODE_NAME);
 		expect(json).toMatchObject({

@@ -5,8 +5,9 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { readGuardSettings } from '../../../nodes/shared/guard';
 
 /** The node parameters the guard reads, and a workflow in New York. */
-function contextWith(parameters: Record<string, unknown>): IExecuteFunctions {
-	const context: Pick<IExecuteFunctions, 'getNodeParameter' | 'getTimezone'> = {
+function contextWith(parameters: Record<string, unknown>, typeVersion = 1): IExecuteFunctions {
+	const context: Pick<IExecuteFunctions, 'getNodeParameter' | 'getTimezone' | 'getNode'> = {
+		getNode: () => ({ typeVersion }) as ReturnType<IExecuteFunctions['getNode']>,
 		getNodeParameter: ((name: string, _item: number, fallback?: unknown) =>
 			name in parameters ? parameters[name] : fallback) as IExecuteFunctions['getNodeParameter'],
 		getTimezone: () => 'America/New_York',
@@ -21,6 +22,19 @@ describe("the guard's day window", () => {
 	])('%s', (_case, guardTimeZone, zone) => {
 		const settings = readGuardSettings(
 			contextWith({ skipBefore: true, guardWindow: 'day', guardTimeZone }),
+		);
+		expect(settings?.window).toEqual({ kind: 'day', zone });
+	});
+});
+
+describe("the guard's day window from version 2 on: the node's Time Zone", () => {
+	test.each([
+		['the default: India', {}, 'Asia/Kolkata'],
+		['a zone chosen', { timeZone: 'Europe/London' }, 'Europe/London'],
+		['a Day Time Zone saved on version 1 is not read', { guardTimeZone: 'UTC' }, 'Asia/Kolkata'],
+	])('%s', (_case, zoneFields, zone) => {
+		const settings = readGuardSettings(
+			contextWith({ skipBefore: true, guardWindow: 'day', ...zoneFields }, 2),
 		);
 		expect(settings?.window).toEqual({ kind: 'day', zone });
 	});

@@ -295,8 +295,9 @@ describe('toIstSchedule', () => {
 	});
 
 	test.each([
-		['one second before now', '2026-11-22T03:59:59Z', true],
-		['one millisecond before now', '2026-11-22T03:59:59.999Z', true],
+		['a minute and a millisecond before now', '2026-11-22T03:58:59.999Z', true],
+		['a minute before now: now', '2026-11-22T03:59:00Z', false],
+		['one second before now: now', '2026-11-22T03:59:59Z', false],
 		['exactly now', '2026-11-22T04:00:00Z', false],
 		['after now', '2026-11-22T04:00:01Z', false],
 	])('isPast: %s', (_case, value, isPast) => {
@@ -314,7 +315,7 @@ describe('toIstSchedule', () => {
 	});
 
 	test("isPast defaults to luxon's clock", () => {
-		expect(toIstSchedule('2025-12-31T23:59:59Z', { zone: 'UTC' }).isPast).toBe(true);
+		expect(toIstSchedule('2025-12-31T23:58:59Z', { zone: 'UTC' }).isPast).toBe(true);
 		expect(toIstSchedule('2026-01-01T00:00:01Z', { zone: 'UTC' }).isPast).toBe(false);
 	});
 

@@ -3,6 +3,7 @@
  * Intl.DateTimeFormat (the platform's own tz data), never on luxon.
  */
 import { DateTime } from 'luxon';
+import type { IstSchedule } from '../../../src/schedule/schedule';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -168,7 +169,7 @@ export type PropertyCase = {
 };
 
 export type OracleExpectation =
-	| { scheduleAt: string; utc: string; isPast: boolean; note?: string; wallClockZone?: string }
+	| IstSchedule
 	| { skipped: { lastBefore: string; firstAfter: string } };
 
 const FIRST_INSTANT = Date.UTC(1990, 0, 1);
@@ -208,7 +209,9 @@ function expectedForInstant(
 	return {
 		scheduleAt: wallText(instant, IST),
 		utc: new Date(instant).toISOString(),
-		isPast: instant < now,
+		// Within a minute of now is now, not past.
+		isPast: instant < now - MINUTE,
+		...(Math.abs(instant - now) <= MINUTE ? { startsNow: true } : {}),
 		...(note === undefined ? {} : { note }),
 		...(wallClockZone === undefined ? {} : { wallClockZone }),
 	};

@@ -56,17 +56,17 @@ describe('numbers and numeric text are read by their size', () => {
 		[
 			'a number of neither size',
 			5000000,
-			'"Schedule Time" is a number of 7 digits, which is none of epoch seconds (9 to 11 digits), milliseconds (13), microseconds (16) or nanoseconds (19), nor a spreadsheet serial date (below 100000). Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30.',
+			'"Schedule Time" is a number of 7 digits, which is none of epoch seconds (9 to 11 digits), milliseconds (13), microseconds (16) or nanoseconds (19), nor a spreadsheet serial date (below 100000). Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Time Zone) or 2026-11-22T09:30:00+05:30.',
 		],
 		[
 			'zero',
 			0,
-			'"Schedule Time" is 0, which is none of epoch seconds (9 to 11 digits), milliseconds (13), microseconds (16) or nanoseconds (19), nor a spreadsheet serial date (below 100000). Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30.',
+			'"Schedule Time" is 0, which is none of epoch seconds (9 to 11 digits), milliseconds (13), microseconds (16) or nanoseconds (19), nor a spreadsheet serial date (below 100000). Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Time Zone) or 2026-11-22T09:30:00+05:30.',
 		],
 		[
 			'a negative number',
 			-1795413600000,
-			'"Schedule Time" is a negative number of 13 digits, which is none of epoch seconds (9 to 11 digits), milliseconds (13), microseconds (16) or nanoseconds (19), nor a spreadsheet serial date (below 100000). Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30.',
+			'"Schedule Time" is a negative number of 13 digits, which is none of epoch seconds (9 to 11 digits), milliseconds (13), microseconds (16) or nanoseconds (19), nor a spreadsheet serial date (below 100000). Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Time Zone) or 2026-11-22T09:30:00+05:30.',
 		],
 	])('refuses %s, saying what it looks like', (_case, value, message) => {
 		const error = inputErrorOf(() => toIstSchedule(value, IN_INDIA));
@@ -164,7 +164,7 @@ describe('an empty Schedule Time never means now', () => {
 	])('%s fails', (_case, value) => {
 		const error = inputErrorOf(() => toIstSchedule(value, IN_INDIA));
 		expect(error.message).toBe(
-			'"Schedule Time" is empty. Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30. An empty Schedule Time never means now: to start now, set none.',
+			'"Schedule Time" is empty. Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Time Zone) or 2026-11-22T09:30:00+05:30. An empty Schedule Time never means now: to start now, set none.',
 		);
 	});
 });
@@ -196,7 +196,7 @@ describe('a time far in the past fails unless Start Now is chosen', () => {
 		// NOW is 04:00 UTC; 04:00 read in India is 22:30 UTC the day before.
 		const error = inputErrorOf(() => toIstSchedule('2026-11-22T03:59:30', IN_INDIA));
 		expect(error.message).toBe(
-			'"Schedule Time" is 2026-11-22T03:59:30 in India time (given as "2026-11-22T03:59:30"), more than an hour in the past; read as UTC it is 2026-11-22T09:29:30 in India time, so it is probably UTC. Set Options → Time Zone to UTC, or give the time with its offset (Z or +00:00).',
+			'"Schedule Time" is 2026-11-22T03:59:30 in India time (given as "2026-11-22T03:59:30"), more than an hour in the past; read as UTC it is 2026-11-22T09:29:30 in India time, so it is probably UTC. Set Time Zone to UTC, or give the time with its offset (Z or +00:00).',
 		);
 		// Long past read as UTC too: the usual refusal, no hint.
 		expect(inputErrorOf(() => toIstSchedule('2026-11-20T03:59:30', IN_INDIA)).message).toMatch(

@@ -18,7 +18,7 @@ function withOptions(parameters: INodeParameters, options: INodeParameters): INo
 const START_NOW = { longPastSchedule: 'startNow' };
 const FAR_AHEAD_AS_FOUND = { farAheadSchedule: 'fail' };
 const EMPTY_MESSAGE =
-	'"Schedule Time" is empty. Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Options → Time Zone) or 2026-11-22T09:30:00+05:30. An empty Schedule Time never means now: to start now, set none. [item 0]';
+	'"Schedule Time" is empty. Use a date and time such as 2026-11-22T09:30:00 (read in India time, or in Time Zone) or 2026-11-22T09:30:00+05:30. An empty Schedule Time never means now: to start now, set none. [item 0]';
 
 /**
  * Schedule Time read as any n8n date and sent to CallKaro as IST: [what, the value, the workflow's
