@@ -14,6 +14,7 @@ import { prepareAssign } from '../../src/input/requests';
 import { keyList } from '../../src/records/recordValues';
 import type { LeftOutValue, UnsendableValueHandling } from '../../src/records/recordValues';
 import type { RunVocabulary } from '../../src/run/runReport';
+import { valueExpression } from '../../src/input/inputError';
 import type { FarAhead, LongPast } from '../../src/schedule/schedule';
 import {
 	callingHoursOption,
@@ -43,7 +44,6 @@ import {
 	nodeTimeZone,
 	scheduleOutput,
 	scheduleZone,
-	fieldExpression,
 } from '../shared/schedule';
 import type { CallingHoursOptionValue } from '../shared/schedule';
 import { firstItemText } from '../shared/runState';
@@ -340,7 +340,7 @@ export function prepare(
 					longPast: options.longPastSchedule,
 					serialDates: options.scheduleNumbers === 'serialDates',
 					dateColumn: sourceDateColumnOf(context, itemIndex, scheduleAt),
-					expression: fieldExpression(context.getNode().parameters.scheduleAt),
+					expression: valueExpression(context.getNode().parameters.scheduleAt),
 					farAhead: options.farAheadSchedule,
 				}
 			: undefined,

@@ -11,6 +11,7 @@ import {
 import { keyList } from '../../src/records/recordValues';
 import type { OutboundOptions } from '../../src/input/requests';
 import type { RunVocabulary } from '../../src/run/runReport';
+import { valueExpression } from '../../src/input/inputError';
 import type { FarAhead, LongPast } from '../../src/schedule/schedule';
 import {
 	agentIdProperty,
@@ -41,7 +42,6 @@ import {
 	nodeTimeZone,
 	scheduleOutput,
 	scheduleZone,
-	fieldExpression,
 } from '../shared/schedule';
 import type { CallingHoursOptionValue } from '../shared/schedule';
 import { firstItemText } from '../shared/runState';
@@ -323,7 +323,7 @@ export function prepare(
 							longPast: options.longPastSchedule,
 							serialDates: options.scheduleNumbers === 'serialDates',
 							dateColumn: sourceDateColumnOf(context, itemIndex, scheduleAt),
-							expression: fieldExpression(
+							expression: valueExpression(
 								(context.getNode().parameters.additionalFields as IDataObject | undefined)
 									?.scheduleAt,
 							),

@@ -28,18 +28,6 @@ export function nodeTimeZone(context: IExecuteFunctions, itemIndex: number): str
 // The zones a hint was given for, per node run (the context), so each is said once.
 const hintedZones = new WeakMap<IExecuteFunctions, Set<string>>();
 
-/**
- * Schedule Time's value as an expression, from the field as the builder wrote it: the inside of
- * `={{ $json.when }}`, or a typed text in quotes; undefined for anything else (text around an
- * expression, several expressions), which advice could not wrap.
- */
-export function fieldExpression(raw: unknown): string | undefined {
-	if (typeof raw !== 'string') return undefined;
-	const [, inside] = /^=\s*\{\{([\s\S]*)\}\}\s*$/.exec(raw) ?? [];
-	if (inside !== undefined) return /\{\{|\}\}/.test(inside) ? undefined : inside.trim();
-	return raw.startsWith('=') || /\{\{|\}\}/.test(raw) ? undefined : JSON.stringify(raw);
-}
-
 /** A hint under the output when a time without an offset was read in a zone other than India's. */
 export function hintScheduleZone(context: IExecuteFunctions, schedule: IstSchedule | undefined) {
 	const zone = schedule?.wallClockZone;

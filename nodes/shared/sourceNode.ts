@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { expressionInside } from '../../src/input/inputError';
 import { DATE_COLUMN_NOTE } from '../../src/schedule/schedule';
 import type { DateColumn, IstSchedule } from '../../src/schedule/schedule';
 import { passesItemsThrough, sourceNodeRules } from '../../src/records/sourceNodes';
@@ -103,9 +104,7 @@ export function fieldExpression(context: IExecuteFunctions, path: string[]): str
 			typeof holder === 'object' && holder !== null ? (holder as IDataObject)[name] : undefined,
 		context.getNode().parameters,
 	);
-	if (typeof written !== 'string') return undefined;
-	const inside = /^=\s*\{\{([\s\S]*)\}\}\s*$/.exec(written)?.[1].trim();
-	return inside && !/\{\{|\}\}/.test(inside) ? inside : undefined;
+	return expressionInside(written);
 }
 
 /** The zone a schedule time is read in when the source node's times have no offset. */

@@ -61,3 +61,21 @@ export function invalidInput(
 ): CallKaroInputError {
 	return new CallKaroInputError(field, `"${field}" ${maskedProblem(problem)}. ${fix}.`, advice);
 }
+
+/**
+ * The expression inside a field written as one n8n expression (`={{ $json.phone }}` gives
+ * `$json.phone`), so that advice can extend or wrap it; undefined for a fixed value or text
+ * around an expression, which no advice can keep as the builder wrote it.
+ */
+export function expressionInside(parameter: unknown): string | undefined {
+	if (typeof parameter !== 'string') return undefined;
+	const inside = /^=\s*\{\{([\s\S]*)\}\}\s*$/.exec(parameter)?.[1].trim();
+	return inside && !/\{\{|\}\}/.test(inside) ? inside : undefined;
+}
+
+/** A field's value as an expression advice can wrap: its own expression, or its typed text quoted. */
+export function valueExpression(parameter: unknown): string | undefined {
+	if (typeof parameter !== 'string') return undefined;
+	const typed = !parameter.startsWith('=') && !/\{\{|\}\}/.test(parameter);
+	return typed ? JSON.stringify(parameter) : expressionInside(parameter);
+}
