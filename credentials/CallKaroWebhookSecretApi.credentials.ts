@@ -4,6 +4,10 @@ import type { ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 // credential store rather than in the workflow. It is never sent anywhere, so it has no
 // `authenticate`; the CallKaro Trigger checks it per delivery and its `testedBy` function checks
 // the fields. n8n's lint wants the Api suffix on every credential name.
+/** How to make the secret, shown at the top of the credential and in the trigger's panel. */
+export const MAKE_A_SECRET =
+	'The secret is a value you make up: a long random one (e.g. openssl rand -hex 32), set as the same custom header on the webhook in CallKaro.';
+
 export class CallKaroWebhookSecretApi implements ICredentialType {
 	name = 'callKaroWebhookSecretApi';
 
@@ -15,6 +19,12 @@ export class CallKaroWebhookSecretApi implements ICredentialType {
 		'https://github.com/callkaro/n8n-nodes-callkaro/blob/main/docs/trigger.md#shared-secret';
 
 	properties: INodeProperties[] = [
+		{
+			displayName: MAKE_A_SECRET,
+			name: 'makeASecretNotice',
+			type: 'notice',
+			default: '',
+		},
 		{
 			displayName: 'Secret Header Name',
 			name: 'headerName',
@@ -30,8 +40,7 @@ export class CallKaroWebhookSecretApi implements ICredentialType {
 			typeOptions: { password: true },
 			required: true,
 			default: '',
-			description:
-				'Value of that header. Use a long random string; it is compared in constant time.',
+			description: 'Value of that header: a long random string, compared in constant time',
 		},
 	];
 }
