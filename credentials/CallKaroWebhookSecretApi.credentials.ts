@@ -1,13 +1,11 @@
 import type { ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 
+import { MAKE_A_SECRET } from '../src/trigger/callEnded';
+
 // The shared secret CallKaro sends with each call_ended delivery, kept in n8n's encrypted
 // credential store rather than in the workflow. It is never sent anywhere, so it has no
 // `authenticate`; the CallKaro Trigger checks it per delivery and its `testedBy` function checks
 // the fields. n8n's lint wants the Api suffix on every credential name.
-/** How to make the secret, shown at the top of the credential and in the trigger's panel. */
-export const MAKE_A_SECRET =
-	'The secret is a value you make up: a long random one (e.g. openssl rand -hex 32), set as the same custom header on the webhook in CallKaro.';
-
 export class CallKaroWebhookSecretApi implements ICredentialType {
 	name = 'callKaroWebhookSecretApi';
 

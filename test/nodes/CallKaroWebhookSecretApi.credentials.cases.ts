@@ -2,10 +2,8 @@
 // runs through the CallKaro Trigger's `testedBy` function (like n8n's CredentialsTester) since
 // the secret is never sent anywhere to test it against.
 import packageJson from '../../package.json';
-import {
-	CallKaroWebhookSecretApi,
-	MAKE_A_SECRET,
-} from '../../credentials/CallKaroWebhookSecretApi.credentials';
+import { CallKaroWebhookSecretApi } from '../../credentials/CallKaroWebhookSecretApi.credentials';
+import { MAKE_A_SECRET } from '../../src/trigger/callEnded';
 import { CallKaroTrigger } from '../../nodes/CallKaroTrigger/CallKaroTrigger.node';
 import { testCredentialWithNode } from '../engine/credentialTest';
 import { projectFileText } from '../readme/readmeText.mjs';
