@@ -19,7 +19,7 @@ export class CallKaroWebhookSecretApi implements ICredentialType {
 	properties: INodeProperties[] = [
 		{
 			displayName: MAKE_A_SECRET,
-			name: 'makeASecretNotice',
+			name: 'makeItUpNotice',
 			type: 'notice',
 			default: '',
 		},

@@ -129,7 +129,7 @@ export class CallKaroTrigger implements INodeType {
 			},
 			{
 				displayName: MAKE_A_SECRET,
-				name: 'makeASecretNotice',
+				name: 'makeItUpNotice',
 				type: 'notice',
 				default: '',
 				displayOptions: { show: { authentication: ['credential'] } },

@@ -206,7 +206,7 @@ describe('CallKaro Trigger', () => {
 		const WITH_CREDENTIAL = {
 			authentication: 'credential',
 			credentials: '',
-			makeASecretNotice: '',
+			makeItUpNotice: '',
 		};
 
 		it('a new node (1.2) uses the credential by default, offers no old fields, and drops them if given', () => {
@@ -261,7 +261,7 @@ describe('CallKaro Trigger', () => {
 				'authentication:options',
 				// n8n's editor puts the credential selector in the place of a `credentials` field
 				'credentials:credentials',
-				'makeASecretNotice:notice',
+				'makeItUpNotice:notice',
 				'filters:collection',
 				'options:collection',
 			]);
@@ -271,7 +271,7 @@ describe('CallKaro Trigger', () => {
 				'filters:collection',
 				'options:collection',
 			]);
-			const makeASecret = description.properties.find(({ name }) => name === 'makeASecretNotice');
+			const makeASecret = description.properties.find(({ name }) => name === 'makeItUpNotice');
 			expect(makeASecret?.displayName).toBe(MAKE_A_SECRET);
 		});
 
