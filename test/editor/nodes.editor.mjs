@@ -354,18 +354,15 @@ async function openCredentialDialog(how) {
 	return byId('credential-edit-dialog');
 }
 
-/** Closes the credential dialog without saving (n8n may ask first). */
+/** Closes the credential dialog without saving: its × button, then "Close" if n8n asks. */
 async function closeCredentialDialog() {
 	const dialog = byId('credential-edit-dialog');
-	await page.keyboard.press('Escape');
+	await page.locator('.el-dialog__headerbtn').filter({ visible: true }).last().click();
 	const ask = page.locator('.el-message-box').filter({ visible: true }).first();
 	// whichever comes first; the other wait is left to time out unheard
 	await Promise.race([dialog.waitFor({ state: 'hidden' }), ask.waitFor().catch(() => undefined)]);
 	if (await ask.isVisible()) {
-		await ask
-			.getByRole('button', { name: /close|discard|leave/i })
-			.first()
-			.click();
+		await ask.getByRole('button', { name: 'Close', exact: true }).click();
 		await dialog.waitFor({ state: 'hidden' });
 	}
 }
