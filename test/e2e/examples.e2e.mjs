@@ -9,10 +9,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import {
 	CREDENTIAL_ID,
-	SECRET_CREDENTIAL,
 	CREDENTIAL_NAME,
 	PACKAGE_NAME,
 	PROJECT_ROOT,
+	SECRET_CREDENTIAL,
 	readJson,
 	readPackageJson,
 	shadowingModules,
