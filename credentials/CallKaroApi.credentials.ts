@@ -8,7 +8,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { assertKeyMayBeSentTo } from '../src/client/baseUrl';
+import { CALLKARO_BASE_URL, assertKeyMayBeSentTo } from '../src/client/baseUrl';
 import {
 	CREDENTIAL_TEST_PASSING_STATUS,
 	KEY_REFUSED_MESSAGE,
@@ -79,13 +79,46 @@ export class CallKaroApi implements ICredentialType {
 			description: 'From the API Key page of the CallKaro dashboard',
 		},
 		{
+			displayName: 'Server',
+			name: 'environment',
+			type: 'options',
+			options: [
+				{ name: 'CallKaro (api.callkaro.ai)', value: 'callKaro' },
+				{ name: 'Another Server (e.g. a Sandbox)', value: 'other' },
+			],
+			default: 'callKaro',
+			description: 'Another server only to try the nodes against a sandbox',
+		},
+		{
 			displayName: 'Base URL',
-			name: 'baseUrl',
+			name: 'serverUrl',
 			type: 'string',
 			required: true,
-			default: 'https://api.callkaro.ai',
+			default: '',
+			placeholder: 'e.g. http://localhost:4010',
+			displayOptions: { show: { environment: ['other'] } },
 			description:
-				'Must use https. Plain http is accepted only for a local sandbox on this machine (localhost, 127.0.0.1).',
+				'Must use https; plain http is accepted only for a sandbox on this machine (localhost, 127.0.0.1)',
+		},
+		// Credentials saved before Server existed keep their Base URL here, and it is still used.
+		// n8n drops a field its display options hide when it reads a credential, so the old field
+		// stays, without them.
+		{
+			displayName: 'Base URL Saved Before Server',
+			name: 'baseUrl',
+			type: 'hidden',
+			default: '',
+		},
+		{
+			displayName:
+				'This credential was saved with a Base URL of its own, which it still uses. To change it, choose Another Server and enter the URL.',
+			name: 'savedBaseUrlNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: {
+				show: { environment: ['callKaro'], baseUrl: [{ _cnd: { exists: true } }] },
+				hide: { baseUrl: [CALLKARO_BASE_URL] },
+			},
 		},
 	];
 
@@ -106,7 +139,8 @@ export class CallKaroApi implements ICredentialType {
 	// `except`; n8n 1.x reads that option as "ignore every status", so the body rules judge alone.
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{ $credentials.baseUrl.trim().replace(/\\/+$/, "") }}',
+			// credentialBaseUrl (src/client/baseUrl.ts) as an n8n expression: the test runs no code of ours.
+			baseURL: `={{ ($credentials.environment === "other" ? $credentials.serverUrl : ($credentials.baseUrl || "").trim() || "${CALLKARO_BASE_URL}").trim().replace(/\\/+$/, "") }}`,
 			url: '/call/delete-schedule-call',
 			method: 'POST',
 			body: {},

@@ -1,5 +1,7 @@
 import type { ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 
+import { MAKE_A_SECRET } from '../src/trigger/callEnded';
+
 // The shared secret CallKaro sends with each call_ended delivery, kept in n8n's encrypted
 // credential store rather than in the workflow. It is never sent anywhere, so it has no
 // `authenticate`; the CallKaro Trigger checks it per delivery and its `testedBy` function checks
@@ -16,6 +18,12 @@ export class CallKaroWebhookSecretApi implements ICredentialType {
 
 	properties: INodeProperties[] = [
 		{
+			displayName: MAKE_A_SECRET,
+			name: 'makeItUpNotice',
+			type: 'notice',
+			default: '',
+		},
+		{
 			displayName: 'Secret Header Name',
 			name: 'headerName',
 			type: 'string',
@@ -30,8 +38,7 @@ export class CallKaroWebhookSecretApi implements ICredentialType {
 			typeOptions: { password: true },
 			required: true,
 			default: '',
-			description:
-				'Value of that header. Use a long random string; it is compared in constant time.',
+			description: 'Value of that header: a long random string, compared in constant time',
 		},
 	];
 }

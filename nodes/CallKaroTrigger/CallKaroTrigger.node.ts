@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { RECENT_CALL_IDS_LIMIT } from '../../src/trigger/callEnded';
+import { MAKE_A_SECRET, RECENT_CALL_IDS_LIMIT } from '../../src/trigger/callEnded';
 import { handleCallEndedWebhook } from './callEnded.webhook';
 import { secretSetting, testSecretCredential } from './sharedSecret';
 
@@ -26,10 +26,12 @@ const SECRET_CREDENTIAL: INodePropertyOptions = {
 };
 
 const AUTHENTICATION_DESCRIPTION =
-	"Set the same header as a custom header of the agent's webhook in CallKaro. Requests without it get 401 and start nothing.";
+	'Requests without the secret header get 401 and start nothing; set the same header on the webhook in CallKaro';
 
-const WHERE_TO_PASTE =
-	"In the CallKaro dashboard, paste it into the account's webhook settings (calls of every agent) or into an agent's webhook settings (that agent's calls only).";
+// One rule everywhere the panel speaks of URLs: the Test URL while building, the Production URL
+// once the workflow is published.
+const TEST_THEN_PRODUCTION =
+	"While building, paste the Test URL into CallKaro's webhook settings; once it works, paste the Production URL there instead and publish the workflow.";
 
 export class CallKaroTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -44,8 +46,9 @@ export class CallKaroTrigger implements INodeType {
 		defaultVersion: 1.2,
 		subtitle: 'On call ended',
 		description: 'Starts the workflow when a CallKaro call ends (call_ended webhook)',
-		eventTriggerDescription: 'Waiting for CallKaro to post a call_ended event',
-		activationMessage: `Calls that end now start this workflow once CallKaro posts to the Production URL. ${WHERE_TO_PASTE}`,
+		eventTriggerDescription: 'Waiting for CallKaro to post a call_ended event to the Test URL',
+		activationMessage:
+			"Calls that end now start this workflow, once the Production URL is in CallKaro's webhook settings.",
 		defaults: { name: 'CallKaro Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -70,17 +73,95 @@ export class CallKaroTrigger implements INodeType {
 		triggerPanel: {
 			header: '',
 			executionsHelp: {
-				inactive: `While building, click "Execute step", paste the Test URL into CallKaro, then end a call. ${WHERE_TO_PASTE} When it works, paste the Production URL there instead and publish (activate) the workflow.`,
-				active: `The workflow starts whenever CallKaro posts a call_ended event to the Production URL. ${WHERE_TO_PASTE}`,
+				inactive: `Click "Execute step", then end a call in CallKaro. ${TEST_THEN_PRODUCTION}`,
+				active:
+					'The workflow starts whenever CallKaro posts a call_ended event to the Production URL.',
 			},
-			activationHint: `Paste the Production URL into CallKaro, then publish (activate) the workflow. ${WHERE_TO_PASTE}`,
+			activationHint: TEST_THEN_PRODUCTION,
 		},
 		properties: [
 			{
-				displayName: `CallKaro has no API to register webhooks: open "Webhook URLs" above and paste a URL into the CallKaro dashboard by hand: the Test URL while building, the Production URL once the workflow is published. ${WHERE_TO_PASTE}`,
+				displayName:
+					'While building, paste the Test URL from "Webhook URLs" into a CallKaro webhook (the account\'s, or one agent\'s); once the workflow is published, paste the Production URL there instead.',
 				name: 'setupNotice',
 				type: 'notice',
 				default: '',
+			},
+			// Each declaration offers "none", so n8n's editor keeps it in the panel (it moves an
+			// authentication field without "none" into the credential dialog).
+			{
+				displayName: 'Authentication',
+				name: 'authentication',
+				type: 'options',
+				noDataExpression: true,
+				displayOptions: { show: { '@version': [{ _cnd: { gte: 1.2 } }] } },
+				options: [NO_SECRET, SECRET_CREDENTIAL],
+				default: 'credential',
+				description: AUTHENTICATION_DESCRIPTION,
+			},
+			{
+				displayName: 'Authentication',
+				name: 'authentication',
+				type: 'options',
+				noDataExpression: true,
+				displayOptions: { show: { '@version': [1, 1.1] } },
+				options: [
+					NO_SECRET,
+					SECRET_CREDENTIAL,
+					{
+						name: 'Using Node Fields (Legacy)',
+						value: 'parameters',
+						description:
+							'The Verify Shared Secret fields below, as versions 1 and 1.1 saved them. The secret is stored in the workflow: anyone who can open or export it sees it.',
+					},
+				],
+				// Workflows saved before the credential existed keep their fields
+				default: 'parameters',
+				description: AUTHENTICATION_DESCRIPTION,
+			},
+			// Where n8n's editor puts the credential selector: right after Authentication.
+			{
+				displayName: 'Credential',
+				name: 'credentials',
+				type: 'credentials',
+				default: '',
+				displayOptions: { show: { authentication: ['credential'] } },
+			},
+			{
+				displayName: MAKE_A_SECRET,
+				name: 'makeItUpNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { authentication: ['credential'] } },
+			},
+			{
+				displayName: 'Verify Shared Secret',
+				name: 'verifySecret',
+				type: 'boolean',
+				default: false,
+				displayOptions: { show: { authentication: ['parameters'] } },
+				description:
+					"Whether to accept only requests that carry a secret header. Set the same header as a custom header of the agent's webhook in CallKaro. Requests without it get 401 and start nothing.",
+			},
+			{
+				displayName: 'Secret Header Name',
+				name: 'headerName',
+				type: 'string',
+				required: true,
+				default: 'X-CallKaro-Secret',
+				displayOptions: { show: { authentication: ['parameters'], verifySecret: [true] } },
+				description: 'Name of the custom header set on the webhook in CallKaro',
+			},
+			{
+				displayName: 'Secret Header Value',
+				name: 'secretHeaderValue',
+				type: 'string',
+				typeOptions: { password: true },
+				required: true,
+				default: '',
+				displayOptions: { show: { authentication: ['parameters'], verifySecret: [true] } },
+				description:
+					'Value of that header. Use a long random string; it is compared in constant time.',
 			},
 			{
 				displayName: 'Filters',
@@ -157,67 +238,6 @@ export class CallKaroTrigger implements INodeType {
 						],
 					},
 				],
-			},
-			// Each declaration offers "none", so n8n's editor keeps it in the panel (it moves an
-			// authentication field without "none" into the credential dialog).
-			{
-				displayName: 'Authentication',
-				name: 'authentication',
-				type: 'options',
-				noDataExpression: true,
-				displayOptions: { show: { '@version': [{ _cnd: { gte: 1.2 } }] } },
-				options: [NO_SECRET, SECRET_CREDENTIAL],
-				default: 'credential',
-				description: AUTHENTICATION_DESCRIPTION,
-			},
-			{
-				displayName: 'Authentication',
-				name: 'authentication',
-				type: 'options',
-				noDataExpression: true,
-				displayOptions: { show: { '@version': [1, 1.1] } },
-				options: [
-					NO_SECRET,
-					SECRET_CREDENTIAL,
-					{
-						name: 'Using Node Fields (Legacy)',
-						value: 'parameters',
-						description:
-							'The Verify Shared Secret fields below, as versions 1 and 1.1 saved them. The secret is stored in the workflow: anyone who can open or export it sees it.',
-					},
-				],
-				// Workflows saved before the credential existed keep their fields
-				default: 'parameters',
-				description: AUTHENTICATION_DESCRIPTION,
-			},
-			{
-				displayName: 'Verify Shared Secret',
-				name: 'verifySecret',
-				type: 'boolean',
-				default: false,
-				displayOptions: { show: { authentication: ['parameters'] } },
-				description:
-					"Whether to accept only requests that carry a secret header. Set the same header as a custom header of the agent's webhook in CallKaro. Requests without it get 401 and start nothing.",
-			},
-			{
-				displayName: 'Secret Header Name',
-				name: 'headerName',
-				type: 'string',
-				required: true,
-				default: 'X-CallKaro-Secret',
-				displayOptions: { show: { authentication: ['parameters'], verifySecret: [true] } },
-				description: 'Name of the custom header set on the webhook in CallKaro',
-			},
-			{
-				displayName: 'Secret Header Value',
-				name: 'secretHeaderValue',
-				type: 'string',
-				typeOptions: { password: true },
-				required: true,
-				default: '',
-				displayOptions: { show: { authentication: ['parameters'], verifySecret: [true] } },
-				description:
-					'Value of that header. Use a long random string; it is compared in constant time.',
 			},
 			{
 				displayName: 'Options',

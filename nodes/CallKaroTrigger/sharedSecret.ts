@@ -6,6 +6,8 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
+import { MAKE_A_SECRET } from '../../src/trigger/callEnded';
+
 /** The credential type that holds the secret (credentials/CallKaroWebhookSecretApi). */
 const SECRET_CREDENTIAL_TYPE = 'callKaroWebhookSecretApi';
 
@@ -67,7 +69,7 @@ async function fromCredential(source: SecretSource): Promise<SecretSetting> {
 		return {
 			kind: 'wrong',
 			message: `No ${CREDENTIAL} is selected`,
-			hint: 'Select or create one in Shared Secret Credential, or set Authentication to None',
+			hint: `${MAKE_A_SECRET} Create a credential with it under Authentication, or set Authentication to None to accept every request.`,
 		};
 	}
 	let data: ICredentialDataDecryptedObject;

@@ -3,6 +3,7 @@ import type { IExecuteFunctions, INodeProperties, NodeExecutionHint } from 'n8n-
 import { AgentBudgets } from '../../src/agent/agentBudget';
 import type { BudgetClaim } from '../../src/agent/agentBudget';
 import { ALLOWED_NUMBERS, checkAllowed, readAllowedNumbers } from '../../src/agent/allowedNumbers';
+import { refuseModelDefinedLimit } from '../../src/agent/builderLimits';
 import { alreadyReachedText, limitReachedText } from '../../src/agent/toolAnswers';
 import { countSetting } from '../../src/input/input';
 import {
@@ -46,10 +47,31 @@ export const maxCallsPerExecutionProperty: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 0 },
 	default: DEFAULT_MAX_CALLS,
+	// The limit is the builder's: no expression, so n8n's editor offers no "let the model define this"
+	// button (it hides it for noDataExpression); a saved $fromAI() is refused (refuseModelDefinedLimits).
+	noDataExpression: true,
 	displayOptions: inToolMode,
 	description:
 		'How many numbers the agent may reach with this tool in one execution (0: no limit). The same number twice in one execution is reached once.',
 };
+
+/**
+ * Refuses Allowed Numbers or Max Calls per Execution left to the model, as written (a `$fromAI()`
+ * would be filled with the model's own argument): before anything is read or sent.
+ */
+function refuseModelDefinedLimits(context: IExecuteFunctions): void {
+	const { parameters } = context.getNode();
+	refuseModelDefinedLimit(
+		parameters.allowedNumbers,
+		ALLOWED_NUMBERS,
+		"Set it to the numbers this conversation may reach, such as the trigger's field",
+	);
+	refuseModelDefinedLimit(
+		parameters.maxCallsPerExecution,
+		MAX_CALLS,
+		'Type the number in the node',
+	);
+}
 
 /** Whether the builder set Allowed Numbers (as written, before any expression is evaluated). */
 function hasAllowedNumbers(context: IExecuteFunctions): boolean {
@@ -152,13 +174,18 @@ export interface AgentBudget {
 	wording: DuplicateGuardWording;
 }
 
-/** The tool's budget in this execution, when the node runs as a tool and reaches people. */
+/**
+ * The tool's budget in this execution, when the node runs as a tool and reaches people. Read
+ * before any item, so a limit left to the model fails the whole run first, as a wrong setting.
+ */
 export function agentBudgetOf(
 	context: IExecuteFunctions,
 	wording: DuplicateGuardWording | undefined,
 	asTool: boolean,
 ): AgentBudget | undefined {
-	if (!asTool || wording === undefined) return undefined;
+	if (!asTool) return undefined;
+	refuseModelDefinedLimits(context);
+	if (wording === undefined) return undefined;
 	return {
 		scope: `${context.getExecutionId()}|${context.getNode().name}`,
 		maxCalls: countSetting(

@@ -6,7 +6,7 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 
-import { checkBaseUrl } from '../../src/client/baseUrl';
+import { checkBaseUrl, credentialBaseUrl } from '../../src/client/baseUrl';
 import { redactSecret } from '../../src/client/redact';
 import { networkFailureKind, TransportError } from '../../src/client/transport';
 import type { Transport, TransportRequest, TransportResponse } from '../../src/client/transport';
@@ -48,10 +48,8 @@ function parseBody(body: unknown): unknown {
  * say) has it removed here, before any part of it can reach an output.
  */
 export async function createCallKaroTransport(context: IExecuteFunctions): Promise<Transport> {
-	const credentials = await context.getCredentials<{ apiKey: string; baseUrl: string }>(
-		CREDENTIAL_TYPE,
-	);
-	const baseUrl = checkBaseUrl(credentials.baseUrl);
+	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
+	const baseUrl = checkBaseUrl(credentialBaseUrl(credentials));
 	const apiKey = String(credentials.apiKey);
 	const abortSignal = context.getExecutionCancelSignal();
 	// Handing n8n the credential read above saves a database read and a decryption per request.

@@ -249,9 +249,29 @@ export function parseTrailingJson(stdout) {
 	throw new Error(`no JSON document in the output; it ends with:\n${stdout.slice(-600)}`);
 }
 
-/** A credential file for `n8n import:credentials` (data in clear: the command encrypts it). */
+/**
+ * The "CallKaro Sandbox Webhook Secret" credential that the CallKaro Trigger example selects: the
+ * secret header the sandbox sends with each call_ended delivery.
+ */
+export const SECRET_CREDENTIAL = {
+	id: 'CkSandboxSecret1',
+	name: 'CallKaro Sandbox Webhook Secret',
+	type: 'callKaroWebhookSecretApi',
+	data: { headerName: 'X-CallKaro-Secret', secretHeaderValue: 'callkaro-sandbox-secret' },
+};
+
+/**
+ * A credential file for `n8n import:credentials` (data in clear: the command encrypts it): the
+ * "CallKaro Sandbox" API credential, set to Another Server at baseUrl, and the example's secret.
+ */
 export const credentialFile = ({ baseUrl, apiKey }) => [
-	{ id: CREDENTIAL_ID, name: CREDENTIAL_NAME, type: CREDENTIAL_TYPE, data: { apiKey, baseUrl } },
+	{
+		id: CREDENTIAL_ID,
+		name: CREDENTIAL_NAME,
+		type: CREDENTIAL_TYPE,
+		data: { apiKey, environment: 'other', serverUrl: baseUrl },
+	},
+	SECRET_CREDENTIAL,
 ];
 
 /** Fixed id and name of the "Scripted Local Model" credential (`openAiApi`, AI Agent examples). */
@@ -379,7 +399,7 @@ export const activateArgs = (workflowId) =>
 
 /**
  * The example with a CallKaro Trigger: where it listens once published, and the secret header it
- * wants. n8n's production path for a trigger node with a webhookId is `<webhookId>/<path>`
+ * wants (its credential, SECRET_CREDENTIAL). n8n's production path for a trigger node with a webhookId is `<webhookId>/<path>`
  * (n8n-workflow getNodeWebhookPath, 1.x and 2.x), and the trigger's webhook path is `webhook`, so
  * the example's fixed webhookId gives a fixed URL.
  */
@@ -390,13 +410,16 @@ export function triggerExample() {
 		const node = wf.nodes.find((n) => n.type === `${PACKAGE_NAME}.callKaroTrigger`);
 		if (!node) continue;
 		if (!node.webhookId) throw new Error(`${file}: the CallKaro Trigger has no fixed webhookId`);
-		const { verifySecret, headerName = 'X-CallKaro-Secret', secretHeaderValue } = node.parameters;
+		const selected = node.credentials?.[SECRET_CREDENTIAL.type]?.id;
+		if (selected !== SECRET_CREDENTIAL.id)
+			throw new Error(`${file}: the CallKaro Trigger must select "${SECRET_CREDENTIAL.name}"`);
+		const { headerName, secretHeaderValue } = SECRET_CREDENTIAL.data;
 		return {
 			workflowId: wf.id,
 			workflowName: wf.name,
 			nodeName: node.name,
 			webhookPath: `${node.webhookId}/webhook`,
-			secretHeader: verifySecret ? { name: headerName, value: secretHeaderValue } : null,
+			secretHeader: { name: headerName, value: secretHeaderValue },
 		};
 	}
 	throw new Error('no example has a CallKaro Trigger');

@@ -1,12 +1,35 @@
 import { invalidInput } from '../input/inputError';
 
+/** CallKaro's API: where a credential points unless the builder chose Another Server. */
+export const CALLKARO_BASE_URL = 'https://api.callkaro.ai';
+
+/** The CallKaro API credential's fields that say where requests go. */
+export interface ServerFields {
+	/** 'callKaro' (the default) or 'other'. */
+	environment?: unknown;
+	/** The URL of Another Server. */
+	serverUrl?: unknown;
+	/** The Base URL of a credential saved before Server existed (now a hidden field). */
+	baseUrl?: unknown;
+}
+
+/**
+ * The URL a credential points at: Another Server's URL when chosen; else the Base URL a credential
+ * saved before Server existed holds, so that it works as before; else CallKaro's.
+ */
+export function credentialBaseUrl(fields: ServerFields): unknown {
+	if (fields.environment === 'other') return fields.serverUrl;
+	const saved = typeof fields.baseUrl === 'string' ? fields.baseUrl.trim() : '';
+	return saved === '' ? CALLKARO_BASE_URL : saved;
+}
+
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]']);
 const LOOPBACK_IPV4 = /^127(\.\d{1,3}){3}$/;
 
 function parseUrl(value: unknown): URL {
 	const text = typeof value === 'string' ? value.trim() : '';
 	if (!URL.canParse(text)) {
-		throw invalidInput('Base URL', `is not a URL: "${text}"`, 'Use e.g. https://api.callkaro.ai');
+		throw invalidInput('Base URL', `is not a URL: "${text}"`, `Use e.g. ${CALLKARO_BASE_URL}`);
 	}
 	return new URL(text);
 }

@@ -140,6 +140,39 @@ const workflow = {
 	},
 };
 
+// the same agent with one limit of the Place Call tool left to the model ($fromAI), as n8n's
+// "let the model define this" button writes it: refused as a wrong setting, nothing sent
+const modelDefined = (id, hook, limit) => ({
+	...workflow,
+	id,
+	name: `AI Agent with a limit left to the model: ${Object.keys(limit)[0]} (e2e)`,
+	nodes: workflow.nodes
+		.filter((n) => n.name !== CANCEL)
+		.map((n) => {
+			if (n.name === 'Webhook')
+				return {
+					...n,
+					id: `${n.id.slice(0, -4)}${hook.slice(-4)}`,
+					parameters: { ...n.parameters, path: hook },
+					webhookId: `${n.webhookId.slice(0, -4)}${hook.slice(-4)}`,
+				};
+			if (n.name === PLACE) return { ...n, parameters: { ...n.parameters, ...limit } };
+			return n;
+		}),
+	connections: Object.fromEntries(
+		Object.entries(workflow.connections).filter(([from]) => from !== CANCEL),
+	),
+});
+const MODEL_DEFINED = {
+	'Allowed Numbers': modelDefined('ckAgentE2eLimit01', 'callkaro-agent-e2e-lim1', {
+		allowedNumbers: "={{ $fromAI('Allowed_Numbers', 'the numbers you may call', 'string') }}",
+	}),
+	'Max Calls per Execution': modelDefined('ckAgentE2eLimit02', 'callkaro-agent-e2e-lim2', {
+		maxCallsPerExecution:
+			"={{ $fromAI('Max_Calls_per_Execution', 'how many calls you may place', 'number') }}",
+	}),
+};
+
 // the example as shipped, with the model npm start gives it
 const example = readExample('ai-agent-outbound-call.json');
 
@@ -149,8 +182,8 @@ beforeAll(async () => {
 	model = await startScriptedModel();
 	e2e = await startE2e({
 		examples: false,
-		workflows: [workflow, example],
-		publish: [WORKFLOW_ID, example.id],
+		workflows: [workflow, example, ...Object.values(MODEL_DEFINED)],
+		publish: [WORKFLOW_ID, example.id, ...Object.values(MODEL_DEFINED).map((w) => w.id)],
 		credentials: [modelCredential({ url: model.baseUrl })],
 		// community nodes are tools without it since n8n 1.85 (the harness turns it on for the
 		// other files): off here, as in a default install, on both lines
@@ -188,6 +221,7 @@ async function runAgent(message, allowed, turns, more = {}) {
 		status: res.status,
 		reply,
 		execution: executions.at(-1).status,
+		executionId: executions.at(-1).id,
 		results: model.toolResults(),
 		requests: [...model.requests],
 		left: model.pending(),
@@ -407,6 +441,32 @@ test('past Max Calls per Execution (default 3): the fourth number is not placed,
 		execution: 'success',
 	});
 });
+
+test.each(Object.keys(MODEL_DEFINED))(
+	'%s left to the model ($fromAI): the tool stops as a wrong setting, for the builder to see; nothing is sent',
+	async (limit) => {
+		const wf = MODEL_DEFINED[limit];
+		const hook = wf.nodes.find((n) => n.name === 'Webhook').parameters.path;
+		const phone = '+919820077720';
+		const requestsBefore = (await e2e.state()).requests.length;
+		const args = { phone, time: TIME, Allowed_Numbers: phone, Max_Calls_per_Execution: 50 };
+		const run = await runAgent(
+			`Call ${phone} tomorrow at 11`,
+			phone,
+			[{ toolCalls: [{ tool: PLACE_TOOL, args }] }, { content: 'I could not place the call.' }],
+			{ hook, workflowId: wf.id },
+		);
+		expect((await e2e.state()).requests.slice(requestsBefore)).toEqual([]);
+		const message = `A setting of this tool is wrong: "${limit}" is left to the model ($fromAI), though it is a limit on the model.`;
+		// the builder sees it on the tool's run in the execution, on both lines
+		const nodes = await (await e2e.server()).execution(run.executionId);
+		expect(nodes[PLACE]?.error).toContain(message);
+		// n8n 2.x gives the model the message and lets the agent answer; 1.x stops the execution
+		if (major >= 2)
+			expect(run.results[0]?.result).toEqual([{ error: expect.stringContaining(message) }]);
+		else expect(run.execution).toBe('error');
+	},
+);
 
 test('the example (examples/ai-agent-outbound-call.json) with the model npm start gives it: the caller is called, the friend refused (Allowed Numbers)', async () => {
 	const [caller, friend] = ['+919820033331', '+919820033339'];

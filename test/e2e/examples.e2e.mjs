@@ -12,6 +12,7 @@ import {
 	CREDENTIAL_NAME,
 	PACKAGE_NAME,
 	PROJECT_ROOT,
+	SECRET_CREDENTIAL,
 	readJson,
 	readPackageJson,
 	shadowingModules,
@@ -149,6 +150,10 @@ describe('n8n CLI', () => {
 		expect(credentials).toEqual(shipped.map(() => CREDENTIAL_ID));
 		const triggers = nodes.filter((n) => n.type.endsWith('.callKaroTrigger'));
 		expect(triggers.map((n) => `${n.webhookId}/webhook`)).toEqual([trigger.webhookPath]);
+		// the trigger (version 1.2) keeps its secret in the credential npm start imports
+		expect(
+			triggers.map((n) => [n.typeVersion, n.credentials?.[SECRET_CREDENTIAL.type]?.id]),
+		).toEqual([[1.2, SECRET_CREDENTIAL.id]]);
 	});
 
 	test('sheet example: 3 rows in, 3 calls out, numbers normalised, the third scheduled (IST)', async () => {

@@ -228,11 +228,12 @@ const sheetRun = once(async () => {
 	await installed();
 	const dir = fs.mkdtempSync(path.join(work, 'import-'));
 	const credential = path.join(dir, 'credential.json');
-	fs.writeFileSync(
-		credential,
-		JSON.stringify(credentialFile({ baseUrl: sandbox.url, apiKey: DEMO_API_KEY })),
+	const credentials = credentialFile({ baseUrl: sandbox.url, apiKey: DEMO_API_KEY });
+	fs.writeFileSync(credential, JSON.stringify(credentials));
+	await mustCli(
+		['import:credentials', `--input=${credential}`],
+		new RegExp(`imported ${credentials.length} credential`),
 	);
-	await mustCli(['import:credentials', `--input=${credential}`], /imported 1 credential/);
 	const wfDir = path.join(dir, 'workflows');
 	fs.mkdirSync(wfDir);
 	for (const file of ['sheet-rows-outbound-call.json', 'call-ended-trigger.json'])

@@ -339,14 +339,40 @@ test('node creator: searching "CallKaro" lists all five nodes, with descriptions
 	await byId('node-creator').waitFor({ state: 'hidden' });
 });
 
-/** The trigger's credential, shown above Authentication (n8n puts it before the field it depends on). */
+/** The trigger's credential, right under the Authentication it depends on. */
 const SECRET_CREDENTIAL = 'Shared Secret Credential';
+const MAKE_A_SECRET = 'The secret is a value you make up';
+
+/** Opens the credential dialog of the open panel: 'new' from the credential list, or 'edit'. */
+async function openCredentialDialog(how) {
+	if (how === 'edit') await byId('credential-edit-button').first().click();
+	else {
+		await byId('node-credentials-select').first().click();
+		await byId('node-credentials-select-item-new').filter({ visible: true }).first().click();
+	}
+	await byId('credential-edit-dialog').waitFor();
+	return byId('credential-edit-dialog');
+}
+
+/** Closes the credential dialog without saving: its × button, then "Close" if n8n asks. */
+async function closeCredentialDialog() {
+	const dialog = byId('credential-edit-dialog');
+	await page.locator('.el-dialog__headerbtn').filter({ visible: true }).last().click();
+	const ask = page.locator('.el-message-box').filter({ visible: true }).first();
+	// whichever comes first; the other wait is left to time out unheard
+	await Promise.race([dialog.waitFor({ state: 'hidden' }), ask.waitFor().catch(() => undefined)]);
+	if (await ask.isVisible()) {
+		await ask.getByRole('button', { name: 'Close', exact: true }).click();
+		await dialog.waitFor({ state: 'hidden' });
+	}
+}
 
 describe(NODES.trigger, () => {
-	test('added from the node creator, its panel shows its fields and the webhook help', () =>
+	test('added from the node creator, its panel shows the notice, Authentication, its credential, then the filters', () =>
 		inPanel('trigger', [
-			{ labels: `Filters | ${SECRET_CREDENTIAL} | Authentication | Options` },
-			{ see: 'CallKaro has no API to register webhooks', shot: 'trigger-panel' },
+			{ labels: `Authentication | ${SECRET_CREDENTIAL} | Filters | Options` },
+			{ see: 'While building, paste the Test URL from "Webhook URLs"' },
+			{ see: MAKE_A_SECRET, shot: 'trigger-panel' },
 		]));
 
 	// a new node (version 1.2) keeps the secret in a credential; the old fields are gone
@@ -356,12 +382,21 @@ describe(NODES.trigger, () => {
 			{ offers: ['Add Filter', 'Agent IDs | Call Types | Campaign ID | Outcomes'] },
 			{ shot: 'trigger-filters-and-urls', pick: 'Call Types' },
 			{ values: { authentication: 'Using a Credential (Recommended)' } },
-			{ labels: `Call Types | ${SECRET_CREDENTIAL} | Authentication | Options` },
+			{ labels: `Authentication | ${SECRET_CREDENTIAL} | Call Types | Options` },
 			{ hidden: 'verifySecret', shot: 'trigger-secret' },
-			{ select: { authentication: 'None' }, labels: 'Call Types | Authentication | Options' },
+			{ select: { authentication: 'None' }, labels: 'Authentication | Call Types | Options' },
 			{ select: { authentication: 'Using a Credential (Recommended)' } },
-			{ labels: `Call Types | ${SECRET_CREDENTIAL} | Authentication | Options` },
+			{ labels: `Authentication | ${SECRET_CREDENTIAL} | Call Types | Options` },
 		]));
+
+	test('a new Shared Secret Credential says how to make the secret', async () => {
+		await inPanel('trigger', []);
+		const dialog = await openCredentialDialog('new');
+		await dialog.getByText(MAKE_A_SECRET, { exact: false }).first().waitFor();
+		await dialog.getByTestId('parameter-input-secretHeaderValue').first().waitFor();
+		await shot('trigger-secret-credential');
+		await closeCredentialDialog();
+	});
 
 	test('"When will this node trigger my flow?" shows the setup help', async () => {
 		await inPanel('trigger', [{ click: 'When will this node trigger my flow?' }]);
@@ -374,6 +409,36 @@ describe(NODES.trigger, () => {
 			const like = [...new Set(buttons.filter((b) => /test|execute|listen/i.test(b)))];
 			note(`Trigger help says click "${named}", but no button has that name (buttons: ${like})`);
 		}
+	});
+});
+
+describe('CallKaro API credential', () => {
+	const SERVER = {
+		callKaro: 'CallKaro (api.callkaro.ai)',
+		other: 'Another Server (e.g. a Sandbox)',
+	};
+	const shownIn = async (dialog, name) =>
+		dialog.getByTestId(`parameter-input-${name}`).first().locator('input').first().inputValue();
+
+	test(`"${CREDENTIAL}" (npm start's) is on Another Server, with its Base URL`, async () => {
+		await inPanel('outbound', []);
+		const dialog = await openCredentialDialog('edit');
+		expect(await shownIn(dialog, 'environment')).toBe(SERVER.other);
+		expect(await shownIn(dialog, 'serverUrl')).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+		await shot('api-credential-sandbox');
+		await closeCredentialDialog();
+	});
+
+	test('a new one asks for no Base URL until Another Server is chosen', async () => {
+		await inPanel('outbound', []);
+		const dialog = await openCredentialDialog('new');
+		expect(await shownIn(dialog, 'environment')).toBe(SERVER.callKaro);
+		await dialog.getByTestId('parameter-input-serverUrl').waitFor({ state: 'hidden' });
+		await shot('api-credential-new');
+		await STEP.select({ environment: SERVER.other });
+		await dialog.getByTestId('parameter-input-serverUrl').first().waitFor();
+		await shot('api-credential-another-server');
+		await closeCredentialDialog();
 	});
 });
 

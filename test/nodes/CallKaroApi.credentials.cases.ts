@@ -13,6 +13,10 @@ import {
 	notCallKaroStatusMessage,
 } from '../../src/client/credentialTest';
 import { WRONG_API_KEY, apiRequests, useSandbox } from './fixtures';
+import { CALLKARO_BASE_URL, credentialBaseUrl } from '../../src/client/baseUrl';
+import { OUTBOUND_CALL, callKaroNodeTypes } from '../engine/callKaroNodes';
+import { chain, node, runWorkflow } from '../engine/harness';
+import type { TestCredentials } from '../engine/harness';
 
 const OK = { status: 'OK', message: 'Connection successful!' };
 const KEY_REFUSED = { status: 'Error', message: KEY_REFUSED_MESSAGE };
@@ -175,5 +179,77 @@ describe('CallKaro API credential test', () => {
 				await other.close();
 			}
 		});
+	});
+});
+
+describe('CallKaro API credential: Server', () => {
+	const sandbox = useSandbox({ runDurationMs: 0 });
+	const properties = new CallKaroApi().properties;
+	const field = (name: string) => properties.find((property) => property.name === name);
+
+	/** Places one call with Outbound Call through n8n's engine, with these credential values. */
+	async function placeCallWith(values: TestCredentials['callKaroApi']) {
+		return await runWorkflow({
+			nodes: [
+				node('Call', OUTBOUND_CALL, { agentId: 'agent_sales_01', phoneNumber: '+919820061001' }),
+			],
+			connections: chain('Start', 'Call'),
+			credentials: { callKaroApi: values },
+			nodeTypes: callKaroNodeTypes(),
+		});
+	}
+
+	it('shows Base URL only for Another Server; CallKaro is the default', () => {
+		expect(field('environment')).toMatchObject({ type: 'options', default: 'callKaro' });
+		expect(field('serverUrl')).toMatchObject({
+			displayName: 'Base URL',
+			displayOptions: { show: { environment: ['other'] } },
+		});
+		// a field display options can hide is dropped when n8n reads the credential: the Base URL
+		// of a credential saved before Server existed must stay readable
+		expect(field('baseUrl')).toMatchObject({ type: 'hidden', default: '' });
+		expect(field('baseUrl')?.displayOptions).toBeUndefined();
+	});
+
+	it('Another Server: the test and the nodes use its Base URL', async () => {
+		const values = { apiKey: DEMO_API_KEY, environment: 'other', serverUrl: sandbox().url };
+		await expect(testCredential(values)).resolves.toEqual(OK);
+		const run = await placeCallWith(values);
+		expect(run.status).toBe('success');
+		expect(apiRequests(sandbox()).map((request) => request.path)).toEqual([
+			'/call/delete-schedule-call',
+			'/call/outbound',
+		]);
+	});
+
+	it('a credential saved before Server existed (a Base URL, no Server) still uses its Base URL', async () => {
+		const saved = { apiKey: DEMO_API_KEY, baseUrl: sandbox().url };
+		await expect(testCredential(saved)).resolves.toEqual(OK);
+		const run = await placeCallWith(saved);
+		expect(run.status).toBe('success');
+		expect(apiRequests(sandbox(), '/call/outbound')).toHaveLength(1);
+	});
+
+	it('Another Server chosen later wins over the Base URL saved before', async () => {
+		const values = {
+			apiKey: DEMO_API_KEY,
+			baseUrl: 'http://0.0.0.0:9',
+			environment: 'other',
+			serverUrl: sandbox().url,
+		};
+		await expect(testCredential(values)).resolves.toEqual(OK);
+		expect((await placeCallWith(values)).status).toBe('success');
+	});
+
+	it("CallKaro, with no Base URL saved: CallKaro's API (the same rule as the test's expression)", () => {
+		expect(credentialBaseUrl({ environment: 'callKaro', baseUrl: '' })).toBe(CALLKARO_BASE_URL);
+		expect(credentialBaseUrl({ environment: 'callKaro', baseUrl: ' ', serverUrl: 'x' })).toBe(
+			'https://api.callkaro.ai',
+		);
+		expect(credentialBaseUrl({ baseUrl: 'http://127.0.0.1:4010' })).toBe('http://127.0.0.1:4010');
+		expect(credentialBaseUrl({ environment: 'other', serverUrl: 'http://127.0.0.1:1' })).toBe(
+			'http://127.0.0.1:1',
+		);
+		expect(new CallKaroApi().test.request.baseURL).toContain(`"${CALLKARO_BASE_URL}"`);
 	});
 });

@@ -14,6 +14,7 @@ import type { TriggerServer, TriggerServerOptions } from '../engine/webhookHarne
 import { call, freshNumber } from '../sandbox/helpers';
 import { startSandbox } from '../sandbox/sandbox.mjs';
 import { callEndedEvent } from '../support/callEnded';
+import { MAKE_A_SECRET } from '../../src/trigger/callEnded';
 
 const TRIGGER_TYPE = 'n8n-nodes-callkaro.callKaroTrigger';
 const TRIGGER = 'CallKaro Trigger';
@@ -201,6 +202,12 @@ describe('CallKaro Trigger', () => {
 				description,
 			);
 		const ALWAYS = { setupNotice: '', filters: {}, options: {} };
+		// the credential's place in the panel and how to make a secret, shown with the credential
+		const WITH_CREDENTIAL = {
+			authentication: 'credential',
+			credentials: '',
+			makeItUpNotice: '',
+		};
 
 		it('a new node (1.2) uses the credential by default, offers no old fields, and drops them if given', () => {
 			const authentication = description.properties.find(
@@ -210,7 +217,7 @@ describe('CallKaro Trigger', () => {
 				'None',
 				'Using a Credential (Recommended)',
 			]);
-			expect(kept(1.2, {})).toEqual({ ...ALWAYS, authentication: 'credential' });
+			expect(kept(1.2, {})).toEqual({ ...ALWAYS, ...WITH_CREDENTIAL });
 			const oldFields = { verifySecret: true, headerName: 'X-Old', secretHeaderValue: SECRET };
 			expect(JSON.stringify(kept(1.2, oldFields))).not.toContain(SECRET);
 		});
@@ -232,15 +239,58 @@ describe('CallKaro Trigger', () => {
 				// switched to the credential, the old fields (and the secret) leave the workflow
 				expect(kept(typeVersion, { ...oldFields, authentication: 'credential' })).toEqual({
 					...ALWAYS,
-					authentication: 'credential',
+					...WITH_CREDENTIAL,
 				});
 			},
 		);
 
-		it('tells where to paste the Production URL', () => {
-			const notice = description.properties.find((property) => property.type === 'notice');
-			expect(notice?.displayName).toContain('Production URL');
-			expect(notice?.displayName).toContain("agent's webhook settings");
+		it('shows the notice, Authentication, its credential and how to make a secret, then the filters', () => {
+			const shown = (typeVersion: number, parameters: INodeParameters) =>
+				description.properties
+					.filter((property) =>
+						NodeHelpers.displayParameter(
+							{ ...kept(typeVersion, parameters), '@version': typeVersion },
+							property,
+							triggerNode(parameters, { typeVersion }),
+							description,
+						),
+					)
+					.map(({ name, type }) => `${name}:${type}`);
+			expect(shown(1.2, {})).toEqual([
+				'setupNotice:notice',
+				'authentication:options',
+				// n8n's editor puts the credential selector in the place of a `credentials` field
+				'credentials:credentials',
+				'makeItUpNotice:notice',
+				'filters:collection',
+				'options:collection',
+			]);
+			expect(shown(1.2, { authentication: 'none' })).toEqual([
+				'setupNotice:notice',
+				'authentication:options',
+				'filters:collection',
+				'options:collection',
+			]);
+			const makeASecret = description.properties.find(({ name }) => name === 'makeItUpNotice');
+			expect(makeASecret?.displayName).toBe(MAKE_A_SECRET);
+		});
+
+		it('says the same of the URLs everywhere: the Test URL while building, the Production URL once published', () => {
+			const notice = description.properties.find(({ name }) => name === 'setupNotice');
+			const panel = description.triggerPanel as {
+				executionsHelp: { inactive: string; active: string };
+				activationHint: string;
+			};
+			for (const text of [
+				notice?.displayName,
+				panel.activationHint,
+				panel.executionsHelp.inactive,
+			]) {
+				expect(text).toMatch(/While building, paste the Test URL .*Production URL there instead/);
+			}
+			expect(notice?.displayName).toContain("the account's, or one agent's");
+			expect(panel.executionsHelp.active).toContain('Production URL');
+			expect(description.activationMessage).toContain('Production URL');
 		});
 	});
 
@@ -654,7 +704,7 @@ describe('CallKaro Trigger', () => {
 				triggerNode({}, { typeVersion: 1.2 }),
 				stored,
 				'No CallKaro Webhook Secret API credential is selected',
-				'Select or create one in Shared Secret Credential, or set Authentication to None',
+				`${MAKE_A_SECRET} Create a credential with it under Authentication, or set Authentication to None to accept every request.`,
 			],
 			[
 				'a credential n8n cannot read (deleted, say)',

@@ -3,6 +3,7 @@
 // the secret is never sent anywhere to test it against.
 import packageJson from '../../package.json';
 import { CallKaroWebhookSecretApi } from '../../credentials/CallKaroWebhookSecretApi.credentials';
+import { MAKE_A_SECRET } from '../../src/trigger/callEnded';
 import { CallKaroTrigger } from '../../nodes/CallKaroTrigger/CallKaroTrigger.node';
 import { testCredentialWithNode } from '../engine/credentialTest';
 import { projectFileText } from '../readme/readmeText.mjs';
@@ -32,8 +33,15 @@ describe('CallKaro Webhook Secret API credential', () => {
 		expect(projectFileText(page)).toMatch(new RegExp(`^## ${anchor.replace(/-/g, ' ')}$`, 'im'));
 	});
 
+	it('says how to make the secret, in one sentence', () => {
+		expect(MAKE_A_SECRET).toContain('a long random one');
+		expect(MAKE_A_SECRET).toContain('the same custom header on the webhook in CallKaro');
+		expect(MAKE_A_SECRET.length).toBeLessThanOrEqual(200);
+	});
+
 	it('holds a header name (default X-CallKaro-Secret) and a masked value, and is sent nowhere', () => {
 		expect(credential.properties).toEqual([
+			expect.objectContaining({ type: 'notice', displayName: MAKE_A_SECRET }),
 			expect.objectContaining({ name: 'headerName', default: 'X-CallKaro-Secret' }),
 			expect.objectContaining({ name: 'secretHeaderValue', typeOptions: { password: true } }),
 		]);

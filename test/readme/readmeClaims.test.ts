@@ -3,7 +3,7 @@
 // against the sandbox, and must appear in one of them word for word (line breaks aside). A quote
 // that no example here produces, and that is not listed as checked elsewhere, fails the last tests:
 // a documentation edit needs its behaviour, and back.
-import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INode, INodeParameters, NodeOperationError } from 'n8n-workflow';
 import { request } from 'undici';
 
 import { CallKaroAssignWorkflow } from '../../nodes/CallKaroAssignWorkflow/CallKaroAssignWorkflow.node';
@@ -133,6 +133,10 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
 	'this tool has called 1 number in this execution':
 		'test/nodes/shared/agentLimits.cases.ts (a tool run: several calls in one execution)',
 	'A setting of this tool is wrong': 'test/nodes/shared/agentLimits.cases.ts (a tool run)',
+	'A setting of this tool is wrong: "Allowed Numbers" is left to the model ($fromAI), though it is a limit on the model. Set it to the numbers this conversation may reach, such as the trigger\'s field; the model cannot change a fixed setting. [item 0]':
+		'test/nodes/shared/agentLimits.cases.ts (a tool run, both paths) and test/e2e/agent.e2e.mjs',
+	'must be a whole number of at least 0, but is "{{ 5 }}"':
+		'test/nodes/shared/agentLimits.cases.ts (an expression saved in Max Calls per Execution)',
 	'A setting of this tool is wrong: "Allowed Numbers" entry 2 of 2 is not a number in use in India (+91): "+91*****6100". Its digits match no number range in use there. Check the digits, or write a number of another country with + and its country code. [item 0]':
 		'test/nodes/shared/agentLimits.cases.ts (a tool run)',
 	'"Max Calls per Execution" must be a whole number of at least 0, but is "three". Change it in the node.':
@@ -799,22 +803,25 @@ describe('README examples of the CallKaro Trigger', () => {
 	});
 
 	it.each([
-		['a new trigger without its secret credential', undefined, {}],
+		// the hint too: it is what a builder reads on a new trigger's first Execute step
+		['a new trigger without its secret credential', undefined, {}, true],
 		[
 			'a secret credential without a value',
 			{ id: 'cred-secret', name: 'Webhook secret' },
 			{ callKaroWebhookSecretApi: { headerName: 'X-CallKaro-Secret', secretHeaderValue: '' } },
+			false,
 		],
-	])('publishing %s', async (_case, reference, credentials) => {
+	])('publishing %s', async (_case, reference, credentials, hintQuoted) => {
 		server = await startTriggerServer({
 			...triggerNode(1.2, { credentials: reference && { callKaroWebhookSecretApi: reference } }),
 			credentials,
 		});
 		const refused = await server.activate().then(
-			() => 'activated',
-			(error: Error) => error.message,
+			() => ({ message: 'activated', description: '' }),
+			(error: NodeOperationError) => error,
 		);
-		expectQuoted(refused);
+		expectQuoted(refused.message);
+		if (hintQuoted) expectQuoted(String(refused.description));
 	});
 
 	it.each([

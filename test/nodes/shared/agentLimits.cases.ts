@@ -4,6 +4,10 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { toolDescription as outboundToolDescription } from '../../../nodes/CallKaroOutboundCall/outboundCall.operation';
 import { toolDescription as deleteToolDescription } from '../../../nodes/CallKaroDeleteScheduledCall/deleteScheduledCall.operation';
+import {
+	allowedNumbersProperty,
+	maxCallsPerExecutionProperty,
+} from '../../../nodes/shared/agentLimits';
 import { projectFileText } from '../../readme/readmeText.mjs';
 import {
 	ASSIGN_WORKFLOW,
@@ -289,7 +293,7 @@ describe('limits an AI agent cannot change', () => {
 			],
 			[
 				'a Max Calls per Execution that is no number',
-				{ maxCallsPerExecution: '={{ "three" }}' },
+				{ maxCallsPerExecution: 'three' },
 				'A setting of this tool is wrong: "Max Calls per Execution" must be a whole number of at least 0, but is "three". Change it in the node. [item 0]',
 			],
 			[
@@ -325,6 +329,70 @@ describe('limits an AI agent cannot change', () => {
 				expect(apiRequests(sandbox())).toEqual([]);
 			},
 		);
+
+		const MODEL_DEFINED: Array<[string, INodeParameters, IDataObject, string]> = [
+			[
+				'Allowed Numbers',
+				{ allowedNumbers: fromAI('allowed', 'The numbers you may call') },
+				{ allowed: LEAD },
+				'A setting of this tool is wrong: "Allowed Numbers" is left to the model ($fromAI), though it is a limit on the model. Set it to the numbers this conversation may reach, such as the trigger\'s field; the model cannot change a fixed setting. [item 0]',
+			],
+			[
+				'Max Calls per Execution',
+				{ maxCallsPerExecution: "={{ $fromAi('max', 'How many calls you may place', 'number') }}" },
+				{ max: 50 },
+				'A setting of this tool is wrong: "Max Calls per Execution" is left to the model ($fromAI), though it is a limit on the model. Type the number in the node; the model cannot change a fixed setting. [item 0]',
+			],
+		];
+
+		it.each(MODEL_DEFINED)(
+			'%s left to the model ($fromAI): refused as a wrong setting, in both paths; nothing is sent',
+			async (_limit, parameters, modelArgs, message) => {
+				for (const via of ['supplyData', 'engineRequest'] as const) {
+					const tool = await runAsTool({
+						nodeType: OUTBOUND_CALL,
+						nodeTypes: callKaroNodeTypes(),
+						parameters: { ...CALL, ...parameters },
+						credentials: credentialsFor(sandbox()),
+						toolArgs: { phone: LEAD, ...modelArgs },
+						via,
+					});
+					const task = tool.run.task('Tool');
+					expect(task.error?.message).toContain(message);
+					expect(task.error?.description).toContain('Correct it in the node');
+				}
+				expect(apiRequests(sandbox())).toEqual([]);
+			},
+		);
+
+		it('Delete Scheduled Call refuses Allowed Numbers left to the model too', async () => {
+			const tool = await runAsTool({
+				nodeType: DELETE_SCHEDULED_CALL,
+				nodeTypes: callKaroNodeTypes(),
+				parameters: { ...CALL, allowedNumbers: fromAI('allowed', 'The numbers') },
+				credentials: credentialsFor(sandbox()),
+				toolArgs: { phone: LEAD, allowed: LEAD },
+			});
+			expect(tool.error?.message).toContain('"Allowed Numbers" is left to the model ($fromAI)');
+			expect(apiRequests(sandbox())).toEqual([]);
+		});
+
+		// n8n's editor shows its "let the model define this" button on a tool's field unless the field
+		// is of type options or has noDataExpression (fromAIOverride.utils, 1.123 and 2.41 alike).
+		// Max Calls per Execution is a number the builder types; Allowed Numbers keeps expressions,
+		// since it usually reads the lead from the trigger, so it keeps the button and the refusal.
+		it('Max Calls per Execution offers no expression, so no "let the model define this" button', () => {
+			expect(maxCallsPerExecutionProperty.noDataExpression).toBe(true);
+			expect(allowedNumbersProperty.noDataExpression).toBeUndefined();
+		});
+
+		it('an expression saved in Max Calls per Execution is not evaluated: it is refused, as n8n gives it', async () => {
+			const tool = await callAsTool(sandbox(), { maxCallsPerExecution: '={{ 5 }}' }, [LEAD]);
+			expect(tool.run.task('Tool').error?.message).toContain(
+				'A setting of this tool is wrong: "Max Calls per Execution" must be a whole number of at least 0, but is "{{ 5 }}". Change it in the node. [item 0]',
+			);
+			expect(apiRequests(sandbox())).toEqual([]);
+		});
 
 		it("a model's wrong argument still goes back to the model, as its own to fix", async () => {
 			const tool = await callAsTool(
