@@ -1,6 +1,6 @@
 import type { ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 
-import { MAKE_A_SECRET } from '../src/trigger/callEnded';
+import { MAKE_A_SECRET } from '../src/trigger/sharedSecret';
 
 // The shared secret CallKaro sends with each call_ended delivery, kept in n8n's encrypted
 // credential store rather than in the workflow. It is never sent anywhere, so it has no

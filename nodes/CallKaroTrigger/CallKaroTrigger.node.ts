@@ -8,7 +8,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { MAKE_A_SECRET, RECENT_CALL_IDS_LIMIT } from '../../src/trigger/callEnded';
+import { MAKE_A_SECRET } from '../../src/trigger/sharedSecret';
+import { docsLink } from '../shared/descriptions';
 import { handleCallEndedWebhook } from './callEnded.webhook';
 import { secretSetting, testSecretCredential } from './sharedSecret';
 
@@ -112,7 +113,7 @@ export class CallKaroTrigger implements INodeType {
 						name: 'Using Node Fields (Legacy)',
 						value: 'parameters',
 						description:
-							'The Verify Shared Secret fields below, as versions 1 and 1.1 saved them. The secret is stored in the workflow: anyone who can open or export it sees it.',
+							'The Verify Shared Secret fields below, as versions 1 and 1.1 saved them, with the secret stored in the workflow where anyone who can open it sees it',
 					},
 				],
 				// Workflows saved before the credential existed keep their fields
@@ -140,8 +141,7 @@ export class CallKaroTrigger implements INodeType {
 				type: 'boolean',
 				default: false,
 				displayOptions: { show: { authentication: ['parameters'] } },
-				description:
-					"Whether to accept only requests that carry a secret header. Set the same header as a custom header of the agent's webhook in CallKaro. Requests without it get 401 and start nothing.",
+				description: `Whether to accept only requests with the secret header set in CallKaro; others get 401 (${docsLink('trigger', 'secret', 'shared-secret')})`,
 			},
 			{
 				displayName: 'Secret Header Name',
@@ -160,8 +160,7 @@ export class CallKaroTrigger implements INodeType {
 				required: true,
 				default: '',
 				displayOptions: { show: { authentication: ['parameters'], verifySecret: [true] } },
-				description:
-					'Value of that header. Use a long random string; it is compared in constant time.',
+				description: 'Value of that header: a long random string, compared in constant time',
 			},
 			{
 				displayName: 'Filters',
@@ -251,7 +250,7 @@ export class CallKaroTrigger implements INodeType {
 						name: 'keepRepeats',
 						type: 'boolean',
 						default: false,
-						description: `Whether to start the workflow again when CallKaro delivers the same call (same callSid) again. Off: a repeat gets a 200 answer and starts nothing. The last ${RECENT_CALL_IDS_LIMIT} call IDs of the workflow are remembered by the n8n process that receives its webhooks.`,
+						description: `Whether a repeated delivery of the same call (callSid) starts the workflow again (${docsLink('trigger', 'repeats', 'repeated-deliveries')})`,
 					},
 				],
 			},

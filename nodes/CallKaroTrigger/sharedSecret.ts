@@ -6,7 +6,7 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { MAKE_A_SECRET } from '../../src/trigger/callEnded';
+import { MAKE_A_SECRET } from '../../src/trigger/sharedSecret';
 
 /** The credential type that holds the secret (credentials/CallKaroWebhookSecretApi). */
 const SECRET_CREDENTIAL_TYPE = 'callKaroWebhookSecretApi';

@@ -13,6 +13,7 @@ import {
 } from '../../src/phone/phoneNumber';
 import type { DefaultCountryCode, PhoneNumber } from '../../src/phone/phoneNumber';
 import { knownZone } from '../../src/schedule/schedule';
+import { docsLink } from './descriptions';
 import type { DuplicateGuardWording } from './descriptions';
 import { readyItems } from './runState';
 import type { ItemResult, PreparedItem, Reservation, RunState } from './runState';
@@ -37,8 +38,7 @@ export const allowedNumbersProperty: INodeProperties = {
 	default: '',
 	placeholder: "e.g. {{ $('Webhook').item.json.body.phone }}",
 	displayOptions: inToolMode,
-	description:
-		'The only numbers the agent may use with this tool, usually the lead from the trigger: one number, or several, one per line or separated by commas or semicolons, in any form Phone Number accepts. Any other number is refused, and the agent is told so. An entry that is no valid number stops the execution with an error naming it. Empty: any number (the node then adds a warning).',
+	description: `The numbers this tool may use, e.g. the trigger's lead (${docsLink('ai-agents', 'limits', 'the-limits')})`,
 };
 
 export const maxCallsPerExecutionProperty: INodeProperties = {
@@ -51,8 +51,7 @@ export const maxCallsPerExecutionProperty: INodeProperties = {
 	// button (it hides it for noDataExpression); a saved $fromAI() is refused (refuseModelDefinedLimits).
 	noDataExpression: true,
 	displayOptions: inToolMode,
-	description:
-		'How many numbers the agent may reach with this tool in one execution (0: no limit). The same number twice in one execution is reached once.',
+	description: `Numbers this tool may reach per execution, 0 for no limit (${docsLink('ai-agents', 'limits', 'the-limits')})`,
 };
 
 /**

@@ -5,10 +5,6 @@ import { z } from 'zod/v4';
 
 import { onFirstUse } from '../firstUse';
 
-/** How to make the shared secret: in the secret credential and the trigger's panel. */
-export const MAKE_A_SECRET =
-	'The secret is a value you make up: a long random one (e.g. openssl rand -hex 32), set as the same custom header on the webhook in CallKaro.';
-
 /** The one event the CallKaro Trigger starts workflows for. */
 export const CALL_ENDED_EVENT = 'call_ended';
 

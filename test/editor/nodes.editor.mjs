@@ -521,7 +521,7 @@ describe(NODES.assign, () => {
 			const cut = `the canvas cuts the output name "${name}" short (${width}px of ${full}px)`;
 			if (full > width + 1) note(`while unconnected, ${cut}`);
 		}
-		expect(await nodeText(NODES.assign)).toMatch(/^\s*Start (now|at a set time)\s*$/m);
+		expect(await nodeText(NODES.assign)).toMatch(/^\s*Start (now|at Schedule Time \(or now\))\s*$/m);
 		await shot('canvas-assign-outputs');
 	});
 
@@ -575,7 +575,7 @@ test('canvas: every node with its name and subtitle, the light icon', async () =
 	for (const name of Object.values(NODES)) await canvasNode(name).waitFor(); // visible
 	await zoomToFit();
 	expect(await nodeText(NODES.trigger)).toMatch(/^\s*On call ended\s*$/m);
-	expect(await nodeText(NODES.outbound)).toMatch(/^\s*Call (now|at a set time)\s*$/m);
+	expect(await nodeText(NODES.outbound)).toMatch(/^\s*Call (now|at Schedule Time \(or now\))\s*$/m);
 	expect(await nodeText(NODES.campaign)).toMatch(/single agent/i);
 	expect(await hasIcon(NODES.assign, 'callkaro.svg')).toBe(true);
 	await shot('canvas-light');

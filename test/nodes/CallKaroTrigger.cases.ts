@@ -14,7 +14,7 @@ import type { TriggerServer, TriggerServerOptions } from '../engine/webhookHarne
 import { call, freshNumber } from '../sandbox/helpers';
 import { startSandbox } from '../sandbox/sandbox.mjs';
 import { callEndedEvent } from '../support/callEnded';
-import { MAKE_A_SECRET } from '../../src/trigger/callEnded';
+import { MAKE_A_SECRET } from '../../src/trigger/sharedSecret';
 
 const TRIGGER_TYPE = 'n8n-nodes-callkaro.callKaroTrigger';
 const TRIGGER = 'CallKaro Trigger';

@@ -3,7 +3,7 @@
 // the secret is never sent anywhere to test it against.
 import packageJson from '../../package.json';
 import { CallKaroWebhookSecretApi } from '../../credentials/CallKaroWebhookSecretApi.credentials';
-import { MAKE_A_SECRET } from '../../src/trigger/callEnded';
+import { MAKE_A_SECRET } from '../../src/trigger/sharedSecret';
 import { CallKaroTrigger } from '../../nodes/CallKaroTrigger/CallKaroTrigger.node';
 import { testCredentialWithNode } from '../engine/credentialTest';
 import { projectFileText } from '../readme/readmeText.mjs';

@@ -36,20 +36,7 @@ const CREDENTIALS: ICredentialType[] = [new CallKaroApi(), new CallKaroWebhookSe
  * limits): held once it is merged. A path here whose text passes fails the test, so the list
  * only shrinks.
  */
-const REWRITTEN_ON_THE_TRIGGER_BRANCH = [
-	'callKaroAssignWorkflow › allowedNumbers',
-	'callKaroAssignWorkflow › maxCallsPerExecution',
-	'callKaroOutboundCall › allowedNumbers',
-	'callKaroOutboundCall › maxCallsPerExecution',
-	'callKaroDeleteScheduledCall › allowedNumbers',
-	'callKaroTrigger › authentication',
-	'callKaroTrigger › authentication › Using Node Fields (Legacy)',
-	'callKaroTrigger › verifySecret',
-	'callKaroTrigger › secretHeaderValue',
-	'callKaroTrigger › options › keepRepeats',
-	'callKaroApi › baseUrl',
-	'callKaroWebhookSecretApi › secretHeaderValue',
-];
+const REWRITTEN_ON_THE_TRIGGER_BRANCH: string[] = [];
 
 type Entry = INodeProperties | INodePropertyOptions | INodePropertyCollection;
 
