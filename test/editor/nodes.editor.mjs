@@ -521,7 +521,9 @@ describe(NODES.assign, () => {
 			const cut = `the canvas cuts the output name "${name}" short (${width}px of ${full}px)`;
 			if (full > width + 1) note(`while unconnected, ${cut}`);
 		}
-		expect(await nodeText(NODES.assign)).toMatch(/^\s*Start (now|at Schedule Time \(or now\))\s*$/m);
+		expect(await nodeText(NODES.assign)).toMatch(
+			/^\s*Start (now|at Schedule Time \(or now\))\s*$/m,
+		);
 		await shot('canvas-assign-outputs');
 	});
 
