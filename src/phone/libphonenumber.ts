@@ -1,7 +1,8 @@
 // The package's one door to libphonenumber-js, Google's libphonenumber in JavaScript, with its
-// fullest metadata. libphonenumber-js is a devDependency: `npm run build` bundles this file with
-// the library's code and metadata into dist/, read on the first number a process reads
-// (scripts/build/libphonenumber.mjs), so the published package has no dependency.
+// fullest metadata, whose number ranges (which numbers are valid) are Google's own
+// (./metadata.json, made by scripts/build/libphonenumber.mjs --metadata). libphonenumber-js is a
+// devDependency: `npm run build` bundles this file with the library's code and the metadata into
+// dist/, read on the first number a process reads, so the published package has no dependency.
 import {
 	Metadata,
 	ParseError,
@@ -12,7 +13,7 @@ import {
 	validatePhoneNumberLength,
 } from 'libphonenumber-js/core';
 import type { CountryCode, MetadataJson } from 'libphonenumber-js/core';
-import metadataJson from 'libphonenumber-js/metadata.max.json';
+import metadataJson from './metadata.json';
 
 const METADATA = metadataJson as unknown as MetadataJson;
 

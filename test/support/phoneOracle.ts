@@ -1,23 +1,23 @@
 // The phone oracle (issue 38): every region libphonenumber knows, numbers of every type its
 // metadata describes, written the ways people and systems write them, each read by the package
-// and by libphonenumber-js itself (its own `max` entry, not the package's door), compared.
+// and by libphonenumber-js itself over the same metadata (not the package's door), compared.
 //
 // Numbers are drawn from the metadata's own patterns (a small generator over the regex subset
 // libphonenumber uses: digits, \d, classes, (?:…), |, ?, {n,m}), kept only where libphonenumber
 // calls them valid and of the type drawn, plus libphonenumber's mobile example numbers.
 import { Metadata } from 'libphonenumber-js/core';
-import type { MetadataJson } from 'libphonenumber-js/core';
+import type { MetadataJson, NumberType } from 'libphonenumber-js/core';
+import mobileExamples from 'libphonenumber-js/examples.mobile.json';
 import {
-	getCountryCallingCode,
+	METADATA,
+	ParseError,
 	getCountries,
+	getCountryCallingCode,
 	getExampleNumber,
 	parsePhoneNumberWithError,
-	ParseError,
 	validatePhoneNumberLength,
-} from 'libphonenumber-js/max';
-import type { CountryCode, NumberType, PhoneNumber } from 'libphonenumber-js/max';
-import mobileExamples from 'libphonenumber-js/examples.mobile.json';
-import maxMetadata from 'libphonenumber-js/metadata.max.json';
+} from './phoneOracleLibrary';
+import type { CountryCode, PhoneNumber } from './phoneOracleLibrary';
 
 import { seededRandom } from '../src/schedule/scheduleOracle';
 
@@ -166,8 +166,6 @@ function drawNode(node: Node, random: () => number): string {
 }
 
 // ---- the numbers of every region -----------------------------------------------------------------
-
-const METADATA = maxMetadata as unknown as MetadataJson;
 
 function parseOrUndefined(text: string, region?: string): PhoneNumber | undefined {
 	try {

@@ -1,5 +1,5 @@
-import { parsePhoneNumberWithError } from 'libphonenumber-js/max';
-import type { CountryCode } from 'libphonenumber-js/max';
+import { parsePhoneNumberWithError } from '../../support/phoneOracleLibrary';
+import type { CountryCode } from '../../support/phoneOracleLibrary';
 
 import {
 	defaultCountryCodeOf,
