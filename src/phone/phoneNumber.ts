@@ -1,10 +1,12 @@
 import { invalidInput } from '../input/inputError';
+import type { Advice } from '../input/inputError';
 import { describeValue, requireText, wrongTypeError } from '../input/input';
 import { PHONE_KEY, unwrapValue, valuesThatFit } from '../records/recordShapes';
 import type { ValueAtPath } from '../records/recordShapes';
 import { libphonenumber } from './libphonenumber';
 import type { LibReading, LibRefusal, NumberKind, ReadingContext } from './libphonenumber';
 import { maskPhoneNumber, maskWrittenNumber } from './mask';
+import { adviceFromField } from './numberAdvice';
 import { placeOf, regionName } from './regionNames';
 import {
 	exponentNotation,
@@ -33,6 +35,17 @@ export interface PhoneNumber {
 export type DefaultCountryCode = unknown;
 
 const INDIA = '91';
+const NANP = '1';
+// What India writes without + or 0: mobiles, and service numbers (toll-free 1800 and 000800,
+// shared-cost 1860, UAN 140; premium-rate 1861, refused as premium-rate).
+const WRITTEN_BARE_IN_INDIA: ReadonlyArray<NumberKind | undefined> = [
+	'MOBILE',
+	'FIXED_LINE_OR_MOBILE',
+	'TOLL_FREE',
+	'SHARED_COST',
+	'UAN',
+	'PREMIUM_RATE',
+];
 // India's calling code and a 10-digit number, without +: how spreadsheets hold Indian numbers.
 const INDIAN_WITHOUT_PLUS = /^91\d{10}$/;
 // Numbers that reach no person: charged at a premium to the caller, a pager, a voicemail box.
@@ -215,19 +228,36 @@ function lettersRefusal(written: string, field: string): Error {
 	);
 }
 
-/** Several numbers in one field: never joined, never one of them picked. */
-function severalNumbersRefusal(text: string, field: string): Error | undefined {
-	const several = numbersIn(text);
+/** Whether a part of a text is a valid number by itself (without an extension) where the whole is read. */
+function isOneNumber(part: string, regional: ReadingContext | undefined): boolean {
+	const { reading } = readPlain(part, regional);
+	return 'valid' in reading && reading.valid && reading.extension === undefined;
+}
+
+/**
+ * Several numbers in one field, with any separator: never joined, never one of them picked, and
+ * never taken for a number and its extension. The advice picks the first, from the field's own
+ * expression.
+ */
+function severalNumbersRefusal(
+	text: string,
+	regional: ReadingContext | undefined,
+	refusing: Refusing,
+): Error | undefined {
+	const several = numbersIn(text, (part) => isOneNumber(part, regional));
 	if (several === undefined) return undefined;
 	const shown = several.numbers.map(maskWrittenNumber);
-	const split =
-		several.separator === undefined
-			? ''
-			: `, such as the first: add .split(${JSON.stringify(several.separator)})[0] to the end of the expression`;
+	const { field, parameter } = refusing;
+	const advice = adviceFromField(
+		field,
+		parameter,
+		(expression) => `${expression}.split(${several.splitter})[0].trim()`,
+	);
 	return invalidInput(
 		field,
 		`holds ${shown.length} numbers: "${shown.join('", "')}"`,
-		`CallKaro calls one number per item. Map the one to call${split}, or give each number an item of its own`,
+		`CallKaro calls one number per item. Map the one to call${advice ? `, such as the first: set ${field} to ${advice.set}` : ''}, or give each number an item of its own`,
+		advice,
 	);
 }
 
@@ -257,13 +287,10 @@ function refusalOf(
 			'is not a number in use in',
 			'Its digits match no number range in use there. Check the digits',
 		];
-		return (
-			severalNumbersRefusal(text, field) ??
-			invalidInput(
-				field,
-				`${problem[0]} ${place()}: ${shown}`,
-				`${problem[1]}, or ${OTHER_COUNTRY_FIX}`,
-			)
+		return invalidInput(
+			field,
+			`${problem[0]} ${place()}: ${shown}`,
+			`${problem[1]}, or ${OTHER_COUNTRY_FIX}`,
 		);
 	}
 	const notCalled = reading.kind === undefined ? undefined : NOT_CALLED[reading.kind];
@@ -305,11 +332,19 @@ function spreadsheetRefusal(plain: string, value: unknown, written: string, fiel
 
 type Readings = Array<[international: string, how: string]>;
 
+/** Who refuses: the field's display name, and the field as the builder wrote it (for advice). */
+interface Refusing {
+	field: string;
+	parameter?: unknown;
+}
+
 /**
  * A number written without + under a Default Country Code, read every way libphonenumber could:
  * as a national number; as starting with the country's calling code (libphonenumber takes this
  * one only where the national reading is not valid); after each of the country's international
- * prefixes it starts with (a prefix with a carrier's optional digits can end in two places).
+ * prefixes it starts with (a prefix with a carrier's optional digits can end in two places); in
+ * a +1 country, after its trunk prefix 1 (`1 310-2806` in Trinidad is its local 310-2806, and
+ * Canada's +1 310 2806); elsewhere, a first group `1` alone as +1 (`1 800 123 4567`).
  */
 function readingsWithoutPlus(text: string, context: ReadingContext): Readings {
 	const digits = digitsOf(text);
@@ -326,6 +361,15 @@ function readingsWithoutPlus(text: string, context: ReadingContext): Readings {
 		if (digits[end] !== '0' && prefix.test(digits.slice(0, end))) {
 			readings.push([`+${digits.slice(end)}`, "after the country's international prefix"]);
 		}
+	}
+	const trunk = context.region && libphonenumber().nationalPrefixOf(context.region);
+	if (callingCode === NANP && trunk && digits.startsWith(trunk)) {
+		const local = libphonenumber().read(digits.slice(trunk.length), context);
+		if ('e164' in local)
+			readings.push([local.e164, `${trunk} being the trunk prefix in ${country}`]);
+	}
+	if (callingCode !== NANP && /^1[\s\-.(]/.test(text.trim())) {
+		readings.push([`+${digits}`, 'its first digit 1 being the country code of +1']);
 	}
 	return readings;
 }
@@ -345,13 +389,38 @@ function readingsOfBracketedZero(text: string, reading: LibReading): Readings {
 	];
 }
 
+/**
+ * The advice for a value of two readings without +, with the words that say when to follow it:
+ * the field written with + before it where its digits starting with their country code is one
+ * of the readings, else with + and the country's code.
+ */
+function withPlusAdvice(
+	readings: Map<string, string>,
+	digits: string,
+	callingCode: string,
+	refusing: Refusing,
+): { advice: Advice; words: string } | undefined {
+	const startsWithCode = readings.has(`+${digits}`);
+	if (!startsWithCode && !readings.has(`+${callingCode}${digits}`)) return undefined;
+	const plus = startsWithCode ? '+' : `+${callingCode}`;
+	const advice = adviceFromField(
+		refusing.field,
+		refusing.parameter,
+		(expression) => `'${plus}' + ${expression}`,
+	);
+	const when = startsWithCode
+		? 'Where the values start with their country code'
+		: 'Where no value starts with its country code';
+	return advice && { advice, words: `. ${when}, set ${refusing.field} to ${advice.set}` };
+}
+
 /** Two different valid readings of one value cannot tell which person was meant: refused. */
 function ambiguityRefusal(
 	reading: LibReading,
 	text: string,
 	written: string,
 	context: ReadingContext | undefined,
-	field: string,
+	refusing: Refusing,
 ): Error | undefined {
 	const withPlus = text.includes('+');
 	if (!withPlus && context === undefined) return undefined;
@@ -367,19 +436,23 @@ function ambiguityRefusal(
 	if (readings.size < 2) return undefined;
 	const shown = [...readings].map(([e164, how]) => `"${maskPhoneNumber(e164)}" (${how})`);
 	const callingCode = context === undefined ? reading.callingCode : callingCodeOf(context);
+	const withPlusFix = withPlus
+		? undefined
+		: withPlusAdvice(readings, digitsOf(text), callingCode, refusing);
 	return invalidInput(
-		field,
+		refusing.field,
 		`can be read as ${readings.size} different numbers: ${shownValue(written)} is ${shown.join(' or ')}`,
 		withPlus
 			? 'Write it without brackets: with the 0 where it is a digit of the number, without it where it is the trunk prefix'
-			: `Write it with + and its country code, as it is meant: + before the digits if they start with the country code ${callingCode}, else +${callingCode} before them`,
+			: `Write it with + and its country code, as it is meant: + before the digits if they start with the country code ${callingCode}, else +${callingCode} before them${withPlusFix?.words ?? ''}`,
+		withPlusFix?.advice,
 	);
 }
 
 /**
  * India's departure from libphonenumber: a number written without + or 0 under India is a mobile
- * number. Indians write a landline with its 0 STD code, so a bare 10 digits that are no mobile is
- * most likely another country's, such as a US (312) 345-6789.
+ * or a service number (1800, 1860). Indians write a landline with its 0 STD code, so a bare 10
+ * digits that are neither are most likely another country's, such as a US (312) 345-6789.
  */
 function indianBareNumberRefusal(
 	reading: LibReading,
@@ -388,8 +461,8 @@ function indianBareNumberRefusal(
 	field: string,
 ): Error | undefined {
 	const bare = text.replace(SEPARATORS, '') === reading.nationalNumber;
-	const mobile = reading.kind === 'MOBILE' || reading.kind === 'FIXED_LINE_OR_MOBILE';
-	if (callingCodeOf(context) !== INDIA || !bare || mobile) return undefined;
+	const writtenBare = WRITTEN_BARE_IN_INDIA.includes(reading.kind);
+	if (callingCodeOf(context) !== INDIA || !bare || writtenBare) return undefined;
 	return invalidInput(
 		field,
 		`cannot be a number in India (+91), the Default Country Code: "${maskPhoneNumber(reading.nationalNumber)}"`,
@@ -450,9 +523,15 @@ function oneValueInside(
  */
 export function normalizePhoneNumber(
 	raw: unknown,
-	options: { defaultCountryCode?: DefaultCountryCode; field?: string } = {},
+	options: {
+		defaultCountryCode?: DefaultCountryCode;
+		field?: string;
+		/** The field as the builder wrote it (n8n's parameter, `={{ $json.phone }}`), for advice. */
+		parameter?: unknown;
+	} = {},
 ): PhoneNumber {
 	const field = options.field ?? 'Phone Number';
+	const refusing: Refusing = { field, parameter: options.parameter };
 	const value = oneValueInside(unwrapValue(raw).value, field, looksLikePhone, 'phone number');
 	const written = requireText(
 		value,
@@ -465,16 +544,15 @@ export function normalizePhoneNumber(
 	const spreadsheet = spreadsheetRefusal(plain, unwrapValue(value).value, written, field);
 	if (spreadsheet) throw spreadsheet;
 	const { text, reading } = readPlain(plain, regional);
-	if ('refused' in reading) {
-		throw (
-			severalNumbersRefusal(text, field) ??
-			unreadable(reading.refused, text, written, context, field)
-		);
-	}
+	const oneNumber =
+		'valid' in reading && reading.valid && reading.extension === undefined && !hasSubaddress(text);
+	const several = oneNumber ? undefined : severalNumbersRefusal(text, regional, refusing);
+	if (several) throw several;
+	if ('refused' in reading) throw unreadable(reading.refused, text, written, context, field);
 	const refusal =
 		(regional && indianBareNumberRefusal(reading, text, regional, field)) ||
 		refusalOf(reading, text, written, field) ||
-		ambiguityRefusal(reading, text, written, regional, field);
+		ambiguityRefusal(reading, text, written, regional, refusing);
 	if (refusal) throw refusal;
 	return { e164: reading.e164, masked: maskPhoneNumber(reading.e164) };
 }

@@ -90,21 +90,44 @@ export function exponentNotation(text: string): boolean {
 // Between two numbers in one field: a comma, semicolon, pipe, ampersand, line break, "or", "and",
 // a slash with spaces around it or before a +, and a + that starts a second number.
 const BETWEEN_NUMBERS = /\s*(?:[,;|&\n]|\s\/\s|\/(?=\s*\+)|\s(?:or|and)\s)\s*|(?=\+)(?<=\d[\s)]*)/i;
-// A part with fewer digits than this is a part of one number (an area code, `/13` for a second line).
+// A part with fewer digits than this is a part of one number (an area code, `/13` for a second
+// line, an extension after a comma), unless it is a number by itself.
 const DIGITS_OF_A_NUMBER = 6;
 
-/** The numbers a text holds, where it holds several: ['+91 98200 11112', '+91 98200 11113']. */
-export function numbersIn(text: string): { numbers: string[]; separator?: string } | undefined {
+/**
+ * The regular expression, as an n8n expression writes it, that splits a text where this separator
+ * stands between its numbers: `/[,;|&，；｜＆]/` for a comma (full-width forms too, as the value
+ * is written before the package reads it).
+ */
+function splitterOf(separator: string): string {
+	const between = separator.trim();
+	if (separator === '') return '/(?<=\\p{Nd}[\\s)]*)(?=[+＋])/u';
+	if (between === '') return '/\\n/';
+	if (between === '/') return '/\\s\\/\\s|\\/(?=\\s*\\+)/';
+	if (/^(or|and)$/i.test(between)) return '/\\s(?:or|and)\\s/i';
+	return '/[,;|&，；｜＆]/';
+}
+
+/**
+ * The numbers a text holds, where it holds several: ['+91 98200 11112', '+91 98200 11113'], and
+ * the regular expression that splits them. A part is a number when it has a number's digits, or
+ * when `isNumber` says so (a short country's, `22158; 22159`).
+ */
+export function numbersIn(
+	text: string,
+	isNumber: (part: string) => boolean = () => false,
+): { numbers: string[]; splitter: string } | undefined {
 	const found = BETWEEN_NUMBERS.exec(text);
 	if (!found) return undefined;
-	const parts = text
+	const numbers = text
 		.split(new RegExp(BETWEEN_NUMBERS.source, 'i'))
-		.filter((part) => /\d/.test(part));
-	const numbers = parts.map((part) => part.trim());
-	const whole = numbers.every((part) => part.replace(/\D/g, '').length >= DIGITS_OF_A_NUMBER);
+		.filter((part) => /\d/.test(part))
+		.map((part) => part.trim());
+	const whole = numbers.every(
+		(part) => part.replace(/\D/g, '').length >= DIGITS_OF_A_NUMBER || isNumber(part),
+	);
 	if (numbers.length < 2 || !whole) return undefined;
-	const separator = found[0].trim();
-	return { numbers, ...(separator ? { separator } : {}) };
+	return { numbers, splitter: splitterOf(found[0]) };
 }
 
 /** Letters in the text, outside a `tel:` URI's own. */

@@ -6,7 +6,7 @@
 // libphonenumber uses: digits, \d, classes, (?:…), |, ?, {n,m}), kept only where libphonenumber
 // calls them valid and of the type drawn, plus libphonenumber's mobile example numbers.
 import { Metadata } from 'libphonenumber-js/core';
-import type { MetadataJson, NumberType } from 'libphonenumber-js/core';
+import type { NumberType } from 'libphonenumber-js/core';
 import mobileExamples from 'libphonenumber-js/examples.mobile.json';
 import {
 	METADATA,
@@ -163,6 +163,18 @@ function drawNode(node: Node, random: () => number): string {
 	if (node.kind === 'alt') return draw(node.options, random);
 	const count = node.min + Math.floor(random() * (node.max - node.min + 1));
 	return Array.from({ length: count }, () => drawNode(node.node, random)).join('');
+}
+
+const trees = new Map<string, Node[][]>();
+
+/** One national number drawn from a libphonenumber pattern (any metadata's). */
+export function drawFromPattern(pattern: string, random: () => number): string {
+	let tree = trees.get(pattern);
+	if (tree === undefined) {
+		tree = parsePattern(pattern);
+		trees.set(pattern, tree);
+	}
+	return draw(tree, random);
 }
 
 // ---- the numbers of every region -----------------------------------------------------------------
@@ -541,10 +553,12 @@ function validNumber(text: string): string | undefined {
 }
 
 /**
- * The readings of digits written without + under a region: national, after the region's calling
- * code, after each international prefix of the region that they start with.
+ * The readings of a text written without + under a region: national, after the region's calling
+ * code, after each international prefix of the region that it starts with; in a +1 region, after
+ * its trunk prefix 1; elsewhere, a first group 1 alone as +1.
  */
-function readingsWithoutPlus(digits: string, options: Options): Set<string> {
+function readingsWithoutPlus(text: string, options: Options): Set<string> {
+	const digits = text.replace(/\D/g, '');
 	const region = options.defaultCountry;
 	const callingCode = region ? getCountryCallingCode(region) : (options.defaultCallingCode ?? '');
 	const readings = [validNumber(`+${callingCode}${digits}`)];
@@ -560,6 +574,11 @@ function readingsWithoutPlus(digits: string, options: Options): Set<string> {
 			}
 		}
 	}
+	if (callingCode === '1' && region && digits.startsWith('1')) {
+		const local = parseOrUndefined(digits.slice(1), region);
+		if (local?.isValid()) readings.push(local.number);
+	}
+	if (callingCode !== '1' && /^1[\s\-.(]/.test(text)) readings.push(validNumber(`+${digits}`));
 	return new Set(readings.filter((e164) => e164 !== undefined));
 }
 
@@ -613,12 +632,16 @@ export function expectedReading({
 		return { reading: { refused: 'letters' }, departure };
 	const type = number.getType();
 	const indian = defaultCountryCode !== undefined && callingCodeOf(defaultCountryCode) === '91';
-	if (
-		indian &&
-		compact === number.nationalNumber &&
-		type !== 'MOBILE' &&
-		type !== 'FIXED_LINE_OR_MOBILE'
-	) {
+	// India writes mobiles and service numbers bare (toll-free 1800 and 000800, 1860, 140, 1861)
+	const writtenBare = [
+		'MOBILE',
+		'FIXED_LINE_OR_MOBILE',
+		'TOLL_FREE',
+		'SHARED_COST',
+		'UAN',
+		'PREMIUM_RATE',
+	];
+	if (indian && compact === number.nationalNumber && !writtenBare.includes(type ?? '')) {
 		return {
 			reading: { refused: 'India: bare number not a mobile' },
 			departure: 'India: bare mobile',
@@ -634,7 +657,7 @@ export function expectedReading({
 		? readingsOfBracketedZero(read, number.countryCallingCode)
 		: defaultCountryCode === undefined
 			? new Set<string>()
-			: readingsWithoutPlus(read.replace(/\D/g, ''), options);
+			: readingsWithoutPlus(read, options);
 	if (readings.add(number.number).size > 1) {
 		return { reading: { refused: 'two readings' }, departure: 'two readings' };
 	}

@@ -1,9 +1,7 @@
 // Google's libphonenumber itself (npm google-libphonenumber, its Closure build), for the tests that
 // hold the package's validity to it: every region's example number of every type, numbers drawn
 // from its patterns, and the forms it writes them in.
-import { createRequire } from 'node:module';
-
-const require = createRequire(import.meta.url);
+/* global require */
 const google = require('google-libphonenumber');
 const util = google.PhoneNumberUtil.getInstance();
 const { PhoneNumberFormat, PhoneNumberType } = google;

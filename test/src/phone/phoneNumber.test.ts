@@ -547,7 +547,7 @@ describe('numbers as exports, sheets, forms and chat apps write them (issue 46)'
 			'two numbers in one field',
 			'+91 98200 11112 / +91 98200 11113',
 			undefined,
-			'"Phone Number" holds 2 numbers: "+91********1112", "+91********1113". CallKaro calls one number per item. Map the one to call, such as the first: add .split("/")[0] to the end of the expression, or give each number an item of its own.',
+			'"Phone Number" holds 2 numbers: "+91********1112", "+91********1113". CallKaro calls one number per item. Map the one to call, or give each number an item of its own.',
 		],
 		[
 			'a vanity number',
