@@ -55,6 +55,9 @@ const NOT_CALLED: Partial<Record<NumberKind, string>> = {
 	PAGER: 'is a pager number, which cannot take a call',
 	VOICEMAIL: 'is a voicemail access number, which reaches a mailbox, not a person',
 };
+// CallKaro's to_number holds 8 to 15 digits with the country code (test/sandbox/README.md): a
+// shorter valid number (Niue's, Tristan da Cunha's +290 8999) is refused before it is sent.
+const CALLKARO_FEWEST_DIGITS = 8;
 // Separators people write between digits (plainCharacters made every space and dash ASCII's).
 const SEPARATORS = /[\s\-.()/[\]~]/g;
 const OTHER_COUNTRY_FIX = 'write a number of another country with + and its country code';
@@ -297,6 +300,14 @@ function refusalOf(
 	if (notCalled !== undefined) {
 		return invalidInput(field, `${notCalled}: ${shown} in ${place()}`, 'Check the number');
 	}
+	const digits = reading.e164.length - 1;
+	if (digits < CALLKARO_FEWEST_DIGITS) {
+		return invalidInput(
+			field,
+			`is shorter than the numbers CallKaro dials: ${shown} in ${place()} has ${digits} digits with its country code, and CallKaro takes ${CALLKARO_FEWEST_DIGITS} to 15`,
+			'CallKaro cannot call it',
+		);
+	}
 	return undefined;
 }
 
@@ -389,24 +400,31 @@ function readingsOfBracketedZero(text: string, reading: LibReading): Readings {
 	];
 }
 
+/** What libphonenumber's national reading puts before the digits: +49, or +1868 in Trinidad. */
+function nationalBefore(reading: LibReading, digits: string): string | undefined {
+	const national = reading.e164.endsWith(digits) && reading.e164 !== `+${digits}`;
+	return national ? reading.e164.slice(0, -digits.length) : undefined;
+}
+
 /**
  * The advice for a value of two readings without +, with the words that say when to follow it:
- * the field written with + before it where its digits starting with their country code is one
- * of the readings, else with + and the country's code.
+ * the field with + before it where its digits starting with their country code is a reading;
+ * else with what libphonenumber's national reading puts before the digits (+49, or +1868 before
+ * a 7-digit number of Trinidad).
  */
 function withPlusAdvice(
 	readings: Map<string, string>,
+	reading: LibReading,
 	digits: string,
-	callingCode: string,
 	refusing: Refusing,
 ): { advice: Advice; words: string } | undefined {
 	const startsWithCode = readings.has(`+${digits}`);
-	if (!startsWithCode && !readings.has(`+${callingCode}${digits}`)) return undefined;
-	const plus = startsWithCode ? '+' : `+${callingCode}`;
+	const before = startsWithCode ? '+' : nationalBefore(reading, digits);
+	if (before === undefined) return undefined;
 	const advice = adviceFromField(
 		refusing.field,
 		refusing.parameter,
-		(expression) => `'${plus}' + ${expression}`,
+		(expression) => `'${before}' + ${expression}`,
 	);
 	const when = startsWithCode
 		? 'Where the values start with their country code'
@@ -438,13 +456,13 @@ function ambiguityRefusal(
 	const callingCode = context === undefined ? reading.callingCode : callingCodeOf(context);
 	const withPlusFix = withPlus
 		? undefined
-		: withPlusAdvice(readings, digitsOf(text), callingCode, refusing);
+		: withPlusAdvice(readings, reading, digitsOf(text), refusing);
 	return invalidInput(
 		refusing.field,
 		`can be read as ${readings.size} different numbers: ${shownValue(written)} is ${shown.join(' or ')}`,
 		withPlus
 			? 'Write it without brackets: with the 0 where it is a digit of the number, without it where it is the trunk prefix'
-			: `Write it with + and its country code, as it is meant: + before the digits if they start with the country code ${callingCode}, else +${callingCode} before them${withPlusFix?.words ?? ''}`,
+			: `Write it with + and its country code, as it is meant: + before the digits if they start with the country code ${callingCode}, else ${nationalBefore(reading, digitsOf(text)) ?? `+${callingCode}`} before them${withPlusFix?.words ?? ''}`,
 		withPlusFix?.advice,
 	);
 }
@@ -500,6 +518,7 @@ function oneValueInside(
 	field: string,
 	fits: (inner: ValueAtPath) => boolean,
 	what: string,
+	parameter?: unknown,
 ): unknown {
 	// One number written twice (Google's value and canonicalForm) is one number.
 	const found = valuesThatFit(value, fits).filter(
@@ -508,10 +527,12 @@ function oneValueInside(
 	);
 	if (found.length === 1) return found[0].value;
 	if (found.length === 0) return value;
+	const advice = adviceFromField(field, parameter, (expression) => `${expression}${found[0].path}`);
 	throw invalidInput(
 		field,
 		`must be one ${what}, but is ${describeValue(value)} holding ${found.length}`,
 		`Map the one meant: add ${found[0].path} to the end of the expression`,
+		advice,
 	);
 }
 
@@ -532,7 +553,13 @@ export function normalizePhoneNumber(
 ): PhoneNumber {
 	const field = options.field ?? 'Phone Number';
 	const refusing: Refusing = { field, parameter: options.parameter };
-	const value = oneValueInside(unwrapValue(raw).value, field, looksLikePhone, 'phone number');
+	const value = oneValueInside(
+		unwrapValue(raw).value,
+		field,
+		looksLikePhone,
+		'phone number',
+		options.parameter,
+	);
 	const written = requireText(
 		value,
 		field,

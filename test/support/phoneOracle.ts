@@ -48,6 +48,7 @@ export type Reason =
 	| 'pager'
 	| 'voicemail'
 	| 'India: bare number not a mobile'
+	| 'shorter than CallKaro dials'
 	| 'Default Country Code'
 	| 'two readings'
 	| 'spreadsheet decimal'
@@ -653,6 +654,10 @@ export function expectedReading({
 	}
 	const notCalled = type === undefined ? undefined : NOT_CALLED[type];
 	if (notCalled !== undefined) return { reading: { refused: notCalled }, departure };
+	// CallKaro's to_number holds 8 to 15 digits
+	if (number.number.length - 1 < 8) {
+		return { reading: { refused: 'shorter than CallKaro dials' }, departure };
+	}
 	const readings = read.includes('+')
 		? readingsOfBracketedZero(read, number.countryCallingCode)
 		: defaultCountryCode === undefined
@@ -685,6 +690,7 @@ export function reasonOf(message: string): Reason {
 		[/is a premium-rate number/, 'premium rate'],
 		[/is a pager number/, 'pager'],
 		[/is a voicemail access number/, 'voicemail'],
+		[/is shorter than the numbers CallKaro dials/, 'shorter than CallKaro dials'],
 		[/can be read as \d+ different numbers/, 'two readings'],
 		[/as a spreadsheet writes a number it holds as a decimal/, 'spreadsheet decimal'],
 		[/holds \d+ numbers/, 'several numbers'],

@@ -30,6 +30,7 @@ const DECISIONS: Partial<Record<Reason, string>> = {
 	pager: 'a pager cannot take a call',
 	voicemail: 'a voicemail access number reaches a mailbox, not a person',
 	'two readings': 'the value is also another valid number: nothing says which person is meant',
+	'shorter than CallKaro dials': "CallKaro's to_number holds 8 to 15 digits with the country code",
 };
 
 // Ranges Google holds valid that libphonenumber-js 1.13.16's own metadata refused (issue 52)
@@ -111,7 +112,12 @@ describe("the package's validity is Google's libphonenumber's", () => {
 		const result = compare(examples);
 		expect(result.wrong).toEqual([]);
 		expect(result.refused).toEqual([]);
-		expect([...result.decided.keys()].sort()).toEqual(['pager', 'premium rate', 'voicemail']);
+		expect([...result.decided.keys()].sort()).toEqual([
+			'pager',
+			'premium rate',
+			'shorter than CallKaro dials',
+			'voicemail',
+		]);
 	});
 
 	const perType = googleNumbersPerType();
