@@ -531,7 +531,9 @@ function oneValueInside(
 	throw invalidInput(
 		field,
 		`must be one ${what}, but is ${describeValue(value)} holding ${found.length}`,
-		`Map the one meant: add ${found[0].path} to the end of the expression`,
+		advice
+			? `Map the one meant: set ${field} to ${advice.set}`
+			: `Map the one meant: add ${found[0].path} to the end of the expression`,
 		advice,
 	);
 }

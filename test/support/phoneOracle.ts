@@ -52,7 +52,8 @@ export type Reason =
 	| 'Default Country Code'
 	| 'two readings'
 	| 'spreadsheet decimal'
-	| 'several numbers';
+	| 'several numbers'
+	| 'several values';
 
 /** The listed departures from libphonenumber (docs/phone-numbers.md), by the name tests use. */
 export type Departure =
@@ -694,6 +695,7 @@ export function reasonOf(message: string): Reason {
 		[/can be read as \d+ different numbers/, 'two readings'],
 		[/as a spreadsheet writes a number it holds as a decimal/, 'spreadsheet decimal'],
 		[/holds \d+ numbers/, 'several numbers'],
+		[/must be one phone number/, 'several values'],
 		[
 			/must be a phone number|has no country code|does not start with a calling code|to be a phone number/,
 			'unreadable',
