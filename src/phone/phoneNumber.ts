@@ -315,17 +315,24 @@ function refusalOf(
  * A number as a sheet holds it, refused: a decimal (`49301234567.0`, which libphonenumber reads
  * with a last 0), a number value with a fraction, and exponent notation (its last digits lost).
  */
-function spreadsheetRefusal(plain: string, value: unknown, written: string, field: string) {
+function spreadsheetRefusal(plain: string, value: unknown, written: string, refusing: Refusing) {
+	const { field } = refusing;
 	const decimal = spreadsheetDecimal(plain);
 	const fix = 'Format the column as text in the sheet, so that it keeps the number as written';
 	if (decimal !== undefined) {
+		const advice = adviceFromField(
+			field,
+			refusing.parameter,
+			(expression) => `String${expression}.replace(/\\.0+$/, "")`,
+		);
 		const without = maskPhoneNumber(decimal.digits);
 		const withFraction = maskPhoneNumber(`${decimal.digits}${decimal.fraction}`);
 		const one = decimal.fraction.length === 1;
 		return invalidInput(
 			field,
 			`ends in ${one ? '".0"' : `"." and ${decimal.fraction.length} zeros`}, as a spreadsheet writes a number it holds as a decimal: it is "${without}" without the decimal, or "${withFraction}" with ${one ? 'the 0 as a digit' : 'the zeros as digits'}, two different numbers`,
-			`${fix}, or remove the decimal: add .replace(/\\.0+$/, "") to the end of the expression`,
+			`${fix}, or remove the decimal: ${advice ? `set ${field} to ${advice.set}` : 'add .replace(/\\.0+$/, "") to the end of the expression'}`,
+			advice,
 		);
 	}
 	if (exponentNotation(plain)) {
@@ -570,7 +577,7 @@ export function normalizePhoneNumber(
 	const plain = withoutWhatsAppChannel(plainCharacters(written));
 	const context = readingContextOf(options.defaultCountryCode);
 	const regional = typeof context === 'object' ? context : undefined;
-	const spreadsheet = spreadsheetRefusal(plain, unwrapValue(value).value, written, field);
+	const spreadsheet = spreadsheetRefusal(plain, unwrapValue(value).value, written, refusing);
 	if (spreadsheet) throw spreadsheet;
 	const { text, reading } = readPlain(plain, regional);
 	const oneNumber =

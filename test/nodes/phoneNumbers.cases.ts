@@ -137,6 +137,7 @@ describe("A number refusal's advice, followed in n8n's engine (issue 52)", () =>
 		['a +1 number after the trunk 1, under Trinidad', '1 310-2806', 'TT', '+13102806'],
 		['a local number of Trinidad, also +1 310 2806', '310-2806', 'TT', '+18683102806'],
 		['a calling code without + that is also national', '4915123456789', '49', '+4915123456789'],
+		["a sheet's decimal", '49301234567.0', '49', '+49301234567'],
 		[
 			'phones grouped by type',
 			{ mobile: ['+91 98200-17523'], work: ['+91 22 4000 1234'] },

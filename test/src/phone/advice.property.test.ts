@@ -1,9 +1,9 @@
 // Follow the advice and it passes (issue 52): generated values a number's refusal carries advice
-// for (several numbers in one cell, phones grouped by type, a value of two readings), each read
-// with the field mapped as `={{ $json.phone }}`; the advice's expression is evaluated on the same
-// item and read again. It must be sent, as the oracle reads the rewritten value, or refused for a
-// different reason; two numbers give the first. test/nodes/phoneNumbers.cases.ts follows the same
-// advice in n8n's engine.
+// for (several numbers in one cell, phones grouped by type, a value of two readings, a sheet's
+// .0), each read with the field mapped as `={{ $json.phone }}`; the advice's expression is
+// evaluated on the same item and read again. It must be sent, as the oracle reads the rewritten
+// value, or refused for a different reason; two numbers give the first.
+// test/nodes/phoneNumbers.cases.ts follows the same advice in n8n's engine.
 //   CALLKARO_PROPERTY_SEED=7 CALLKARO_PROPERTY_RUNS=20000 npx jest advice.property
 import fc from 'fast-check';
 
@@ -79,6 +79,12 @@ const advised = fc.oneof(
 				first: one.text,
 			};
 		}),
+	// a sheet's decimal: the number without it
+	fc.record({ number: numbers, country: fc.boolean() }).map(({ number, country }) => ({
+		raw: `${number.callingCode}${number.national}.0` as unknown,
+		defaultCountryCode: country ? number.callingCode : undefined,
+		first: undefined,
+	})),
 	// phones grouped by type: the first is sent
 	fc.record({ mobile: numbers, work: numbers }).map(({ mobile, work }) => {
 		const first = `+${mobile.callingCode} ${mobile.national}`;
@@ -144,6 +150,7 @@ describe('follow the advice of a number refusal, and it passes', () => {
 		expect([...reasons.keys()].sort()).toEqual([
 			'several numbers',
 			'several values',
+			'spreadsheet decimal',
 			'two readings',
 		]);
 	});

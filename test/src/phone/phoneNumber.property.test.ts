@@ -2,9 +2,9 @@
 // metadata's own patterns, or the region's example), written in generated forms: how the country
 // is given (+, 00, any region's international prefix, national with or without its trunk prefix,
 // the calling code without +, tel: with and without phone-context, a trunk prefix after the
-// calling code, a +1 country's trunk 1), separators of every kind, digits of any script or of several, full-width, ++,
-// invisible marks anywhere, a sheet's .0, a number value; under a Default Country Code given as
-// ISO code or calling code. Each gives the number's own E.164 or a refusal, the same on every
+// calling code, a +1 country's trunk 1), separators of every kind, digits of any script or of
+// several, full-width, ++, invisible marks anywhere, a sheet's .0, a number value; under a Default
+// Country Code given as ISO code or calling code. Each gives the number's own E.164 or a refusal, the same on every
 // read, and no refusal shows the value's digits in any script. And any text at all: the same
 // answer on every read, its digits masked in a refusal.
 //   CALLKARO_PROPERTY_SEED=7 CALLKARO_PROPERTY_RUNS=20000 npx jest phoneNumber.property
