@@ -360,9 +360,10 @@ interface Refusing {
  * A number written without + under a Default Country Code, read every way libphonenumber could:
  * as a national number; as starting with the country's calling code (libphonenumber takes this
  * one only where the national reading is not valid); after each of the country's international
- * prefixes it starts with (a prefix with a carrier's optional digits can end in two places); in
- * a +1 country, after its trunk prefix 1 (`1 310-2806` in Trinidad is its local 310-2806, and
- * Canada's +1 310 2806); elsewhere, a first group `1` alone as +1 (`1 800 123 4567`).
+ * prefixes it starts with (a prefix with a carrier's optional digits can end in two places); after
+ * a trunk prefix, the country's or else a 0 (`1 310-2806` in Trinidad is its local 310-2806, and
+ * Canada's +1 310 2806; Gabon's `02 00 01 71` is +241 02000171 and +241 2000171); outside +1, a
+ * first group `1` alone as +1 (`1 800 123 4567`).
  */
 function readingsWithoutPlus(text: string, context: ReadingContext): Readings {
 	const digits = digitsOf(text);
@@ -375,16 +376,19 @@ function readingsWithoutPlus(text: string, context: ReadingContext): Readings {
 		readings.push([`+${digits}`, `its first digits ${callingCode} being the country code`]);
 	}
 	const prefix = context.region && libphonenumber().internationalPrefixOf(context.region);
+	let afterPrefix = false;
 	for (let end = 1; prefix && end < digits.length; end++) {
-		if (digits[end] !== '0' && prefix.test(digits.slice(0, end))) {
+		if (!prefix.test(digits.slice(0, end))) continue;
+		afterPrefix = true;
+		if (digits[end] !== '0') {
 			readings.push([`+${digits.slice(end)}`, "after the country's international prefix"]);
 		}
 	}
-	const trunk = context.region && libphonenumber().nationalPrefixOf(context.region);
-	if (callingCode === NANP && trunk && digits.startsWith(trunk)) {
-		const local = libphonenumber().read(digits.slice(trunk.length), context);
-		if ('e164' in local)
-			readings.push([local.e164, `${trunk} being the trunk prefix in ${country}`]);
+	// a country without a trunk prefix may still write its numbers with a 0 that was one (Gabon)
+	const trunk = context.region && (libphonenumber().nationalPrefixOf(context.region) ?? '0');
+	if (trunk && !afterPrefix && digits.startsWith(trunk)) {
+		const rest = libphonenumber().read(digits.slice(trunk.length), context);
+		if ('e164' in rest) readings.push([rest.e164, `${trunk} being a trunk prefix in ${country}`]);
 	}
 	if (callingCode !== NANP && /^1[\s\-.(]/.test(text.trim())) {
 		readings.push([`+${digits}`, 'its first digit 1 being the country code of +1']);

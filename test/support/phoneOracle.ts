@@ -556,8 +556,8 @@ function validNumber(text: string): string | undefined {
 
 /**
  * The readings of a text written without + under a region: national, after the region's calling
- * code, after each international prefix of the region that it starts with; in a +1 region, after
- * its trunk prefix 1; elsewhere, a first group 1 alone as +1.
+ * code, after each international prefix of the region that it starts with, after a trunk prefix
+ * (the region's or a 0); outside +1, a first group 1 alone as +1.
  */
 function readingsWithoutPlus(text: string, options: Options): Set<string> {
 	const digits = text.replace(/\D/g, '');
@@ -570,15 +570,17 @@ function readingsWithoutPlus(text: string, options: Options): Set<string> {
 		metadata.selectNumberingPlan(region);
 		const plan = metadata.numberingPlan as unknown as { IDDPrefix(): string };
 		const prefix = new RegExp(`^(?:${plan.IDDPrefix()})$`);
-		for (let end = 1; end < digits.length; end++) {
-			if (prefix.test(digits.slice(0, end)) && digits[end] !== '0') {
-				readings.push(validNumber(`+${digits.slice(end)}`));
-			}
+		const ends = [...digits].map((_, end) => end).filter((end) => end > 0);
+		const afterPrefix = ends.filter((end) => prefix.test(digits.slice(0, end)));
+		for (const end of afterPrefix) {
+			if (digits[end] !== '0') readings.push(validNumber(`+${digits.slice(end)}`));
 		}
-	}
-	if (callingCode === '1' && region && digits.startsWith('1')) {
-		const local = parseOrUndefined(digits.slice(1), region);
-		if (local?.isValid()) readings.push(local.number);
+		// after a trunk prefix: the region's own, or else a 0, where no international prefix starts it
+		const trunk = nationalPrefixOf(region) ?? '0';
+		if (afterPrefix.length === 0 && digits.startsWith(trunk)) {
+			const rest = parseOrUndefined(digits.slice(trunk.length), region);
+			if (rest?.isValid()) readings.push(rest.number);
+		}
 	}
 	if (callingCode !== '1' && /^1[\s\-.(]/.test(text)) readings.push(validNumber(`+${digits}`));
 	return new Set(readings.filter((e164) => e164 !== undefined));
