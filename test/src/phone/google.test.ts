@@ -1,7 +1,8 @@
 // The package's validity held to Google's libphonenumber itself (npm google-libphonenumber), over
 // every region and type: each region's example number of each type and the issue's ranges (#52)
 // in the forms Google writes them (E.164, international, RFC 3966, national, dialled from the US
-// and the UK), and under CALLKARO_DEEP numbers drawn from Google's own patterns. A number Google
+// and the UK: half of each number's forms in turn in `npm test`, all in the deep run), and under
+// CALLKARO_DEEP numbers drawn from Google's own patterns. A number Google
 // holds valid is sent as Google's E.164, or refused for a decision listed here and in
 // docs/phone-numbers.md; a different E.164 is a wrong number, and fails every run.
 //
@@ -22,6 +23,7 @@ import {
 	metadataIsFresh,
 	oracleSeed,
 } from '../../support/phoneOracleHost.mjs';
+import { inTurn } from '../../support/testScale.mjs';
 import { seededRandom } from '../schedule/scheduleOracle';
 
 /** The refusals of numbers Google holds valid that are the package's decisions, and why. */
@@ -76,8 +78,10 @@ function compare(numbers: Array<{ label: string; e164: string }>) {
 	const refused: string[] = [];
 	const decided = new Map<Reason, number>();
 	let sent = 0;
-	for (const { label, e164 } of numbers) {
-		for (const { form, raw, dcc } of googleForms(e164)) {
+	for (const [at, { label, e164 }] of numbers.entries()) {
+		// every form in the deep run; in `npm test` half of each number's forms, in turn
+		const forms = googleForms(e164).filter((_, index) => inTurn(at + index, 0, 2));
+		for (const { form, raw, dcc } of forms) {
 			const outcome = packageReading(raw, dcc);
 			const google = googleRead(raw, dcc)?.e164;
 			const where = `${label} ${form}: ${JSON.stringify(raw)} under ${dcc ?? 'none'}`;
@@ -102,7 +106,7 @@ describe("the package's validity is Google's libphonenumber's", () => {
 		const result = compare(ISSUE_RANGES.map(([label, e164]) => ({ label, e164 })));
 		expect(result.wrong).toEqual([]);
 		expect(result.refused).toEqual([]);
-		expect(result.sent).toBeGreaterThanOrEqual(ISSUE_RANGES.length * 6);
+		expect(result.sent).toBeGreaterThanOrEqual(ISSUE_RANGES.length * 3);
 	});
 
 	const plans = googlePlans();
@@ -118,13 +122,10 @@ describe("the package's validity is Google's libphonenumber's", () => {
 		const result = compare(examples);
 		expect(result.wrong).toEqual([]);
 		expect(result.refused).toEqual([]);
-		expect([...result.decided.keys()].sort()).toEqual([
-			'pager',
-			'premium rate',
-			'shorter than CallKaro dials',
-			'two readings',
-			'voicemail',
-		]);
+		// the types not called are met in every run; two readings and short numbers in some forms
+		expect([...result.decided.keys()]).toEqual(
+			expect.arrayContaining(['pager', 'premium rate', 'voicemail']),
+		);
 	});
 
 	const perType = googleNumbersPerType();
