@@ -35,3 +35,13 @@ export function metadataIsFresh() {
 	if (made.status !== 0) throw new Error(made.stderr);
 	return made.stdout === readFileSync(join(root, 'src/phone/metadata.json'), 'utf8');
 }
+
+/**
+ * An advice's `{{ … }}` evaluated on an item's `$json`, as n8n evaluates a field's expression (the
+ * strict n8n lint forbids the Function constructor in .ts files); text without `{{ }}` as it is.
+ */
+export function evaluatedOn(expression, json) {
+	const inside = /^\{\{([\s\S]*)\}\}$/.exec(expression)?.[1];
+	if (inside === undefined) return expression;
+	return new Function('$json', `return (${inside});`)(json);
+}

@@ -19,6 +19,7 @@ import {
 	reasonOf,
 } from '../../support/phoneOracle';
 import type { OracleNumber, Reading } from '../../support/phoneOracle';
+import { evaluatedOn } from '../../support/phoneOracleHost.mjs';
 import { propertyRuns } from '../../support/property.mjs';
 import { seededRandom } from '../schedule/scheduleOracle';
 
@@ -33,18 +34,10 @@ function answerOf(raw: unknown, defaultCountryCode: string | undefined, paramete
 	try {
 		return { reading: { e164: normalizePhoneNumber(raw, { defaultCountryCode, parameter }).e164 } };
 	} catch (error) {
-		if (!(error instanceof CallKaroInputError)) throw error;
-		return { reading: { refused: reasonOf(error.message) }, advice: error.advice };
+		expect(error).toBeInstanceOf(CallKaroInputError);
+		const { message, advice } = error as CallKaroInputError;
+		return { reading: { refused: reasonOf(message) }, advice };
 	}
-}
-
-/** The advice's expression evaluated on the item, as n8n evaluates `{{ … }}` on `$json`. */
-function followed(advice: Advice, json: { phone: unknown }): unknown {
-	if (!('set' in advice)) throw new Error(`a number's advice sets its field: ${advice.field}`);
-	const inside = /^\{\{([\s\S]*)\}\}$/.exec(advice.set)?.[1];
-	if (inside === undefined) return advice.set;
-	// eslint-disable-next-line @typescript-eslint/no-implied-eval -- the advice is an expression on $json
-	return (new Function('$json', `return (${inside});`) as (json: unknown) => unknown)(json);
 }
 
 const numbers: fc.Arbitrary<OracleNumber> = fc
@@ -130,12 +123,9 @@ describe('follow the advice of a number refusal, and it passes', () => {
 				if (before.advice === undefined || !('refused' in before.reading)) return;
 				const reason = before.reading.refused;
 				reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
-				const value = followed(before.advice, { phone: raw });
-				const after = answerOf(
-					value,
-					defaultCountryCode,
-					`=${(before.advice as { set: string }).set}`,
-				);
+				if (!('set' in before.advice)) throw new Error('a number refusal advises a value to set');
+				const value: unknown = evaluatedOn(before.advice.set, { phone: raw });
+				const after = answerOf(value, defaultCountryCode, `=${before.advice.set}`);
 				expect(after.reading).not.toEqual(before.reading);
 				const oracle = expectedReading({ raw: value, defaultCountryCode }).reading;
 				if ('e164' in after.reading) expect(after.reading).toEqual(oracle);
