@@ -636,16 +636,9 @@ export function expectedReading({
 		return { reading: { refused: 'letters' }, departure };
 	const type = number.getType();
 	const indian = defaultCountryCode !== undefined && callingCodeOf(defaultCountryCode) === '91';
-	// India writes mobiles and service numbers bare (toll-free 1800 and 000800, 1860, 140, 1861)
-	const writtenBare = [
-		'MOBILE',
-		'FIXED_LINE_OR_MOBILE',
-		'TOLL_FREE',
-		'SHARED_COST',
-		'UAN',
-		'PREMIUM_RATE',
-	];
-	if (indian && compact === number.nationalNumber && !writtenBare.includes(type ?? '')) {
+	// India writes its landlines with their 0; all else of its (mobiles, 1800, 1860, 140) bare
+	const landlineOrNone = type === 'FIXED_LINE' || type === undefined;
+	if (indian && compact === number.nationalNumber && landlineOrNone) {
 		return {
 			reading: { refused: 'India: bare number not a mobile' },
 			departure: 'India: bare mobile',
