@@ -26,7 +26,10 @@ import { seededRandom } from '../schedule/scheduleOracle';
 const FIELD = '={{ $json.phone }}';
 const PLANS = numberingPlans();
 const NANP_REGIONS = PLANS.filter((plan) => plan.callingCode === '1').map((plan) => plan.region);
-const SEPARATORS = [', ', '; ', ',', ';', ' / ', ' | ', ' & ', ' or ', ' and ', '\n', ' ', ''];
+const SEPARATORS = [
+	...[', ', '; ', ',', ';', ' / ', ' | ', ' & ', ' or ', ' and ', ' - ', ' – ', '、', '،'],
+	...['\n', '\t', '  ', ' ', ''],
+];
 
 type Answer = { reading: Reading; advice?: Advice };
 
