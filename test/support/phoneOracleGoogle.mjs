@@ -77,7 +77,8 @@ export function googleRead(text, region = 'ZZ') {
 
 /**
  * The ways Google writes a valid number, each with the Default Country Code it is read under:
- * E.164, international, RFC 3966, national under its region, and dialled from the US and the UK.
+ * E.164, international, RFC 3966, dialled from the US and the UK, and under its region: national,
+ * for mobile dialling, and as a phone's keypad formats it while it is typed.
  */
 export function googleForms(e164) {
 	const number = util.parse(e164, 'ZZ');
@@ -90,11 +91,15 @@ export function googleForms(e164) {
 		{ form: 'from the UK', raw: util.formatOutOfCountryCallingNumber(number, 'GB'), dcc: 'GB' },
 	];
 	if (region && region !== '001') {
-		forms.push({
-			form: 'national',
-			raw: util.format(number, PhoneNumberFormat.NATIONAL),
-			dcc: region,
-		});
+		const national = util.format(number, PhoneNumberFormat.NATIONAL);
+		const mobile = util.formatNumberForMobileDialing(number, region, true);
+		const asYouType = new google.AsYouTypeFormatter(region);
+		const typed = [...national].map((char) => asYouType.inputDigit(char)).pop();
+		forms.push(
+			{ form: 'national', raw: national, dcc: region },
+			{ form: 'for mobile dialling', raw: mobile, dcc: region },
+			{ form: 'as you type', raw: typed, dcc: region },
+		);
 	}
-	return forms;
+	return forms.filter(({ raw }) => raw);
 }
