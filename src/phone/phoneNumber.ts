@@ -411,6 +411,24 @@ function readingsOfBracketedZero(text: string, reading: LibReading): Readings {
 	];
 }
 
+/**
+ * Where both rewrites give one of the readings, the words that say which is which: `+` before the
+ * digits that start with their country code, else what the national reading puts before them.
+ */
+function bothRewrites(
+	readings: Map<string, string>,
+	reading: LibReading,
+	digits: string,
+	callingCode: string,
+): string {
+	const before = nationalBefore(reading, digits);
+	if (!readings.has(`+${digits}`) || before === undefined) return '';
+	const code = digits.startsWith(callingCode)
+		? `the country code ${callingCode}`
+		: 'a country code';
+	return `: + before the digits if they start with ${code}, else ${before} before them`;
+}
+
 /** What libphonenumber's national reading puts before the digits: +49, or +1868 in Trinidad. */
 function nationalBefore(reading: LibReading, digits: string): string | undefined {
 	const national = reading.e164.endsWith(digits) && reading.e164 !== `+${digits}`;
@@ -473,7 +491,7 @@ function ambiguityRefusal(
 		`can be read as ${readings.size} different numbers: ${shownValue(written)} is ${shown.join(' or ')}`,
 		withPlus
 			? 'Write it without brackets: with the 0 where it is a digit of the number, without it where it is the trunk prefix'
-			: `Write it with + and its country code, as it is meant: + before the digits if they start with the country code ${callingCode}, else ${nationalBefore(reading, digitsOf(text)) ?? `+${callingCode}`} before them${withPlusFix?.words ?? ''}`,
+			: `Write it with + and its country code, as it is meant${bothRewrites(readings, reading, digitsOf(text), callingCode)}${withPlusFix?.words ?? ''}`,
 		withPlusFix?.advice,
 	);
 }
