@@ -369,8 +369,11 @@ function readingsWithoutPlus(text: string, context: ReadingContext): Readings {
 	const digits = digitsOf(text);
 	const callingCode = callingCodeOf(context);
 	const country = context.region === undefined ? `+${callingCode}` : regionName(context.region);
+	// where the calling code is shared, the region the digits belong to (+1 310 2806 is Canada's)
+	const withCode = libphonenumber().read(`+${callingCode}${digits}`, {});
+	const place = 'region' in withCode && withCode.region ? regionName(withCode.region) : country;
 	const readings: Readings = [
-		[`+${callingCode}${digits}`, `a number in ${country} written without +${callingCode}`],
+		[`+${callingCode}${digits}`, `a number in ${place} written without +${callingCode}`],
 	];
 	if (digits.startsWith(callingCode)) {
 		readings.push([`+${digits}`, `its first digits ${callingCode} being the country code`]);

@@ -553,7 +553,7 @@ describe('numbers as exports, sheets, forms and chat apps write them (issue 46)'
 			"a +1 number after the trunk 1 of Trinidad, also Trinidad's local number",
 			'1 310-2806',
 			'TT',
-			'"Phone Number" can be read as 2 different numbers: "1*3***2806" is "+13**2806" (a number in Trinidad & Tobago written without +1) or "+18*****2806" (1 being a trunk prefix in Trinidad & Tobago). Write it with + and its country code, as it is meant.',
+			'"Phone Number" can be read as 2 different numbers: "1*3***2806" is "+13**2806" (a number in Canada written without +1) or "+18*****2806" (1 being a trunk prefix in Trinidad & Tobago). Write it with + and its country code, as it is meant.',
 		],
 		[
 			'a first group 1 alone under India: a US number as Americans write it',
