@@ -330,6 +330,7 @@ export function prepare(
 	const defaultCountryCode = defaultCountryCodeOf(options);
 	const prepared = prepareAssign({
 		phoneNumber: context.getNodeParameter('phoneNumber', itemIndex),
+		phoneNumberParameter: context.getNode().parameters.phoneNumber,
 		workflowId: context.getNodeParameter('workflowId', itemIndex),
 		attributes: readAttributeSource(context, itemIndex),
 		attributeRules: attributeRules(context, options),

@@ -122,6 +122,7 @@ export function prepare(
 	const prepared = prepareDelete({
 		agentId: context.getNodeParameter('agentId', itemIndex),
 		phoneNumber: context.getNodeParameter('phoneNumber', itemIndex),
+		phoneNumberParameter: context.getNode().parameters.phoneNumber,
 		defaultCountryCode,
 		sourceNode: sourceNodeOf(context)?.rules,
 	});

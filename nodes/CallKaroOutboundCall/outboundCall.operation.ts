@@ -303,6 +303,7 @@ export function prepare(
 	const prepared = prepareOutbound({
 		agentId: context.getNodeParameter('agentId', itemIndex),
 		phoneNumber: context.getNodeParameter('phoneNumber', itemIndex),
+		phoneNumberParameter: context.getNode().parameters.phoneNumber,
 		defaultCountryCode,
 		sourceNode: sourceNodeOf(context)?.rules,
 		callingHours: callingHoursFrom(options.callingHours, nodeZone),

@@ -7,7 +7,16 @@
 // bundle on the first number a process reads: loading the nodes stays as fast as without it
 // (the bench's our_modules_require_ms).
 //
-// `node scripts/build/libphonenumber.mjs [--out DIR]`; bundleLibphonenumber() for tests.
+// The metadata it bundles is src/phone/metadata.json, made by `node scripts/build/libphonenumber.mjs
+// --metadata` (phoneMetadata()): libphonenumber-js's max metadata, how numbers are read, with each
+// region's number ranges (its patterns, lengths and types: which numbers are valid) from Google's
+// own libphonenumber as google-libphonenumber publishes it. libphonenumber-js's ranges lag or
+// differ from Google's in regions Google did not change (docs/phone-numbers.md); Google's are the
+// authority. test/src/phone/google.test.ts fails when the file is not what the installed
+// packages give.
+//
+// `node scripts/build/libphonenumber.mjs [--out DIR] [--metadata]`; bundleLibphonenumber() and
+// phoneMetadata() for tests.
 import { build } from 'esbuild';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -22,10 +31,80 @@ const LOADER = 'src/phone/libphonenumber.js';
 
 const require = createRequire(import.meta.url);
 
+export const METADATA = 'src/phone/metadata.json';
+
 function versions() {
 	const lib = require('libphonenumber-js/package.json').version;
-	const metadata = require('libphonenumber-js/metadata.max.json').version;
-	return { lib, metadata };
+	const google = require('google-libphonenumber/package.json').version;
+	return { lib, google };
+}
+
+// libphonenumber-js's places in a region's entry (its metadata format 4), and its types' order
+const GENERAL_PATTERN = 2;
+const POSSIBLE_LENGTHS = 3;
+const LEADING_DIGITS = 10;
+const TYPES = 11;
+const TYPE_GETTERS = [
+	'getFixedLine',
+	'getMobile',
+	'getTollFree',
+	'getPremiumRate',
+	'getPersonalNumber',
+	'getVoicemail',
+	'getUan',
+	'getPager',
+	'getVoip',
+	'getSharedCost',
+];
+
+/** A number description of Google's as libphonenumber-js writes one: [pattern, lengths], or 0. */
+function description(desc) {
+	const pattern = desc?.getNationalNumberPattern();
+	const lengths = desc?.possibleLengthArray() ?? [];
+	if (!pattern || lengths[0] === -1) return 0;
+	return lengths.length ? [pattern, lengths] : [pattern];
+}
+
+/** One region's (or global code's) entry with Google's ranges in place of libphonenumber-js's. */
+function withGoogleRanges(entry, google) {
+	const merged = [...entry];
+	while (merged.length <= TYPES) merged.push(0);
+	merged[GENERAL_PATTERN] = google.getGeneralDesc().getNationalNumberPattern();
+	merged[POSSIBLE_LENGTHS] = google.getGeneralDesc().possibleLengthArray();
+	merged[LEADING_DIGITS] = google.getLeadingDigits() || 0;
+	merged[TYPES] = TYPE_GETTERS.map((getter) => description(google[getter]()));
+	return merged;
+}
+
+/**
+ * The metadata the package bundles: libphonenumber-js's max metadata with every region's and
+ * global code's number ranges from google-libphonenumber. Fails on a region only one of them knows.
+ */
+export function phoneMetadata() {
+	const js = require('libphonenumber-js/metadata.max.json');
+	const util = require('google-libphonenumber').PhoneNumberUtil.getInstance();
+	const regions = util.getSupportedRegions().sort();
+	const codes = util.getSupportedGlobalNetworkCallingCodes().map(String).sort();
+	const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+	if (!same(regions, Object.keys(js.countries).sort())) {
+		throw new Error('google-libphonenumber and libphonenumber-js know different regions');
+	}
+	if (!same(codes, Object.keys(js.nonGeographic).sort())) {
+		throw new Error('google-libphonenumber and libphonenumber-js know different global codes');
+	}
+	const countries = Object.fromEntries(
+		Object.entries(js.countries).map(([region, entry]) => [
+			region,
+			withGoogleRanges(entry, util.getMetadataForRegion(region)),
+		]),
+	);
+	const nonGeographic = Object.fromEntries(
+		Object.entries(js.nonGeographic).map(([code, entry]) => [
+			code,
+			withGoogleRanges(entry, util.getMetadataForNonGeographicalRegion(Number(code))),
+		]),
+	);
+	return { ...js, countries, nonGeographic };
 }
 
 /** The loader that stands in dist/ for ENTRY: each export calls into the bundle, loaded once. */
@@ -63,7 +142,7 @@ export async function bundleLibphonenumber({ outDir = path.join(ROOT, 'dist') } 
 		write: false,
 		logLevel: 'silent',
 		banner: {
-			js: `// libphonenumber-js ${v.lib} (MIT, github.com/catamphetamine/libphonenumber-js) with libphonenumber's metadata version ${v.metadata} (Apache-2.0, github.com/google/libphonenumber), bundled by scripts/build/libphonenumber.mjs from ${ENTRY}.`,
+			js: `// libphonenumber-js ${v.lib} (MIT, github.com/catamphetamine/libphonenumber-js) with libphonenumber's metadata (Apache-2.0, github.com/google/libphonenumber), its number ranges from google-libphonenumber ${v.google}, bundled by scripts/build/libphonenumber.mjs from ${ENTRY}.`,
 		},
 	});
 	const bundlePath = path.join(outDir, BUNDLE);
@@ -82,6 +161,7 @@ export async function bundleLibphonenumber({ outDir = path.join(ROOT, 'dist') } 
 	}
 	fs.writeFileSync(loaderPath, loaderSource(exportNames, v));
 	fs.rmSync(`${loaderPath}.map`, { force: true }); // tsc's map no longer matches the loader
+	fs.rmSync(path.join(outDir, METADATA), { force: true }); // tsc's copy: the bundle holds it
 	return {
 		bundle: bundlePath,
 		loader: loaderPath,
@@ -90,7 +170,12 @@ export async function bundleLibphonenumber({ outDir = path.join(ROOT, 'dist') } 
 	};
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.includes('--metadata')) {
+	fs.writeFileSync(path.join(ROOT, METADATA), `${JSON.stringify(phoneMetadata())}\n`);
+	console.log(
+		`libphonenumber: ${METADATA}, its ranges from google-libphonenumber ${versions().google}`,
+	);
+} else if (process.argv[1] === fileURLToPath(import.meta.url)) {
 	const outIndex = process.argv.indexOf('--out');
 	const outDir = outIndex > 0 ? path.resolve(process.argv[outIndex + 1]) : undefined;
 	const made = await bundleLibphonenumber({ outDir });

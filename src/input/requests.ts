@@ -105,6 +105,8 @@ export interface ScheduleInput {
 
 export interface AssignInput {
 	phoneNumber: unknown;
+	/** The Phone Number field as the builder wrote it (`={{ $json.phone }}`), for a refusal's advice. */
+	phoneNumberParameter?: unknown;
 	workflowId: unknown;
 	attributes?: AttributeSource;
 	attributeRules?: AttributeRules;
@@ -137,6 +139,8 @@ export interface PreparedAssign {
 export interface DeleteInput {
 	agentId: unknown;
 	phoneNumber: unknown;
+	/** The Phone Number field as the builder wrote it (`={{ $json.phone }}`), for a refusal's advice. */
+	phoneNumberParameter?: unknown;
 	defaultCountryCode?: DefaultCountryCode;
 	/** The n8n node the item came from, when the package knows how it shapes items. */
 	sourceNode?: SourceNodeRules;
@@ -178,6 +182,8 @@ export interface OutboundOptions {
 export interface OutboundInput {
 	agentId: unknown;
 	phoneNumber: unknown;
+	/** The Phone Number field as the builder wrote it (`={{ $json.phone }}`), for a refusal's advice. */
+	phoneNumberParameter?: unknown;
 	defaultCountryCode?: DefaultCountryCode;
 	/** The n8n node the item came from, when the package knows how it shapes items. */
 	sourceNode?: SourceNodeRules;
@@ -324,6 +330,7 @@ function istSchedule(
 /** The item's phone number; Odoo's false for an empty field is said as such, not as "false". */
 function phoneOf(input: {
 	phoneNumber: unknown;
+	phoneNumberParameter?: unknown;
 	defaultCountryCode?: DefaultCountryCode;
 	sourceNode?: SourceNodeRules;
 }): PhoneNumber {
@@ -335,7 +342,10 @@ function phoneOf(input: {
 			'Map a field that holds the number, or leave items without one out with a Filter node',
 		);
 	}
-	return normalizePhoneNumber(phoneNumber, { defaultCountryCode: input.defaultCountryCode });
+	return normalizePhoneNumber(phoneNumber, {
+		defaultCountryCode: input.defaultCountryCode,
+		parameter: input.phoneNumberParameter,
+	});
 }
 
 export function prepareAssign(input: AssignInput): PreparedAssign {

@@ -1,7 +1,8 @@
 // The package's one door to libphonenumber-js, Google's libphonenumber in JavaScript, with its
-// fullest metadata. libphonenumber-js is a devDependency: `npm run build` bundles this file with
-// the library's code and metadata into dist/, read on the first number a process reads
-// (scripts/build/libphonenumber.mjs), so the published package has no dependency.
+// fullest metadata, whose number ranges (which numbers are valid) are Google's own
+// (./metadata.json, made by scripts/build/libphonenumber.mjs --metadata). libphonenumber-js is a
+// devDependency: `npm run build` bundles this file with the library's code and the metadata into
+// dist/, read on the first number a process reads, so the published package has no dependency.
 import {
 	Metadata,
 	ParseError,
@@ -12,7 +13,7 @@ import {
 	validatePhoneNumberLength,
 } from 'libphonenumber-js/core';
 import type { CountryCode, MetadataJson } from 'libphonenumber-js/core';
-import metadataJson from 'libphonenumber-js/metadata.max.json';
+import metadataJson from './metadata.json';
 
 const METADATA = metadataJson as unknown as MetadataJson;
 
@@ -60,6 +61,8 @@ export interface Libphonenumber {
 	isRegion(code: string): boolean;
 	/** The region's international prefixes (00, 011, 0011, 00 and a carrier's code), whole. */
 	internationalPrefixOf(region: string): RegExp;
+	/** The region's national (trunk) prefix, `0` or `1`; undefined where it has none. */
+	nationalPrefixOf(region: string): string | undefined;
 	callingCodeOf(region: string): string;
 	/** The regions of a calling code, its main region first; [] for a code not in use. */
 	regionsOf(callingCode: string): readonly string[];
@@ -100,12 +103,16 @@ function read(text: string, context: ReadingContext): LibReading | LibRefusal {
 
 const internationalPrefixes = new Map<string, RegExp>();
 
+function numberingPlanOf(region: string) {
+	const metadata = new Metadata(METADATA);
+	metadata.selectNumberingPlan(region as CountryCode);
+	return metadata.numberingPlan;
+}
+
 function internationalPrefixOf(region: string): RegExp {
 	let prefix = internationalPrefixes.get(region);
 	if (prefix === undefined) {
-		const metadata = new Metadata(METADATA);
-		metadata.selectNumberingPlan(region as CountryCode);
-		prefix = new RegExp(`^(?:${metadata.numberingPlan?.IDDPrefix() ?? '(?!)'})$`);
+		prefix = new RegExp(`^(?:${numberingPlanOf(region)?.IDDPrefix() ?? '(?!)'})$`);
 		internationalPrefixes.set(region, prefix);
 	}
 	return prefix;
@@ -114,6 +121,11 @@ function internationalPrefixOf(region: string): RegExp {
 const API: Libphonenumber = {
 	read,
 	internationalPrefixOf,
+	nationalPrefixOf: (region) => {
+		// libphonenumber-js's plan has it, but its types do not declare it
+		const plan = numberingPlanOf(region) as unknown as { nationalPrefix(): string | undefined };
+		return plan.nationalPrefix() || undefined;
+	},
 	isRegion: (code) => isSupportedCountry(code as CountryCode, METADATA),
 	callingCodeOf: (region) => getCountryCallingCode(region as CountryCode, METADATA),
 	regionsOf: (callingCode) => METADATA.country_calling_codes[callingCode] ?? [],

@@ -1,10 +1,12 @@
 import { invalidInput } from '../input/inputError';
+import type { Advice } from '../input/inputError';
 import { describeValue, requireText, wrongTypeError } from '../input/input';
 import { PHONE_KEY, unwrapValue, valuesThatFit } from '../records/recordShapes';
 import type { ValueAtPath } from '../records/recordShapes';
 import { libphonenumber } from './libphonenumber';
 import type { LibReading, LibRefusal, NumberKind, ReadingContext } from './libphonenumber';
 import { maskPhoneNumber, maskWrittenNumber } from './mask';
+import { adviceFromField } from './numberAdvice';
 import { placeOf, regionName } from './regionNames';
 import {
 	exponentNotation,
@@ -33,6 +35,17 @@ export interface PhoneNumber {
 export type DefaultCountryCode = unknown;
 
 const INDIA = '91';
+const NANP = '1';
+// What India writes without + or 0: mobiles, and service numbers (toll-free 1800 and 000800,
+// shared-cost 1860, UAN 140; premium-rate 1861, refused as premium-rate).
+const WRITTEN_BARE_IN_INDIA: ReadonlyArray<NumberKind | undefined> = [
+	'MOBILE',
+	'FIXED_LINE_OR_MOBILE',
+	'TOLL_FREE',
+	'SHARED_COST',
+	'UAN',
+	'PREMIUM_RATE',
+];
 // India's calling code and a 10-digit number, without +: how spreadsheets hold Indian numbers.
 const INDIAN_WITHOUT_PLUS = /^91\d{10}$/;
 // Numbers that reach no person: charged at a premium to the caller, a pager, a voicemail box.
@@ -42,6 +55,9 @@ const NOT_CALLED: Partial<Record<NumberKind, string>> = {
 	PAGER: 'is a pager number, which cannot take a call',
 	VOICEMAIL: 'is a voicemail access number, which reaches a mailbox, not a person',
 };
+// CallKaro's to_number holds 8 to 15 digits with the country code (test/sandbox/README.md): a
+// shorter valid number (Niue's, Tristan da Cunha's +290 8999) is refused before it is sent.
+const CALLKARO_FEWEST_DIGITS = 8;
 // Separators people write between digits (plainCharacters made every space and dash ASCII's).
 const SEPARATORS = /[\s\-.()/[\]~]/g;
 const OTHER_COUNTRY_FIX = 'write a number of another country with + and its country code';
@@ -215,19 +231,36 @@ function lettersRefusal(written: string, field: string): Error {
 	);
 }
 
-/** Several numbers in one field: never joined, never one of them picked. */
-function severalNumbersRefusal(text: string, field: string): Error | undefined {
-	const several = numbersIn(text);
+/** Whether a part of a text is a valid number by itself (without an extension) where the whole is read. */
+function isOneNumber(part: string, regional: ReadingContext | undefined): boolean {
+	const { reading } = readPlain(part, regional);
+	return 'valid' in reading && reading.valid && reading.extension === undefined;
+}
+
+/**
+ * Several numbers in one field, with any separator: never joined, never one of them picked, and
+ * never taken for a number and its extension. The advice picks the first, from the field's own
+ * expression.
+ */
+function severalNumbersRefusal(
+	text: string,
+	regional: ReadingContext | undefined,
+	refusing: Refusing,
+): Error | undefined {
+	const several = numbersIn(text, (part) => isOneNumber(part, regional));
 	if (several === undefined) return undefined;
 	const shown = several.numbers.map(maskWrittenNumber);
-	const split =
-		several.separator === undefined
-			? ''
-			: `, such as the first: add .split(${JSON.stringify(several.separator)})[0] to the end of the expression`;
+	const { field, parameter } = refusing;
+	const advice = adviceFromField(
+		field,
+		parameter,
+		(expression) => `${expression}.split(${several.splitter})[0].trim()`,
+	);
 	return invalidInput(
 		field,
 		`holds ${shown.length} numbers: "${shown.join('", "')}"`,
-		`CallKaro calls one number per item. Map the one to call${split}, or give each number an item of its own`,
+		`CallKaro calls one number per item. Map the one to call${advice ? `, such as the first: set ${field} to ${advice.set}` : ''}, or give each number an item of its own`,
+		advice,
 	);
 }
 
@@ -257,18 +290,23 @@ function refusalOf(
 			'is not a number in use in',
 			'Its digits match no number range in use there. Check the digits',
 		];
-		return (
-			severalNumbersRefusal(text, field) ??
-			invalidInput(
-				field,
-				`${problem[0]} ${place()}: ${shown}`,
-				`${problem[1]}, or ${OTHER_COUNTRY_FIX}`,
-			)
+		return invalidInput(
+			field,
+			`${problem[0]} ${place()}: ${shown}`,
+			`${problem[1]}, or ${OTHER_COUNTRY_FIX}`,
 		);
 	}
 	const notCalled = reading.kind === undefined ? undefined : NOT_CALLED[reading.kind];
 	if (notCalled !== undefined) {
 		return invalidInput(field, `${notCalled}: ${shown} in ${place()}`, 'Check the number');
+	}
+	const digits = reading.e164.length - 1;
+	if (digits < CALLKARO_FEWEST_DIGITS) {
+		return invalidInput(
+			field,
+			`is shorter than the numbers CallKaro dials: ${shown} in ${place()} has ${digits} digits with its country code, and CallKaro takes ${CALLKARO_FEWEST_DIGITS} to 15`,
+			'CallKaro cannot call it',
+		);
 	}
 	return undefined;
 }
@@ -277,17 +315,24 @@ function refusalOf(
  * A number as a sheet holds it, refused: a decimal (`49301234567.0`, which libphonenumber reads
  * with a last 0), a number value with a fraction, and exponent notation (its last digits lost).
  */
-function spreadsheetRefusal(plain: string, value: unknown, written: string, field: string) {
+function spreadsheetRefusal(plain: string, value: unknown, written: string, refusing: Refusing) {
+	const { field } = refusing;
 	const decimal = spreadsheetDecimal(plain);
 	const fix = 'Format the column as text in the sheet, so that it keeps the number as written';
 	if (decimal !== undefined) {
+		const advice = adviceFromField(
+			field,
+			refusing.parameter,
+			(expression) => `String${expression}.replace(/\\.0+$/, "")`,
+		);
 		const without = maskPhoneNumber(decimal.digits);
 		const withFraction = maskPhoneNumber(`${decimal.digits}${decimal.fraction}`);
 		const one = decimal.fraction.length === 1;
 		return invalidInput(
 			field,
 			`ends in ${one ? '".0"' : `"." and ${decimal.fraction.length} zeros`}, as a spreadsheet writes a number it holds as a decimal: it is "${without}" without the decimal, or "${withFraction}" with ${one ? 'the 0 as a digit' : 'the zeros as digits'}, two different numbers`,
-			`${fix}, or remove the decimal: add .replace(/\\.0+$/, "") to the end of the expression`,
+			`${fix}, or remove the decimal: ${advice ? `set ${field} to ${advice.set}` : 'add .replace(/\\.0+$/, "") to the end of the expression'}`,
+			advice,
 		);
 	}
 	if (exponentNotation(plain)) {
@@ -305,27 +350,51 @@ function spreadsheetRefusal(plain: string, value: unknown, written: string, fiel
 
 type Readings = Array<[international: string, how: string]>;
 
+/** Who refuses: the field's display name, and the field as the builder wrote it (for advice). */
+interface Refusing {
+	field: string;
+	parameter?: unknown;
+}
+
 /**
  * A number written without + under a Default Country Code, read every way libphonenumber could:
  * as a national number; as starting with the country's calling code (libphonenumber takes this
  * one only where the national reading is not valid); after each of the country's international
- * prefixes it starts with (a prefix with a carrier's optional digits can end in two places).
+ * prefixes it starts with (a prefix with a carrier's optional digits can end in two places); after
+ * a trunk prefix, the country's or else a 0 (`1 310-2806` in Trinidad is its local 310-2806, and
+ * Canada's +1 310 2806; Gabon's `02 00 01 71` is +241 02000171 and +241 2000171); outside +1, a
+ * first group `1` alone as +1 (`1 800 123 4567`).
  */
 function readingsWithoutPlus(text: string, context: ReadingContext): Readings {
 	const digits = digitsOf(text);
 	const callingCode = callingCodeOf(context);
 	const country = context.region === undefined ? `+${callingCode}` : regionName(context.region);
+	// where the calling code is shared, the region the digits belong to (+1 310 2806 is Canada's)
+	const withCode = libphonenumber().read(`+${callingCode}${digits}`, {});
+	const place = 'region' in withCode && withCode.region ? regionName(withCode.region) : country;
 	const readings: Readings = [
-		[`+${callingCode}${digits}`, `a number in ${country} written without +${callingCode}`],
+		[`+${callingCode}${digits}`, `a number in ${place} written without +${callingCode}`],
 	];
 	if (digits.startsWith(callingCode)) {
 		readings.push([`+${digits}`, `its first digits ${callingCode} being the country code`]);
 	}
 	const prefix = context.region && libphonenumber().internationalPrefixOf(context.region);
+	let afterPrefix = false;
 	for (let end = 1; prefix && end < digits.length; end++) {
-		if (digits[end] !== '0' && prefix.test(digits.slice(0, end))) {
+		if (!prefix.test(digits.slice(0, end))) continue;
+		afterPrefix = true;
+		if (digits[end] !== '0') {
 			readings.push([`+${digits.slice(end)}`, "after the country's international prefix"]);
 		}
+	}
+	// a country without a trunk prefix may still write its numbers with a 0 that was one (Gabon)
+	const trunk = context.region && (libphonenumber().nationalPrefixOf(context.region) ?? '0');
+	if (trunk && !afterPrefix && digits.startsWith(trunk)) {
+		const rest = libphonenumber().read(digits.slice(trunk.length), context);
+		if ('e164' in rest) readings.push([rest.e164, `${trunk} being a trunk prefix in ${country}`]);
+	}
+	if (callingCode !== NANP && /^1[\s\-.(]/.test(text.trim())) {
+		readings.push([`+${digits}`, 'its first digit 1 being the country code of +1']);
 	}
 	return readings;
 }
@@ -345,13 +414,63 @@ function readingsOfBracketedZero(text: string, reading: LibReading): Readings {
 	];
 }
 
+/**
+ * Where both rewrites give one of the readings, the words that say which is which: `+` before the
+ * digits that start with their country code, else what the national reading puts before them.
+ */
+function bothRewrites(
+	readings: Map<string, string>,
+	reading: LibReading,
+	digits: string,
+	callingCode: string,
+): string {
+	const before = nationalBefore(reading, digits);
+	if (!readings.has(`+${digits}`) || before === undefined) return '';
+	const code = digits.startsWith(callingCode)
+		? `the country code ${callingCode}`
+		: 'a country code';
+	return `: + before the digits if they start with ${code}, else ${before} before them`;
+}
+
+/** What libphonenumber's national reading puts before the digits: +49, or +1868 in Trinidad. */
+function nationalBefore(reading: LibReading, digits: string): string | undefined {
+	const national = reading.e164.endsWith(digits) && reading.e164 !== `+${digits}`;
+	return national ? reading.e164.slice(0, -digits.length) : undefined;
+}
+
+/**
+ * The advice for a value of two readings without +, with the words that say when to follow it:
+ * the field with + before it where its digits starting with their country code is a reading;
+ * else with what libphonenumber's national reading puts before the digits (+49, or +1868 before
+ * a 7-digit number of Trinidad).
+ */
+function withPlusAdvice(
+	readings: Map<string, string>,
+	reading: LibReading,
+	digits: string,
+	refusing: Refusing,
+): { advice: Advice; words: string } | undefined {
+	const startsWithCode = readings.has(`+${digits}`);
+	const before = startsWithCode ? '+' : nationalBefore(reading, digits);
+	if (before === undefined) return undefined;
+	const advice = adviceFromField(
+		refusing.field,
+		refusing.parameter,
+		(expression) => `'${before}' + ${expression}`,
+	);
+	const when = startsWithCode
+		? 'Where the values start with their country code'
+		: 'Where no value starts with its country code';
+	return advice && { advice, words: `. ${when}, set ${refusing.field} to ${advice.set}` };
+}
+
 /** Two different valid readings of one value cannot tell which person was meant: refused. */
 function ambiguityRefusal(
 	reading: LibReading,
 	text: string,
 	written: string,
 	context: ReadingContext | undefined,
-	field: string,
+	refusing: Refusing,
 ): Error | undefined {
 	const withPlus = text.includes('+');
 	if (!withPlus && context === undefined) return undefined;
@@ -367,19 +486,23 @@ function ambiguityRefusal(
 	if (readings.size < 2) return undefined;
 	const shown = [...readings].map(([e164, how]) => `"${maskPhoneNumber(e164)}" (${how})`);
 	const callingCode = context === undefined ? reading.callingCode : callingCodeOf(context);
+	const withPlusFix = withPlus
+		? undefined
+		: withPlusAdvice(readings, reading, digitsOf(text), refusing);
 	return invalidInput(
-		field,
+		refusing.field,
 		`can be read as ${readings.size} different numbers: ${shownValue(written)} is ${shown.join(' or ')}`,
 		withPlus
 			? 'Write it without brackets: with the 0 where it is a digit of the number, without it where it is the trunk prefix'
-			: `Write it with + and its country code, as it is meant: + before the digits if they start with the country code ${callingCode}, else +${callingCode} before them`,
+			: `Write it with + and its country code, as it is meant${bothRewrites(readings, reading, digitsOf(text), callingCode)}${withPlusFix?.words ?? ''}`,
+		withPlusFix?.advice,
 	);
 }
 
 /**
  * India's departure from libphonenumber: a number written without + or 0 under India is a mobile
- * number. Indians write a landline with its 0 STD code, so a bare 10 digits that are no mobile is
- * most likely another country's, such as a US (312) 345-6789.
+ * or a service number (1800, 1860). Indians write a landline with its 0 STD code, so a bare 10
+ * digits that are neither are most likely another country's, such as a US (312) 345-6789.
  */
 function indianBareNumberRefusal(
 	reading: LibReading,
@@ -388,8 +511,8 @@ function indianBareNumberRefusal(
 	field: string,
 ): Error | undefined {
 	const bare = text.replace(SEPARATORS, '') === reading.nationalNumber;
-	const mobile = reading.kind === 'MOBILE' || reading.kind === 'FIXED_LINE_OR_MOBILE';
-	if (callingCodeOf(context) !== INDIA || !bare || mobile) return undefined;
+	const writtenBare = WRITTEN_BARE_IN_INDIA.includes(reading.kind);
+	if (callingCodeOf(context) !== INDIA || !bare || writtenBare) return undefined;
 	return invalidInput(
 		field,
 		`cannot be a number in India (+91), the Default Country Code: "${maskPhoneNumber(reading.nationalNumber)}"`,
@@ -427,6 +550,7 @@ function oneValueInside(
 	field: string,
 	fits: (inner: ValueAtPath) => boolean,
 	what: string,
+	parameter?: unknown,
 ): unknown {
 	// One number written twice (Google's value and canonicalForm) is one number.
 	const found = valuesThatFit(value, fits).filter(
@@ -435,10 +559,14 @@ function oneValueInside(
 	);
 	if (found.length === 1) return found[0].value;
 	if (found.length === 0) return value;
+	const advice = adviceFromField(field, parameter, (expression) => `${expression}${found[0].path}`);
 	throw invalidInput(
 		field,
 		`must be one ${what}, but is ${describeValue(value)} holding ${found.length}`,
-		`Map the one meant: add ${found[0].path} to the end of the expression`,
+		advice
+			? `Map the one meant: set ${field} to ${advice.set}`
+			: `Map the one meant: add ${found[0].path} to the end of the expression`,
+		advice,
 	);
 }
 
@@ -450,10 +578,22 @@ function oneValueInside(
  */
 export function normalizePhoneNumber(
 	raw: unknown,
-	options: { defaultCountryCode?: DefaultCountryCode; field?: string } = {},
+	options: {
+		defaultCountryCode?: DefaultCountryCode;
+		field?: string;
+		/** The field as the builder wrote it (n8n's parameter, `={{ $json.phone }}`), for advice. */
+		parameter?: unknown;
+	} = {},
 ): PhoneNumber {
 	const field = options.field ?? 'Phone Number';
-	const value = oneValueInside(unwrapValue(raw).value, field, looksLikePhone, 'phone number');
+	const refusing: Refusing = { field, parameter: options.parameter };
+	const value = oneValueInside(
+		unwrapValue(raw).value,
+		field,
+		looksLikePhone,
+		'phone number',
+		options.parameter,
+	);
 	const written = requireText(
 		value,
 		field,
@@ -462,19 +602,18 @@ export function normalizePhoneNumber(
 	const plain = withoutWhatsAppChannel(plainCharacters(written));
 	const context = readingContextOf(options.defaultCountryCode);
 	const regional = typeof context === 'object' ? context : undefined;
-	const spreadsheet = spreadsheetRefusal(plain, unwrapValue(value).value, written, field);
+	const spreadsheet = spreadsheetRefusal(plain, unwrapValue(value).value, written, refusing);
 	if (spreadsheet) throw spreadsheet;
 	const { text, reading } = readPlain(plain, regional);
-	if ('refused' in reading) {
-		throw (
-			severalNumbersRefusal(text, field) ??
-			unreadable(reading.refused, text, written, context, field)
-		);
-	}
+	const oneNumber =
+		'valid' in reading && reading.valid && reading.extension === undefined && !hasSubaddress(text);
+	const several = oneNumber ? undefined : severalNumbersRefusal(text, regional, refusing);
+	if (several) throw several;
+	if ('refused' in reading) throw unreadable(reading.refused, text, written, context, field);
 	const refusal =
 		(regional && indianBareNumberRefusal(reading, text, regional, field)) ||
 		refusalOf(reading, text, written, field) ||
-		ambiguityRefusal(reading, text, written, regional, field);
+		ambiguityRefusal(reading, text, written, regional, refusing);
 	if (refusal) throw refusal;
 	return { e164: reading.e164, masked: maskPhoneNumber(reading.e164) };
 }

@@ -87,24 +87,50 @@ export function exponentNotation(text: string): boolean {
 	return /^\+?\d+(\.\d+)?e\+?\d+$/i.test(text);
 }
 
-// Between two numbers in one field: a comma, semicolon, pipe, ampersand, line break, "or", "and",
-// a slash with spaces around it or before a +, and a + that starts a second number.
-const BETWEEN_NUMBERS = /\s*(?:[,;|&\n]|\s\/\s|\/(?=\s*\+)|\s(?:or|and)\s)\s*|(?=\+)(?<=\d[\s)]*)/i;
-// A part with fewer digits than this is a part of one number (an area code, `/13` for a second line).
+// Between two numbers in one field: a comma, semicolon (Latin, ideographic and Arabic), pipe,
+// ampersand, line break, tab or a wider space, "or", "and", a slash or a dash with spaces around
+// it, a slash before a +, and a + that starts a second number. Asked only of a value that is not
+// one valid number, so a number written with a wide space is never split.
+const BETWEEN_NUMBERS =
+	/\s*(?:[,;|&\n\t、،؛]|\s[/-]\s|\/(?=\s*\+)|\s(?:or|and)\s)\s*|\s{2,}|(?=\+)(?<=\d[\s)]*)/i;
+// A part with fewer digits than this is a part of one number (an area code, `/13` for a second
+// line, an extension after a comma), unless it is a number by itself.
 const DIGITS_OF_A_NUMBER = 6;
 
-/** The numbers a text holds, where it holds several: ['+91 98200 11112', '+91 98200 11113']. */
-export function numbersIn(text: string): { numbers: string[]; separator?: string } | undefined {
+/**
+ * The regular expression, as an n8n expression writes it, that splits a text where this separator
+ * stands between its numbers, in the characters it is written in (full-width forms, any dash).
+ */
+function splitterOf(separator: string): string {
+	const between = separator.trim();
+	if (separator === '') return '/(?<=\\p{Nd}[\\s)]*)(?=[+＋])/u';
+	if (between === '') return '/\\s*[\\n\\t]\\s*|\\s{2,}/';
+	if (between === '/') return '/\\s\\/\\s|\\/(?=\\s*[+＋])/';
+	if (between === '-') return '/\\s\\p{Pd}\\s/u';
+	if (/^(or|and)$/i.test(between)) return '/\\s(?:or|and)\\s/i';
+	return '/[,;|&，；｜＆、،؛]/';
+}
+
+/**
+ * The numbers a text holds, where it holds several: ['+91 98200 11112', '+91 98200 11113'], and
+ * the regular expression that splits them. A part is a number when it has a number's digits, or
+ * when `isNumber` says so (a short country's, `22158; 22159`).
+ */
+export function numbersIn(
+	text: string,
+	isNumber: (part: string) => boolean = () => false,
+): { numbers: string[]; splitter: string } | undefined {
 	const found = BETWEEN_NUMBERS.exec(text);
 	if (!found) return undefined;
-	const parts = text
+	const numbers = text
 		.split(new RegExp(BETWEEN_NUMBERS.source, 'i'))
-		.filter((part) => /\d/.test(part));
-	const numbers = parts.map((part) => part.trim());
-	const whole = numbers.every((part) => part.replace(/\D/g, '').length >= DIGITS_OF_A_NUMBER);
+		.filter((part) => /\d/.test(part))
+		.map((part) => part.trim());
+	const whole = numbers.every(
+		(part) => part.replace(/\D/g, '').length >= DIGITS_OF_A_NUMBER || isNumber(part),
+	);
 	if (numbers.length < 2 || !whole) return undefined;
-	const separator = found[0].trim();
-	return { numbers, ...(separator ? { separator } : {}) };
+	return { numbers, splitter: splitterOf(found[0]) };
 }
 
 /** Letters in the text, outside a `tel:` URI's own. */

@@ -1034,7 +1034,7 @@ const RUNS: NodeOutputRun[] = [
 		parameters: outboundRecord('$json.phoneNumbers', '$json'),
 		outcome: {
 			refused:
-				'"Phone Number" must be one phone number, but is an object holding 2. Map the one meant: add .mobile[0] to the end of the expression. [item 0]',
+				'"Phone Number" must be one phone number, but is an object holding 2. Map the one meant: set Phone Number to {{ ($json.phoneNumbers).mobile[0] }}. [item 0]',
 		},
 		withoutSource: true,
 	},

@@ -4,6 +4,7 @@
 // libphonenumber's, each refused item says why, and nothing is sent for it.
 import type { IDataObject } from 'n8n-workflow';
 
+import type { Advice } from '../../src/input/inputError';
 import { OUTBOUND_CALL } from '../engine/callKaroNodes';
 import { seededRandom } from '../src/schedule/scheduleOracle';
 import { casesOf, expectedReading, oracleNumbers, reasonOf } from '../support/phoneOracle';
@@ -13,8 +14,10 @@ import {
 	pairedItems,
 	refusedItemJson,
 	runNode,
+	sentNumbers,
 	useSandbox,
 } from './fixtures';
+import { adviceOf, followAdvice } from './advice';
 
 describe('Phone numbers on Outbound Call', () => {
 	const sandbox = useSandbox();
@@ -30,8 +33,6 @@ describe('Phone numbers on Outbound Call', () => {
 			items,
 			settings: { continueOnFail: true },
 		});
-	const sentNumbers = () =>
-		apiRequests(sandbox()).map((request) => (request.body as IDataObject).to_number);
 
 	it("reads each item's number in its own country, and drops a trunk (0)", async () => {
 		const result = await callEach([
@@ -42,14 +43,14 @@ describe('Phone numbers on Outbound Call', () => {
 			{ phone: '067 123 4567', country: 380 },
 		]);
 
-		expect(sentNumbers()).toEqual([
+		expect(sentNumbers(sandbox())).toEqual([
 			'+919876543210',
 			'+14155550134',
 			'+442079460958',
 			'+49918692855738',
 			'+380671234567',
 		]);
-		expect(result.json(NODE_NAME).map((json) => json.toNumber)).toEqual(sentNumbers());
+		expect(result.json(NODE_NAME).map((json) => json.toNumber)).toEqual(sentNumbers(sandbox()));
 	});
 
 	it('refuses a US number under India, an unknown ISO code and a short number, sending nothing', async () => {
@@ -105,10 +106,85 @@ describe('Phone numbers on Outbound Call', () => {
 				: { e164: item.json.toNumber },
 		);
 		expect(readings).toEqual(expected);
-		expect(sentNumbers()).toEqual(
+		expect(sentNumbers(sandbox())).toEqual(
 			expected.flatMap((reading) => ('e164' in reading ? [reading.e164] : [])),
 		);
 		// the sample holds both
 		expect(new Set(readings.map((reading) => 'e164' in reading)).size).toBe(2);
+	});
+});
+
+describe("A number refusal's advice, followed in n8n's engine (issue 52)", () => {
+	const sandbox = useSandbox();
+	const parameters = {
+		agentId: 'agent_sales_01',
+		phoneNumber: '={{ $json.phone }}',
+		options: { defaultCountryCode: '={{ $json.country }}' },
+	};
+	const call = async (nodeParameters: typeof parameters, item: IDataObject) =>
+		await runNode(sandbox(), {
+			type: OUTBOUND_CALL,
+			parameters: nodeParameters,
+			items: [item],
+			settings: { continueOnFail: true },
+		});
+
+	it.each([
+		['two numbers joined by "; "', '+91 98200 11112; +91 98200 11113', '', '+919820011112'],
+		['two numbers joined by ", "', '098200 11112, 098200 11113', 'IN', '+919820011112'],
+		['two numbers on two lines', '+44 20 7946 0958\n+44 7911 123456', '', '+442079460958'],
+		["a short country's two numbers", '22158; 22159', 'SH', '+29022158'],
+		['a +1 number after the trunk 1, under Trinidad', '1 310-2806', 'TT', '+13102806'],
+		['a local number of Trinidad, also +1 310 2806', '310-2806', 'TT', '+18683102806'],
+		['a calling code without + that is also national', '4915123456789', '49', '+4915123456789'],
+		["a sheet's decimal", '49301234567.0', '49', '+49301234567'],
+		[
+			'phones grouped by type',
+			{ mobile: ['+91 98200-17523'], work: ['+91 22 4000 1234'] },
+			'',
+			'+919820017523',
+		],
+	])('%s: the advice sends the right number', async (_case, phone, country, sent) => {
+		const refused = await call(parameters, { phone, country });
+		expect(apiRequests(sandbox())).toEqual([]);
+		const advice = adviceOf(refused, NODE_NAME);
+		expect(advice).toEqual({
+			field: 'Phone Number',
+			set: expect.stringMatching(/^\{\{ .*\$json\.phone.* \}\}$/),
+		});
+		expect(String(refused.json(NODE_NAME)[0].error)).toContain((advice as { set: string }).set);
+
+		const followed = await call(
+			followAdvice(OUTBOUND_CALL, parameters, advice as Advice) as typeof parameters,
+			{ phone, country },
+		);
+		expect(followed.json(NODE_NAME)[0].error).toBeUndefined();
+		expect(sentNumbers(sandbox())).toEqual([sent]);
+	});
+
+	it("reads India's service numbers as India writes them", async () => {
+		const result = await runNode(sandbox(), {
+			type: OUTBOUND_CALL,
+			parameters,
+			items: [
+				{ phone: '1800 12 3456', country: 'IN' },
+				{ phone: '1800-123-4567', country: 'IN' },
+				{ phone: '1860 345 1234', country: 'IN' },
+				{ phone: '000 800 100 1234', country: 'IN' },
+			],
+			settings: { continueOnFail: true },
+		});
+		expect(result.json(NODE_NAME).map((json) => json.error)).toEqual([
+			undefined,
+			undefined,
+			undefined,
+			undefined,
+		]);
+		expect(sentNumbers(sandbox())).toEqual([
+			'+911800123456',
+			'+9118001234567',
+			'+9118603451234',
+			'+910008001001234',
+		]);
 	});
 });

@@ -1,23 +1,23 @@
 // The phone oracle (issue 38): every region libphonenumber knows, numbers of every type its
 // metadata describes, written the ways people and systems write them, each read by the package
-// and by libphonenumber-js itself (its own `max` entry, not the package's door), compared.
+// and by libphonenumber-js itself over the same metadata (not the package's door), compared.
 //
 // Numbers are drawn from the metadata's own patterns (a small generator over the regex subset
 // libphonenumber uses: digits, \d, classes, (?:…), |, ?, {n,m}), kept only where libphonenumber
 // calls them valid and of the type drawn, plus libphonenumber's mobile example numbers.
 import { Metadata } from 'libphonenumber-js/core';
-import type { MetadataJson } from 'libphonenumber-js/core';
+import type { NumberType } from 'libphonenumber-js/core';
+import mobileExamples from 'libphonenumber-js/examples.mobile.json';
 import {
-	getCountryCallingCode,
+	METADATA,
+	ParseError,
 	getCountries,
+	getCountryCallingCode,
 	getExampleNumber,
 	parsePhoneNumberWithError,
-	ParseError,
 	validatePhoneNumberLength,
-} from 'libphonenumber-js/max';
-import type { CountryCode, NumberType, PhoneNumber } from 'libphonenumber-js/max';
-import mobileExamples from 'libphonenumber-js/examples.mobile.json';
-import maxMetadata from 'libphonenumber-js/metadata.max.json';
+} from './phoneOracleLibrary';
+import type { CountryCode, PhoneNumber } from './phoneOracleLibrary';
 
 import { seededRandom } from '../src/schedule/scheduleOracle';
 
@@ -48,10 +48,12 @@ export type Reason =
 	| 'pager'
 	| 'voicemail'
 	| 'India: bare number not a mobile'
+	| 'shorter than CallKaro dials'
 	| 'Default Country Code'
 	| 'two readings'
 	| 'spreadsheet decimal'
-	| 'several numbers';
+	| 'several numbers'
+	| 'several values';
 
 /** The listed departures from libphonenumber (docs/phone-numbers.md), by the name tests use. */
 export type Departure =
@@ -165,9 +167,19 @@ function drawNode(node: Node, random: () => number): string {
 	return Array.from({ length: count }, () => drawNode(node.node, random)).join('');
 }
 
-// ---- the numbers of every region -----------------------------------------------------------------
+const trees = new Map<string, Node[][]>();
 
-const METADATA = maxMetadata as unknown as MetadataJson;
+/** One national number drawn from a libphonenumber pattern (any metadata's). */
+export function drawFromPattern(pattern: string, random: () => number): string {
+	let tree = trees.get(pattern);
+	if (tree === undefined) {
+		tree = parsePattern(pattern);
+		trees.set(pattern, tree);
+	}
+	return draw(tree, random);
+}
+
+// ---- the numbers of every region -----------------------------------------------------------------
 
 function parseOrUndefined(text: string, region?: string): PhoneNumber | undefined {
 	try {
@@ -543,10 +555,12 @@ function validNumber(text: string): string | undefined {
 }
 
 /**
- * The readings of digits written without + under a region: national, after the region's calling
- * code, after each international prefix of the region that they start with.
+ * The readings of a text written without + under a region: national, after the region's calling
+ * code, after each international prefix of the region that it starts with, after a trunk prefix
+ * (the region's or a 0); outside +1, a first group 1 alone as +1.
  */
-function readingsWithoutPlus(digits: string, options: Options): Set<string> {
+function readingsWithoutPlus(text: string, options: Options): Set<string> {
+	const digits = text.replace(/\D/g, '');
 	const region = options.defaultCountry;
 	const callingCode = region ? getCountryCallingCode(region) : (options.defaultCallingCode ?? '');
 	const readings = [validNumber(`+${callingCode}${digits}`)];
@@ -556,12 +570,19 @@ function readingsWithoutPlus(digits: string, options: Options): Set<string> {
 		metadata.selectNumberingPlan(region);
 		const plan = metadata.numberingPlan as unknown as { IDDPrefix(): string };
 		const prefix = new RegExp(`^(?:${plan.IDDPrefix()})$`);
-		for (let end = 1; end < digits.length; end++) {
-			if (prefix.test(digits.slice(0, end)) && digits[end] !== '0') {
-				readings.push(validNumber(`+${digits.slice(end)}`));
-			}
+		const ends = [...digits].map((_, end) => end).filter((end) => end > 0);
+		const afterPrefix = ends.filter((end) => prefix.test(digits.slice(0, end)));
+		for (const end of afterPrefix) {
+			if (digits[end] !== '0') readings.push(validNumber(`+${digits.slice(end)}`));
+		}
+		// after a trunk prefix: the region's own, or else a 0, where no international prefix starts it
+		const trunk = nationalPrefixOf(region) ?? '0';
+		if (afterPrefix.length === 0 && digits.startsWith(trunk)) {
+			const rest = parseOrUndefined(digits.slice(trunk.length), region);
+			if (rest?.isValid()) readings.push(rest.number);
 		}
 	}
+	if (callingCode !== '1' && /^1[\s\-.(]/.test(text)) readings.push(validNumber(`+${digits}`));
 	return new Set(readings.filter((e164) => e164 !== undefined));
 }
 
@@ -615,12 +636,9 @@ export function expectedReading({
 		return { reading: { refused: 'letters' }, departure };
 	const type = number.getType();
 	const indian = defaultCountryCode !== undefined && callingCodeOf(defaultCountryCode) === '91';
-	if (
-		indian &&
-		compact === number.nationalNumber &&
-		type !== 'MOBILE' &&
-		type !== 'FIXED_LINE_OR_MOBILE'
-	) {
+	// India writes its landlines with their 0; all else of its (mobiles, 1800, 1860, 140) bare
+	const landlineOrNone = type === 'FIXED_LINE' || type === undefined;
+	if (indian && compact === number.nationalNumber && landlineOrNone) {
 		return {
 			reading: { refused: 'India: bare number not a mobile' },
 			departure: 'India: bare mobile',
@@ -632,11 +650,15 @@ export function expectedReading({
 	}
 	const notCalled = type === undefined ? undefined : NOT_CALLED[type];
 	if (notCalled !== undefined) return { reading: { refused: notCalled }, departure };
+	// CallKaro's to_number holds 8 to 15 digits
+	if (number.number.length - 1 < 8) {
+		return { reading: { refused: 'shorter than CallKaro dials' }, departure };
+	}
 	const readings = read.includes('+')
 		? readingsOfBracketedZero(read, number.countryCallingCode)
 		: defaultCountryCode === undefined
 			? new Set<string>()
-			: readingsWithoutPlus(read.replace(/\D/g, ''), options);
+			: readingsWithoutPlus(read, options);
 	if (readings.add(number.number).size > 1) {
 		return { reading: { refused: 'two readings' }, departure: 'two readings' };
 	}
@@ -664,9 +686,11 @@ export function reasonOf(message: string): Reason {
 		[/is a premium-rate number/, 'premium rate'],
 		[/is a pager number/, 'pager'],
 		[/is a voicemail access number/, 'voicemail'],
+		[/is shorter than the numbers CallKaro dials/, 'shorter than CallKaro dials'],
 		[/can be read as \d+ different numbers/, 'two readings'],
 		[/as a spreadsheet writes a number it holds as a decimal/, 'spreadsheet decimal'],
 		[/holds \d+ numbers/, 'several numbers'],
+		[/must be one phone number/, 'several values'],
 		[
 			/must be a phone number|has no country code|does not start with a calling code|to be a phone number/,
 			'unreadable',

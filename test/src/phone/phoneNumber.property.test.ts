@@ -2,9 +2,9 @@
 // metadata's own patterns, or the region's example), written in generated forms: how the country
 // is given (+, 00, any region's international prefix, national with or without its trunk prefix,
 // the calling code without +, tel: with and without phone-context, a trunk prefix after the
-// calling code), separators of every kind, digits of any script or of several, full-width, ++,
-// invisible marks anywhere, a sheet's .0, a number value; under a Default Country Code given as
-// ISO code or calling code. Each gives the number's own E.164 or a refusal, the same on every
+// calling code, a +1 country's trunk 1), separators of every kind, digits of any script or of
+// several, full-width, ++, invisible marks anywhere, a sheet's .0, a number value; under a Default
+// Country Code given as ISO code or calling code. Each gives the number's own E.164 or a refusal, the same on every
 // read, and no refusal shows the value's digits in any script. And any text at all: the same
 // answer on every read, its digits masked in a refusal.
 //   CALLKARO_PROPERTY_SEED=7 CALLKARO_PROPERTY_RUNS=20000 npx jest phoneNumber.property
@@ -93,7 +93,7 @@ function countryAs(region: string, how: number): string | number {
 const writings = (number: OracleNumber) =>
 	fc
 		.record({
-			way: fc.integer({ min: 0, max: 8 }),
+			way: fc.integer({ min: 0, max: 9 }),
 			region: fc.constantFrom(...REGIONS),
 			how: fc.nat(),
 			withNationalPrefix: fc.boolean(),
@@ -115,6 +115,8 @@ const writings = (number: OracleNumber) =>
 				[`tel:${national};phone-context=+${cc}`, anyCountry],
 				[`+${cc} (${prefix || '0'}) ${national}`, anyCountry],
 				[`whatsapp:+${cc}${national}`, anyCountry],
+				// a +1 country's trunk prefix 1 before its number, as dialled there
+				own && cc === '1' ? [`1 ${national}`, own] : [`+${cc}${national}`, anyCountry],
 			];
 			const [text, defaultCountryCode] = forms[way];
 			return { text, defaultCountryCode };

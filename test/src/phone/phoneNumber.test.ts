@@ -1,5 +1,5 @@
-import { parsePhoneNumberWithError } from 'libphonenumber-js/max';
-import type { CountryCode } from 'libphonenumber-js/max';
+import { parsePhoneNumberWithError } from '../../support/phoneOracleLibrary';
+import type { CountryCode } from '../../support/phoneOracleLibrary';
 
 import {
 	defaultCountryCodeOf,
@@ -547,7 +547,31 @@ describe('numbers as exports, sheets, forms and chat apps write them (issue 46)'
 			'two numbers in one field',
 			'+91 98200 11112 / +91 98200 11113',
 			undefined,
-			'"Phone Number" holds 2 numbers: "+91********1112", "+91********1113". CallKaro calls one number per item. Map the one to call, such as the first: add .split("/")[0] to the end of the expression, or give each number an item of its own.',
+			'"Phone Number" holds 2 numbers: "+91********1112", "+91********1113". CallKaro calls one number per item. Map the one to call, or give each number an item of its own.',
+		],
+		[
+			"a +1 number after the trunk 1 of Trinidad, also Trinidad's local number",
+			'1 310-2806',
+			'TT',
+			'"Phone Number" can be read as 2 different numbers: "1*3***2806" is "+13**2806" (a number in Canada written without +1) or "+18*****2806" (1 being a trunk prefix in Trinidad & Tobago). Write it with + and its country code, as it is meant.',
+		],
+		[
+			'a first group 1 alone under India: a US number as Americans write it',
+			'1 800 234 5678',
+			'IN',
+			'"Phone Number" can be read as 2 different numbers: "1*8*******5678" is "+91*******5678" (a number in India written without +91) or "+18*****5678" (its first digit 1 being the country code of +1). Write it with + and its country code, as it is meant: + before the digits if they start with a country code, else +91 before them.',
+		],
+		[
+			"two of a short country's numbers",
+			'22158; 22159',
+			'SH',
+			'"Phone Number" holds 2 numbers: "***58", "***59". CallKaro calls one number per item. Map the one to call, or give each number an item of its own.',
+		],
+		[
+			'a valid number shorter than CallKaro dials',
+			'+683 4002',
+			undefined,
+			'"Phone Number" is shorter than the numbers CallKaro dials: "+****002" in Niue (+683) has 7 digits with its country code, and CallKaro takes 8 to 15. CallKaro cannot call it.',
 		],
 		[
 			'a vanity number',
@@ -571,6 +595,35 @@ describe('numbers as exports, sheets, forms and chat apps write them (issue 46)'
 		expect(inputErrorOf(() => normalizePhoneNumber(raw, { defaultCountryCode })).message).toBe(
 			message,
 		);
+	});
+
+	it.each([
+		['1800 12 3456', '+911800123456'],
+		['1800-123-4567', '+9118001234567'],
+		['1860 345 1234', '+9118603451234'],
+		['000 800 100 1234', '+910008001001234'],
+	])("India's service number %s, as India writes it, is read", (raw, e164) => {
+		expect(normalizePhoneNumber(raw, { defaultCountryCode: 'IN' }).e164).toBe(e164);
+	});
+
+	it('gives advice written from the field, quoted in the message', () => {
+		const error = inputErrorOf(() =>
+			normalizePhoneNumber('+91 98200 11112; +91 98200 11113', {
+				parameter: '={{ $json.contact.phone }}',
+			}),
+		);
+		expect(error.advice).toEqual({
+			field: 'Phone Number',
+			set: '{{ ($json.contact.phone).split(/[,;|&，；｜＆、،؛]/)[0].trim() }}',
+		});
+		expect(error.message).toContain(`set Phone Number to ${(error.advice as { set: string }).set}`);
+		// a fixed value or text around an expression: nothing to wrap
+		for (const parameter of ['+91 98200 11112; +91 98200 11113', '=+91 {{ $json.phone }}']) {
+			const fixed = inputErrorOf(() =>
+				normalizePhoneNumber('+91 98200 11112; +91 98200 11113', { parameter }),
+			);
+			expect(fixed.advice).toBeUndefined();
+		}
 	});
 
 	test('the calling code without + is read once where only one reading is valid', () => {
