@@ -5,7 +5,8 @@ import { maskPhoneNumbersInText } from '../phone/mask';
  * error item) can follow as it is: `field` is a display name (e.g. 'Keys to Leave Out').
  * `set` puts a value (text or an n8n expression) in the field; `add` adds an entry to a list field.
  */
-export type Advice = { field: string; set: string } | { field: string; add: string };
+export type Advice = SetAdvice | { field: string; add: string };
+export type SetAdvice = { field: string; set: string };
 
 /** A bad input value: thrown before any request is sent. `field` is the n8n display name, e.g. 'Phone Number'. message already names the field in quotes. */
 export class CallKaroInputError extends Error {
@@ -78,4 +79,14 @@ export function valueExpression(parameter: unknown): string | undefined {
 	if (typeof parameter !== 'string') return undefined;
 	const typed = !parameter.startsWith('=') && !/\{\{|\}\}/.test(parameter);
 	return typed ? JSON.stringify(parameter) : expressionInside(parameter);
+}
+
+/** Advice to set a field to an expression of its own: `wrap` gets the field's expression in brackets. */
+export function adviceFromField(
+	field: string,
+	parameter: unknown,
+	wrap: (expression: string) => string,
+): SetAdvice | undefined {
+	const expression = expressionInside(parameter);
+	return expression === undefined ? undefined : { field, set: `{{ ${wrap(`(${expression})`)} }}` };
 }

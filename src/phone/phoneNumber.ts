@@ -1,4 +1,4 @@
-import { invalidInput } from '../input/inputError';
+import { adviceFromField, invalidInput } from '../input/inputError';
 import type { Advice } from '../input/inputError';
 import { describeValue, requireText, wrongTypeError } from '../input/input';
 import { PHONE_KEY, unwrapValue, valuesThatFit } from '../records/recordShapes';
@@ -6,7 +6,6 @@ import type { ValueAtPath } from '../records/recordShapes';
 import { libphonenumber } from './libphonenumber';
 import type { LibReading, LibRefusal, NumberKind, ReadingContext } from './libphonenumber';
 import { maskPhoneNumber, maskWrittenNumber } from './mask';
-import { adviceFromField } from './numberAdvice';
 import { placeOf, regionName } from './regionNames';
 import {
 	exponentNotation,
