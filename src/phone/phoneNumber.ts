@@ -1,7 +1,13 @@
 import { adviceFromField, invalidInput } from '../input/inputError';
 import type { Advice } from '../input/inputError';
 import { describeValue, requireText, wrongTypeError } from '../input/input';
-import { PHONE_KEY, unwrapValue, valuesThatFit } from '../records/recordShapes';
+import {
+	isPlainObject,
+	PHONE_KEY,
+	unwrapValue,
+	valuesInside,
+	valuesThatFit,
+} from '../records/recordShapes';
 import type { ValueAtPath } from '../records/recordShapes';
 import { libphonenumber } from './libphonenumber';
 import type { LibReading, LibRefusal, NumberKind, ReadingContext } from './libphonenumber';
@@ -82,10 +88,11 @@ export function defaultCountryCodeOf(options: {
 export function readingContextOf(value: DefaultCountryCode): ReadingContext | 'empty' | undefined {
 	if (value === null) return 'empty';
 	if (value === undefined) return undefined;
+	const inner = unwrapValue(value).value;
 	const unwrapped = oneValueInside(
-		unwrapValue(value).value,
+		inner,
 		'Default Country Code',
-		looksLikeCountry,
+		found(valuesThatFit(inner, looksLikeCountry)),
 		'country code',
 	);
 	if (typeof unwrapped !== 'string' && typeof unwrapped !== 'number') {
@@ -540,6 +547,87 @@ function digitsOf(value: unknown): string {
 	return plainCharacters(String(value)).replace(/\D/g, '');
 }
 
+/** A value found inside an object or list, and how to reach it from the field's expression. */
+interface FoundValue extends ValueAtPath {
+	reach: (expression: string) => string;
+}
+
+function found(values: ValueAtPath[]): FoundValue[] {
+	return values.map((entry) => ({ ...entry, reach: (expression) => `${expression}${entry.path}` }));
+}
+
+const AREA_CODE_KEY = /area[-_ ]?code/i;
+const COUNTRY_CODE_KEY = /(country|calling|dial(l)?ing)[-_ ]?code/i;
+
+/**
+ * The phone numbers inside a value, a number given in parts (Xero's PhoneCountryCode,
+ * PhoneAreaCode and PhoneNumber) joined into one: its local digits alone are no number. A
+ * number that already holds its area code or a + is read as it is.
+ */
+function phoneNumbersInside(value: unknown): FoundValue[] {
+	const inParts = new Map<string, FoundValue | undefined>();
+	for (const { path, value: entry } of objectsInside(value)) {
+		const keys = Object.keys(entry);
+		const numberKey = keys.find((key) => PHONE_KEY.test(key) && isDigitsText(entry[key]));
+		const areaKey = keys.find((key) => AREA_CODE_KEY.test(key) && isDigitsText(entry[key]));
+		const countryKey = keys.find((key) => COUNTRY_CODE_KEY.test(key) && isDigitsText(entry[key]));
+		// Only a number that holds neither its country code (+) nor its area code is in parts.
+		if (numberKey === undefined || areaKey === undefined) continue;
+		const significant = (part: unknown) => digitsOf(part).replace(/^0+/, '');
+		if (/\+/.test(String(entry[numberKey]))) continue;
+		if (significant(entry[numberKey]).startsWith(significant(entry[areaKey]))) continue;
+		const parts = [countryKey, areaKey, numberKey].filter((key) => key !== undefined);
+		const text = parts.map((key) => String(entry[key])).join(' ');
+		const joined = countryKey === undefined ? text : `+${text}`;
+		const plus = countryKey === undefined ? '' : "'+' + ";
+		inParts.set(
+			path,
+			looksLikePhone({ path: `${path}.${numberKey}`, value: joined })
+				? {
+						path,
+						value: joined,
+						reach: (expression) =>
+							`${plus}${parts.map((key) => `${expression}${path}.${key}`).join(" + ' ' + ")}`,
+					}
+				: undefined,
+		);
+	}
+	// In the order the value holds them, a number in parts where its first part stands.
+	const numbers: FoundValue[] = [];
+	const emitted = new Set<string>();
+	for (const scalar of valuesInside(value)) {
+		const owner = [...inParts.keys()].find((path) => scalar.path.startsWith(`${path}.`));
+		if (owner === undefined) {
+			if (looksLikePhone(scalar)) numbers.push(...found([scalar]));
+			continue;
+		}
+		const joined = inParts.get(owner);
+		if (joined !== undefined && !emitted.has(owner)) numbers.push(joined);
+		emitted.add(owner);
+	}
+	return numbers;
+}
+
+function isDigitsText(value: unknown): boolean {
+	return (typeof value === 'string' || typeof value === 'number') && /\d/.test(String(value));
+}
+
+/** Every plain object a value is or holds, with its path. */
+function objectsInside(
+	value: unknown,
+	path = '',
+): Array<{ path: string; value: Record<string, unknown> }> {
+	const entries: Array<[string, unknown]> = Array.isArray(value)
+		? value.map((entry, index) => [`${path}[${index}]`, entry])
+		: isPlainObject(value)
+			? Object.entries(value).map(([key, entry]) => [`${path}.${key}`, entry])
+			: [];
+	return [
+		...(isPlainObject(value) ? [{ path, value }] : []),
+		...entries.flatMap(([inner, entry]) => objectsInside(entry, inner)),
+	];
+}
+
 /**
  * The one value an object or list holds that fits the field: a contact's phones grouped by type
  * with one number (`{ mobile: ['…'], work: [] }`). Several are refused, naming the first to map.
@@ -547,24 +635,25 @@ function digitsOf(value: unknown): string {
 function oneValueInside(
 	value: unknown,
 	field: string,
-	fits: (inner: ValueAtPath) => boolean,
+	fitting: FoundValue[],
 	what: string,
 	parameter?: unknown,
 ): unknown {
 	// One number written twice (Google's value and canonicalForm) is one number.
-	const found = valuesThatFit(value, fits).filter(
+	const distinct = fitting.filter(
 		(entry, index, all) =>
 			all.findIndex((other) => digitsOf(other.value) === digitsOf(entry.value)) === index,
 	);
-	if (found.length === 1) return found[0].value;
-	if (found.length === 0) return value;
-	const advice = adviceFromField(field, parameter, (expression) => `${expression}${found[0].path}`);
+	if (distinct.length === 1) return distinct[0].value;
+	if (distinct.length === 0) return value;
+	const [first] = distinct;
+	const advice = adviceFromField(field, parameter, first.reach);
 	throw invalidInput(
 		field,
-		`must be one ${what}, but is ${describeValue(value)} holding ${found.length}`,
+		`must be one ${what}, but is ${describeValue(value)} holding ${distinct.length}`,
 		advice
 			? `Map the one meant: set ${field} to ${advice.set}`
-			: `Map the one meant: add ${found[0].path} to the end of the expression`,
+			: `Map the one meant: add ${first.path} to the end of the expression`,
 		advice,
 	);
 }
@@ -586,10 +675,11 @@ export function normalizePhoneNumber(
 ): PhoneNumber {
 	const field = options.field ?? 'Phone Number';
 	const refusing: Refusing = { field, parameter: options.parameter };
+	const inner = unwrapValue(raw).value;
 	const value = oneValueInside(
-		unwrapValue(raw).value,
+		inner,
 		field,
-		looksLikePhone,
+		phoneNumbersInside(inner),
 		'phone number',
 		options.parameter,
 	);

@@ -404,6 +404,50 @@ describe('a phone number as n8n nodes wrap it', () => {
 		expect(normalizePhoneNumber(answer, { defaultCountryCode: 'IN' }).e164).toBe('+919820012345');
 	});
 
+	const xeroPhone = (type: string, area: string, number: string) => ({
+		PhoneType: type,
+		PhoneNumber: number,
+		PhoneAreaCode: area,
+		PhoneCountryCode: '44',
+	});
+
+	test("Xero's number in parts is the whole number, never its local digits alone", () => {
+		expect(normalizePhoneNumber(xeroPhone('MOBILE', '07400', '123461')).e164).toBe('+447400123461');
+		expect(
+			normalizePhoneNumber([xeroPhone('FAX', '', ''), xeroPhone('DDI', '0113', '496 0388')]).e164,
+		).toBe('+441134960388');
+	});
+
+	test("Xero's several numbers: the advice joins the first one's parts, and following it reads that number", () => {
+		const phones = [
+			xeroPhone('DDI', '0113', '496 0388'),
+			xeroPhone('FAX', '', ''),
+			xeroPhone('MOBILE', '07400', '123461'),
+		];
+		const error = inputErrorOf(() =>
+			normalizePhoneNumber(phones, { parameter: '={{ $json.Phones }}' }),
+		);
+		const set =
+			"{{ '+' + ($json.Phones)[0].PhoneCountryCode + ' ' + ($json.Phones)[0].PhoneAreaCode + ' ' + ($json.Phones)[0].PhoneNumber }}";
+		expect(error.message).toBe(
+			`"Phone Number" must be one phone number, but is a list holding 2. Map the one meant: set Phone Number to ${set}.`,
+		);
+		expect(error.advice).toEqual({ field: 'Phone Number', set });
+		const [first] = phones;
+		const followed = `+${first.PhoneCountryCode} ${first.PhoneAreaCode} ${first.PhoneNumber}`;
+		expect(normalizePhoneNumber(followed).e164).toBe('+441134960388');
+	});
+
+	test.each([
+		[
+			'a number that holds its area code',
+			{ phone: '0113 496 0388', area_code: '0113', country_code: '44' },
+		],
+		['a number with its +', { phone: '+44 113 496 0388', area_code: '0113' }],
+	])('%s is read as it is, its parts not added again', (_case, raw) => {
+		expect(normalizePhoneNumber(raw, { defaultCountryCode: 'GB' }).e164).toBe('+441134960388');
+	});
+
 	test.each([
 		[
 			'phones grouped by type, two filled',
