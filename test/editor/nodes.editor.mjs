@@ -39,22 +39,22 @@ const NODES = {
 const [PHONE, AGENT] = ['+91 98200 11111', 'agent_sales_01'];
 const PREVIEW = 'Preview Only (Send Nothing)';
 const PACING = 'Concurrency | Default Country Code | Max Requests per Second';
-/** Outbound Call's Additional Fields, as the README lists them. */
+/** Outbound Call's Additional Fields (version 2: no zone and no call window of their own). */
 const OUTBOUND_FIELDS =
-	'Campaign ID | Carry Over | Earliest Call Time | Gap Between Retries | Language | Latest Call Time | Metadata | Metadata (JSON) | Number of Retries | Priority | Schedule Time';
+	'Campaign ID | Gap Between Retries | Language | Metadata | Metadata (JSON) | Number of Retries | Priority | Schedule Time';
 
 /** Each action node's panel: its fields in order, what is filled in, its Options as listed. */
 const PANELS = {
 	assign: {
 		labels:
-			'Phone Number | Workflow ID | Attributes to Save | Start Run | Skip Numbers Enrolled Before',
+			'Phone Number | Workflow ID | Attributes to Save | Start Run | Time Zone | Skip Numbers Enrolled Before',
 		fill: { phoneNumber: PHONE, workflowId: '6650f0c2a1b2c3d4e5f60718' },
-		options: `Attribute Keys to Leave Out | Attribute Keys to Send | Attribute Values That Cannot Be Sent | Calling Hours | ${PACING} | On Attribute Problems | ${PREVIEW} | Schedule Time Far Ahead | Schedule Time Long Past | Schedule Time Numbers | Time Zone`,
+		options: `Attribute Keys to Leave Out | Attribute Keys to Send | Attribute Values That Cannot Be Sent | Calling Hours | ${PACING} | On Attribute Problems | ${PREVIEW} | Schedule Time Far Ahead | Schedule Time Long Past | Schedule Time Numbers`,
 	},
 	outbound: {
-		labels: 'Phone Number | Agent ID | Additional Fields | Skip Numbers Called Before',
+		labels: 'Phone Number | Agent ID | Additional Fields | Time Zone | Skip Numbers Called Before',
 		fill: { agentId: AGENT, phoneNumber: PHONE },
-		options: `Allow Duplicate Calls | Calling Hours | ${PACING} | Metadata Values That Cannot Be Sent | ${PREVIEW} | Schedule Time Far Ahead | Schedule Time Long Past | Schedule Time Numbers | Time Zone`,
+		options: `Allow Duplicate Calls | Calling Hours | ${PACING} | Metadata Keys to Leave Out | Metadata Values That Cannot Be Sent | ${PREVIEW} | Schedule Time Far Ahead | Schedule Time Long Past | Schedule Time Numbers`,
 	},
 	del: {
 		labels: 'Phone Number | Agent ID',
@@ -460,18 +460,19 @@ const guardTest = (key, label) =>
 			{ values: { guardWindow: 'Ever (Within History Size)', guardHistorySize: '10000' } },
 			{ values: { guardHistoryName: '', guardInEditorRuns: 'false' } },
 			{ select: { guardWindow: 'Once per Calendar Day' } },
-			// an empty Day Time Zone means the workflow's
-			{ labels: 'Skip Window | Day Time Zone | History Size', values: { guardTimeZone: '' } },
+			// the day is the node's Time Zone's (version 2 has no Day Time Zone of its own)
+			{ labels: `Time Zone | ${label}`, values: { timeZone: 'India (Asia/Kolkata)' } },
+			{ labels: 'Skip Window | History Size' },
 			{ shot: `${key}-guard`, toggle: 'skipBefore', hidden: 'guardWindow' },
 		]));
 
 /** Options → Calling Hours, with the defaults the README gives. */
 const callingHoursTest = (key) =>
-	test('Options → Calling Hours adds a window: 09:00-21:00 every day in Asia/Kolkata, moved when outside', () =>
+	test("Options → Calling Hours adds a window: 09:00-21:00 every day on the node's Time Zone, moved when outside", () =>
 		inPanel(key, [
 			{ add: ['Add Option', 'Calling Hours'], addRow: 'callingHours' },
-			{ labels: 'Calling Hours | Days | End | Outside Calling Hours | Start | Time Zone' },
-			{ values: { start: '09:00', end: '21:00', zone: 'Asia/Kolkata' } },
+			{ labels: 'Calling Hours | Start | End | Days | Outside Calling Hours' },
+			{ values: { start: '09:00', end: '21:00' } },
 			{ values: { onOutside: 'Move to the Next Allowed Time' } },
 			{ values: { days: 'Monday Tuesday Wednesday Thursday Friday Saturday Sunday' } },
 			{ shot: `${key}-calling-hours` },
@@ -536,9 +537,12 @@ describe(NODES.outbound, () => {
 
 	test('Additional Fields offers every optional field of the README', () =>
 		inPanel('outbound', [
-			{ offers: ['Add Field', `${OUTBOUND_FIELDS} | Time Zone (Deprecated)`] },
+			{ offers: ['Add Field', OUTBOUND_FIELDS] },
 			{ shot: 'outbound-additional-fields', pick: 'Schedule Time', add: ['Add Field', 'Language'] },
-			{ labels: 'Additional Fields | Language | Schedule Time | Skip Numbers Called Before' },
+			{
+				labels:
+					'Additional Fields | Language | Schedule Time | Time Zone | Skip Numbers Called Before',
+			},
 			{ shot: 'outbound-with-fields' },
 		]));
 
