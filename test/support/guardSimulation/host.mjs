@@ -35,3 +35,10 @@ export const report = (text) => process.stdout.write(`${text}\n`);
 
 /** Resolves once every promise that can move on has (after the microtasks queued before it). */
 export const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * The numbers of busy processes the waits are measured at, each at 10 and 50 ms a statement
+ * (CALLKARO_SIM_PROCESSES, comma-separated, for a part of them).
+ */
+export const busyProcessCounts = () =>
+	(process.env.CALLKARO_SIM_PROCESSES ?? '1,2,5,8,12,15,20,40').split(',').map(Number);
