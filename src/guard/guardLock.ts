@@ -210,8 +210,10 @@ const LOST_INSERT = /duplicate key|unique constraint|duplicate entry/i;
 const WAIT_WEIGHT = 0.3;
 /** A waiter sleeps this share of its usual wait, less a look, before its first look. */
 const TURN_SHARE = 0.95;
-/** ...and never longer than this many of its process's holds take (more waiters then look). */
+/** ...and never longer than this many of its process's holds take (more waiters then look)... */
 const TURN_HOLDS = 10;
+/** ...or this share of its usual wait, when that is longer. */
+const LONG_TURN_SHARE = 0.8;
 /** A wait for the lock longer than this many lock calls is taken as this long in the usual wait. */
 const LONGEST_TURN_LOCK_CALLS = 4;
 /** Turns slept in vain, one after another, after which a process forgets its usual wait. */
@@ -487,7 +489,10 @@ export function createWorkflowLock(
 	function turnSleep(): number {
 		const { usualWait, lookMs = timing.pollMs, holdMs = Number.POSITIVE_INFINITY } = memory;
 		if (usualWait === undefined) return 0;
-		const sleep = Math.min(TURN_SHARE * usualWait - lookMs, TURN_HOLDS * holdMs);
+		const sleep = Math.min(
+			TURN_SHARE * usualWait - lookMs,
+			Math.max(TURN_HOLDS * holdMs, LONG_TURN_SHARE * usualWait),
+		);
 		return sleep > timing.pollMs ? sleep : 0;
 	}
 

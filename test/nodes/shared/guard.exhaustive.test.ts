@@ -28,6 +28,7 @@
 //   CALLKARO_EXHAUSTIVE_REPLAY='two, the same number:0,2,1' npx jest guard.exhaustive
 //                                                          one sequence, with its statement trace
 import { createItemGuard } from '../../../nodes/shared/guard';
+import { DEFAULT_GUARD_TIMING } from '../../../src/guard/guard';
 import { storedHash } from '../../../nodes/shared/guardLockRow';
 import { lockDurations, lockElements, plainRowElements } from '../../../src/guard/guardLock';
 import type { LockTiming } from '../../../src/guard/guardLock';
@@ -45,7 +46,11 @@ import {
 	GUARD_SETTINGS,
 } from '../../support/guardSimulation/guardedNode';
 import { report } from '../../support/guardSimulation/host.mjs';
-import { exhaustiveDepth, exhaustiveReplay } from '../../support/guardSimulation/exhaustive.mjs';
+import {
+	deepRun,
+	exhaustiveDepth,
+	exhaustiveReplay,
+} from '../../support/guardSimulation/exhaustive.mjs';
 
 /**
  * guard.simulation.test.ts's timing, with looks at a held lock further apart (fewer choice points),
@@ -130,6 +135,8 @@ interface Scenario {
 	from?: number;
 	/** The depth: in `npm test`, and in the deep run. */
 	depth: { sample: number; deep: number };
+	/** A rescue's delete lands this much past its lock call's bound (its answer, a failure, comes at the bound). */
+	lateRescueDelete?: number;
 }
 
 const A = '+919820000001';
@@ -328,6 +335,13 @@ async function runOnce(
 			planned.landAfter = shape.land * call.left;
 			planned.answerAfter = shape.answer * (call.left - planned.landAfter);
 			call.left -= planned.landAfter + planned.answerAfter;
+		}
+		// in a stuck row's scenario every delete after a count is a rescue's
+		if (scenario.lateRescueDelete && call?.kind === 'remove' && process.previous === 'count') {
+			const bound = planned.landAfter + planned.answerAfter + (call.left > 0 ? call.left : 0);
+			planned.landAfter = bound + scenario.lateRescueDelete;
+			planned.answerAfter = bound;
+			planned.fails = 'late';
 		}
 		const death = process.death;
 		if (death && call?.kind === death.call && death.kinds.includes(statement.kind)) {
@@ -642,4 +656,40 @@ describe("the guard's lock, every interleaving of a run's first decisions", () =
 			expect(found.violations.slice(0, 3)).toEqual([]);
 		}, 600_000);
 	}
+});
+
+/** How far n8n's timing is from the check's: the edges are quoted at n8n's. */
+const TO_N8N = DEFAULT_GUARD_TIMING.settleMs / TIMING.settleMs;
+
+// a measurement past the assumption, in the deep run only (docs/running-at-scale.md quotes it)
+describe("the guard's lock past its assumption: where a rescue's deletes can meet a newer row", () => {
+	if (exhaustiveReplay() || !deepRun()) return;
+	const stuck = SCENARIOS.find(({ name }) => name.startsWith("a stuck election's row, two"))!;
+	it('clocks further apart, and a rescue delete landing later, than the assumption allows: runs with a number called twice or two history calls at once', async () => {
+		const rows: string[][] = [];
+		const measure = async (label: string, scenario: Scenario) => {
+			const found = await enumerate(scenario, scenario.depth.deep);
+			const unsafe = found.violations.filter(({ violations }) =>
+				violations.some((text) => /called \d+ times|read the history while/.test(text)),
+			).length;
+			rows.push([label, `${found.runs}`, `${unsafe}`]);
+		};
+		// each later process's clock is off the first's by 0 or the skew, either way: pairs twice that apart
+		for (const apart of [4_000, 6_000, 8_000, 10_000, 12_000, 16_000]) {
+			await measure(`clocks up to ${apart / 1000} s apart`, { ...stuck, skew: apart / 2 / TO_N8N });
+		}
+		for (const late of [2_000, 4_000, 6_000, 8_000, 10_000]) {
+			await measure(`a rescue's delete landing ${late / 1000} s past its bound`, {
+				...stuck,
+				lateRescueDelete: late / TO_N8N,
+			});
+		}
+		report(
+			[
+				"| Past the assumption (n8n's timing) | runs | runs with a number called twice or two history calls at once |",
+				'| --- | --- | --- |',
+				...rows.map((cells) => `| ${cells.join(' | ')} |`),
+			].join('\n'),
+		);
+	}, 1_200_000);
 });

@@ -384,12 +384,18 @@ describe("the workflow's lock", () => {
 		expect(memory.usualWait).toBe(0);
 	});
 
-	it("a turn sleep is at most ten of the process's holds: a usual wait learned under other loads wakes it no later than that", async () => {
-		const memory: LockMemory = { usualWait: 5000, holdMs: 100 };
-		const ended = await setUp({ memory }).run(async () => await Promise.resolve('ran'));
-		expect(ended.heldAt).toBeGreaterThanOrEqual(1000);
-		expect(ended.heldAt).toBeLessThan(1000 + 5);
-	});
+	it.each([
+		[90, 900],
+		[10, 800],
+	])(
+		"a turn sleep is at most ten of the process's holds, or 0.8 of its usual wait when that is longer: a usual wait of 1 s, holds of %i ms, a sleep of %i ms",
+		async (holdMs, slept) => {
+			const memory: LockMemory = { usualWait: 1000, holdMs };
+			const ended = await setUp({ memory }).run(async () => await Promise.resolve('ran'));
+			expect(ended.heldAt).toBeGreaterThanOrEqual(slept);
+			expect(ended.heldAt).toBeLessThan(slept + 5);
+		},
+	);
 
 	it('in its turn, the longer a waiter has waited the more often it looks, with a create: from 20 looks of waiting, with almost no pause', async () => {
 		const { time, table, run, plant, calls } = setUp();
