@@ -67,7 +67,10 @@ export interface LockDurations {
 	recoveryAfterStall: number;
 	/** The longest pause between two looks at a row another holds (looks slower than pollMs stretch it). */
 	longestLookPause: number;
-	/** A waiter gives up after this: recoveryAfterStall and the pauses of the looks it takes. */
+	/**
+	 * A waiter gives up after this without seeing the lock change hands: recoveryAfterStall and
+	 * the pauses of the looks it takes.
+	 */
 	giveUpAfter: number;
 }
 
@@ -468,13 +471,19 @@ export function createWorkflowLock(
 	/** Set when this execution's wait was not for other holders (a row left behind, a number, a zone). */
 	let recovering = false;
 
-	/** When the current wait for the lock began: it gives up giveUpAfter later. */
+	/** When the current wait for the lock began. */
 	let waitingSince = Number.NEGATIVE_INFINITY;
+	/**
+	 * When it last saw the lock change hands (the row gone, or a holder's row of another slot): it
+	 * gives up giveUpAfter later. A queue that moves is waited out however long it is; a row that
+	 * stays is cleared within recoveryAfterStall of its creation, or never.
+	 */
+	let movedAt = Number.NEGATIVE_INFINITY;
 	const gaveUp = () => new LockHeldError(clock.now() - waitingSince, durations.recoveryAfterStall);
 
 	/** Sleeps until `at`, or fails once the wait reaches giveUpAfter before then. */
 	async function sleepUntil(at: number): Promise<void> {
-		const giveUpAt = waitingSince + durations.giveUpAfter;
+		const giveUpAt = movedAt + durations.giveUpAfter;
 		await clock.sleep(Math.max(0, Math.min(at, giveUpAt) - clock.now()));
 		if (at > giveUpAt) throw gaveUp();
 	}
@@ -531,7 +540,7 @@ export function createWorkflowLock(
 	}
 
 	async function acquire(): Promise<Hold> {
-		waitingSince = clock.now();
+		waitingSince = movedAt = clock.now();
 		recovering = false;
 		numberSince = undefined;
 		failedInRow.create = failedInRow.count = 0;
@@ -555,10 +564,11 @@ export function createWorkflowLock(
 		// the count of a row a create has found to be this lock's (not another node's)
 		let ours: number | undefined;
 		let countedAt = Number.NEGATIVE_INFINITY;
+		let plainSeen: number | undefined;
 		for (;;) {
 			const sentAt = clock.now();
 			const age = sentAt - waitingSince;
-			if (age >= durations.giveUpAfter) throw gaveUp();
+			if (sentAt - movedAt >= durations.giveUpAfter) throw gaveUp();
 			// in its turn, between counts that tell a row left behind, a waiter looks with a create:
 			// the older, the more often, however long it has waited (a waiter that looked less often
 			// would lose every race to younger ones)
@@ -580,6 +590,8 @@ export function createWorkflowLock(
 				// a list row: any number seen before was deleted since
 				if (count > 0) numberSince = undefined;
 				const plain = count >= PLAIN_BASE && count < PLAIN_END;
+				if (count === 0 || (plain && count !== plainSeen)) movedAt = sentAt;
+				if (plain) plainSeen = count;
 				// waiting for an election or a rescue is no turn of the queue
 				if (count > 0 && !plain) recovering = true;
 				if (plain || count === 0) unchanged = undefined;

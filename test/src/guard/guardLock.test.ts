@@ -351,6 +351,22 @@ describe("the workflow's lock", () => {
 		expect(table.rows.has(LOCK_ROW)).toBe(true);
 	});
 
+	it('a queue that moves is waited out however long it is: giveUpAfter counts from the last time the waiter saw the lock change hands', async () => {
+		const { time, table, run, plant } = setUp();
+		// other holders, one after another, each for 5 lock calls, for 1.5 × giveUpAfter
+		const hold = 5 * D.lockCall;
+		const until = 1.5 * D.giveUpAfter;
+		for (let at = 0; at < until; at += hold) {
+			time.after(at, () => plant(CLOCK_BASE + at));
+		}
+		time.after(until, () => table.rows.delete(LOCK_ROW));
+
+		const ended = await run(async () => await Promise.resolve('ran'));
+
+		expect(ended.value).toBe('ran');
+		expect(ended.heldAt).toBeGreaterThanOrEqual(until);
+	});
+
 	it("a wait for a row left behind is no turn of the queue: the process's usual wait stays as it was; a long wait behind holders counts as 4 lock calls at most", async () => {
 		const memory: LockMemory = { usualWait: 100 };
 		const left = setUp({ memory });
