@@ -139,6 +139,8 @@ interface Scenario {
 	lateRescueDelete?: number;
 	/** Only the choice points this accepts are searched (the others take their first option). */
 	searched?: (what: string, at: number) => boolean;
+	/** A history call's read lands at once and its write at the call's bound, not searched. */
+	slowHistoryWrites?: boolean;
 }
 
 const A = '+919820000001';
@@ -333,7 +335,12 @@ async function runOnce(
 		const process = simulated as ModelProcess;
 		const planned: StatementPlan = { landAfter: 0, answerAfter: 0 };
 		const call = process.call;
-		if (call && call.left > 0 && !idleLook(process)) {
+		const slowWrite =
+			scenario.slowHistoryWrites && call?.kind === 'history' && statement.kind !== 'read';
+		if (call && call.left > 0 && slowWrite) {
+			planned.landAfter = call.left;
+			call.left = 0;
+		} else if (call && call.left > 0 && !idleLook(process)) {
 			const shape =
 				SHAPES[
 					choices.choose(
@@ -689,10 +696,18 @@ describe("the guard's lock past its assumption: where a rescue's deletes can mee
 	];
 	it('clocks further apart, and a rescue delete landing later, than the assumption allows: runs with a number called twice or two history calls at once', async () => {
 		const rows: string[][] = [];
+		/** The runs with a number called twice or two history calls at once, by what was measured. */
+		const unsafeRuns = new Map<string, number>();
 		const measure = async (label: string, variant: Partial<Scenario>, starts: number[]) => {
 			const total = { runs: 0, unsafe: 0 };
 			for (const start of starts) {
-				const scenario: Scenario = { ...stuck, ...variant, laterStarts: [start], searched };
+				const scenario: Scenario = {
+					...stuck,
+					...variant,
+					laterStarts: [start],
+					searched,
+					slowHistoryWrites: true,
+				};
 				const found = await enumerate(scenario, 6);
 				total.runs += found.runs;
 				total.unsafe += found.violations.filter(({ violations }) =>
@@ -700,17 +715,18 @@ describe("the guard's lock past its assumption: where a rescue's deletes can mee
 				).length;
 			}
 			rows.push([label, `${total.runs}`, `${total.unsafe}`]);
+			unsafeRuns.set(label, total.unsafe);
 			report(`past the assumption: ${rows.at(-1)!.join(' | ')}`);
 		};
 		// each later process's clock is off the first's by 0 or the skew, either way
-		for (const skew of [2_000, 3_000, 4_000, 5_000, 6_000, 8_000]) {
+		for (const skew of [2_000, 4_000, 5_000, 5_500, 6_000]) {
 			await measure(
 				`clocks up to ${skew / 1000} s off (${(2 * skew) / 1000} s apart)`,
 				{ skew: skew / TO_N8N },
 				thirdStarts(0),
 			);
 		}
-		for (const late of [2_000, 4_000, 6_000, 8_000, 10_000]) {
+		for (const late of [2_000, 4_000, 5_000, 6_000]) {
 			await measure(
 				`a rescue's delete landing ${late / 1000} s past its bound`,
 				{ skew: 0, skewChosen: false, lateRescueDelete: late / TO_N8N },
@@ -723,6 +739,14 @@ describe("the guard's lock past its assumption: where a rescue's deletes can mee
 				'| --- | --- | --- |',
 				...rows.map((cells) => `| ${cells.join(' | ')} |`),
 			].join('\n'),
+		);
+		// the edges docs/running-at-scale.md states: safe up to there
+		expect(
+			[...unsafeRuns].filter(([label]) => /up to [2-5] s off|landing [2-5] s/.test(label)),
+		).toEqual(
+			[...unsafeRuns]
+				.filter(([label]) => /up to [2-5] s off|landing [2-5] s/.test(label))
+				.map(([label]) => [label, 0]),
 		);
 	}, 1_200_000);
 });
