@@ -85,6 +85,41 @@ const LOOK_STRETCH = 5;
 /** A list this long or longer is no row of this version: an earlier version's lock. */
 const PLAIN_END = PLAIN_BASE + SLOTS;
 
+/** What a lock row's count tells (docs/running-at-scale.md, "The lock": its table of states). */
+export type LockRowKind = 'none' | 'plain' | 'election' | 'earlierVersion';
+
+/**
+ * The kinds of row by their count, and who moves each: the docs' states, as far as a count tells
+ * them (held and left are plain rows of different ages; stuck, an election unchanged).
+ */
+export const LOCK_ROW_KINDS: ReadonlyArray<{
+	kind: LockRowKind;
+	/** Counts [from, to). */
+	from: number;
+	to: number;
+	movedBy: string;
+}> = [
+	{ kind: 'none', from: 0, to: 1, movedBy: 'a create (no row, or a number row)' },
+	{
+		kind: 'election',
+		from: 1,
+		to: PLAIN_BASE,
+		movedBy: "its voters' shrinks, its winner's delete, or a rescue",
+	},
+	{
+		kind: 'plain',
+		from: PLAIN_BASE,
+		to: PLAIN_END,
+		movedBy: "its holder's delete, or an election once left",
+	},
+	{ kind: 'earlierVersion', from: PLAIN_END, to: Number.POSITIVE_INFINITY, movedBy: 'a rescue' },
+];
+
+/** The kind of row a count tells. */
+export function lockRowKind(count: number): LockRowKind {
+	return LOCK_ROW_KINDS.find(({ from, to }) => count >= from && count < to)?.kind ?? 'none';
+}
+
 export function lockDurations(timing: LockTiming): LockDurations {
 	const lockCall = timing.settleMs / 2;
 	const historyCall = 2 * timing.settleMs;
@@ -589,7 +624,7 @@ export function createWorkflowLock(
 			if (count !== undefined) {
 				// a list row: any number seen before was deleted since
 				if (count > 0) numberSince = undefined;
-				const plain = count >= PLAIN_BASE && count < PLAIN_END;
+				const plain = lockRowKind(count) === 'plain';
 				if (count === 0 || (plain && count !== plainSeen)) movedAt = sentAt;
 				if (plain) plainSeen = count;
 				// waiting for an election or a rescue is no turn of the queue

@@ -30,8 +30,14 @@
 import { createItemGuard } from '../../../nodes/shared/guard';
 import { DEFAULT_GUARD_TIMING } from '../../../src/guard/guard';
 import { storedHash } from '../../../nodes/shared/guardLockRow';
-import { lockDurations, lockElements, plainRowElements } from '../../../src/guard/guardLock';
-import type { LockTiming } from '../../../src/guard/guardLock';
+import {
+	LOCK_ROW_KINDS,
+	lockDurations,
+	lockElements,
+	lockRowKind,
+	plainRowElements,
+} from '../../../src/guard/guardLock';
+import type { LockRowKind, LockTiming } from '../../../src/guard/guardLock';
 import type { Clock } from '../../../src/schedule/clock';
 import { ProcessedDataTable } from '../../support/guardSimulation/processedDataTable';
 import type {
@@ -315,6 +321,10 @@ interface Run {
 }
 
 let runCount = 0;
+/** The kinds of lock row the scenarios' counts found (guardLock.ts's LOCK_ROW_KINDS). */
+const kindsCounted = new Set<LockRowKind>();
+/** Scenarios enumerated in this run. */
+let scenariosRun = 0;
 
 async function runOnce(
 	scenario: Scenario,
@@ -481,7 +491,10 @@ async function runOnce(
 				process.previous = process.call?.kind;
 				process.call = { kind, left: BOUNDS[kind] };
 				const answer = await call(...args);
-				if (kind === 'count') process.counted = answer as number;
+				if (kind === 'count') {
+					process.counted = answer as number;
+					kindsCounted.add(lockRowKind(process.counted));
+				}
 				return answer;
 			};
 		const helpers: typeof store = {
@@ -659,6 +672,7 @@ describe("the guard's lock, every interleaving of a run's first decisions", () =
 			: `first ${depth} choices`;
 		it(`${scenario.name}: every sequence of the ${window}`, async () => {
 			const found = await enumerate(scenario, depth);
+			scenariosRun++;
 			report(
 				`exhaustive ${scenario.name}: ${found.runs} runs enumerated, depth ${depth}${scenario.from ? ` from choice ${scenario.from}` : ''}, ` +
 					`${found.violations.length} violations; ${found.failed} executions failed safe, ` +
@@ -672,6 +686,15 @@ describe("the guard's lock, every interleaving of a run's first decisions", () =
 			expect(found.violations.slice(0, 3)).toEqual([]);
 		}, 600_000);
 	}
+
+	it("the scenarios' counts find every kind of lock row but an earlier version's (test/src/guard/guardLock.test.ts has it)", () => {
+		if (scenariosRun < SCENARIOS.length) return;
+		expect([...kindsCounted].sort()).toEqual(
+			LOCK_ROW_KINDS.map(({ kind }) => kind)
+				.filter((kind) => kind !== 'earlierVersion')
+				.sort(),
+		);
+	});
 });
 
 /** How far n8n's timing is from the check's: the edges are quoted at n8n's. */

@@ -10,6 +10,7 @@ import {
 	electionDigits,
 	lockDurations,
 	lockElements,
+	lockRowKind,
 	plainRowElements,
 } from '../../../src/guard/guardLock';
 import type { LockMemory, LockRow, LockTiming } from '../../../src/guard/guardLock';
@@ -519,6 +520,18 @@ describe("the workflow's lock", () => {
 		expect(ended.at).toBe(1);
 		expect(statements()).toEqual(['read workflow']);
 		expect(table.rows.get(LOCK_ROW)).toEqual({ mode: 'entries', data: ['their hash'] });
+	});
+
+	it("the kinds of row a count tells: none, an election below a plain row, a plain row (97 + its slot), an earlier version's from 129", () => {
+		expect([0, 1, 96, 97, 128, 129, 781].map(lockRowKind)).toEqual([
+			'none',
+			'election',
+			'election',
+			'plain',
+			'plain',
+			'earlierVersion',
+			'earlierVersion',
+		]);
 	});
 
 	it("the row's elements, and an execution id's election digits", () => {
