@@ -142,7 +142,7 @@ export function createItemGuard(
 			node,
 			`"${naming.displayName}" cannot work: this workflow's lock was held for ${Math.round(error.waitedMs / 1000)} s, by other executions or left behind by one that stopped. Nothing was sent`,
 			{
-				description: `The lock clears by itself: a lock left behind is cleared within ${Math.ceil(error.clearsWithinMs / 1000)} s, counted from when n8n's database accepts changes again. Running the execution again is safe (n8n's Retry On Fail does).`,
+				description: `The lock clears by itself: a lock left behind is cleared within ${Math.ceil(error.clearsWithinMs / 1000)} s, counted from when n8n's database accepts changes again. Running the execution again is safe (n8n's Retry On Fail does). Executions of this workflow wait their turns for the lock: with more than 20 n8n processes running them at once, split the leads by number over several workflows, each with its own guard (see Running at scale in the package's docs).`,
 			},
 		);
 	const options: ICheckProcessedOptions = { mode: 'entries', maxEntries: settings.historySize };

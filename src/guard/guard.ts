@@ -15,7 +15,7 @@ export const DEFAULT_HISTORY_SIZE = 10_000;
  * A holder keeps the lock for a few store calls (tens of ms); the timing assumption allows a lock
  * call 2 s and the history call 8 s (settleMs 4 s). Every wait derives from these (lockDurations;
  * docs/running-at-scale.md): a lock left by a killed worker delays the workflow's guarded
- * executions by up to 78 s (162 s when an election over it stalled too). Tests pass shorter ones.
+ * executions by up to 94 s (445 s when an election over it stalled too). Tests pass shorter ones.
  */
 export const DEFAULT_GUARD_TIMING: LockTiming = {
 	pollMs: 20,

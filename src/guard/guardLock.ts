@@ -56,7 +56,7 @@ export interface LockDurations {
 	electionStall: number;
 	/** Rows no election can clear (a stalled election, an earlier version's list) are deleted only at multiples of this, by any clock. */
 	rescuePeriod: number;
-	/** A rescue's look is sent, answered and its delete sent within this after the rescue's instant. */
+	/** A rescue's look is sent within this after the rescue's instant; its delete once the look answers, if within a lock call. */
 	rescueWindow: number;
 	/** A create sent this long before an instant, to this long after it, could land among its rescue's deletes. */
 	zoneBefore: number;
@@ -67,7 +67,10 @@ export interface LockDurations {
 	recoveryAfterStall: number;
 	/** The longest pause between two looks at a row another holds (looks slower than pollMs stretch it). */
 	longestLookPause: number;
-	/** A waiter gives up after this: recoveryAfterStall and the pauses of the looks it takes. */
+	/**
+	 * A waiter gives up after this without seeing the lock change hands: recoveryAfterStall and
+	 * the pauses of the looks it takes.
+	 */
 	giveUpAfter: number;
 }
 
@@ -81,6 +84,41 @@ const SLOTS = 32;
 const LOOK_STRETCH = 5;
 /** A list this long or longer is no row of this version: an earlier version's lock. */
 const PLAIN_END = PLAIN_BASE + SLOTS;
+
+/** What a lock row's count tells (docs/running-at-scale.md, "The lock": its table of states). */
+export type LockRowKind = 'none' | 'plain' | 'election' | 'earlierVersion';
+
+/**
+ * The kinds of row by their count, and who moves each: the docs' states, as far as a count tells
+ * them (held and left are plain rows of different ages; stuck, an election unchanged).
+ */
+export const LOCK_ROW_KINDS: ReadonlyArray<{
+	kind: LockRowKind;
+	/** Counts [from, to). */
+	from: number;
+	to: number;
+	movedBy: string;
+}> = [
+	{ kind: 'none', from: 0, to: 1, movedBy: 'a create (no row, or a number row)' },
+	{
+		kind: 'election',
+		from: 1,
+		to: PLAIN_BASE,
+		movedBy: "its voters' shrinks, its winner's delete, or a rescue",
+	},
+	{
+		kind: 'plain',
+		from: PLAIN_BASE,
+		to: PLAIN_END,
+		movedBy: "its holder's delete, or an election once left",
+	},
+	{ kind: 'earlierVersion', from: PLAIN_END, to: Number.POSITIVE_INFINITY, movedBy: 'a rescue' },
+];
+
+/** The kind of row a count tells. */
+export function lockRowKind(count: number): LockRowKind {
+	return LOCK_ROW_KINDS.find(({ from, to }) => count >= from && count < to)?.kind ?? 'none';
+}
 
 export function lockDurations(timing: LockTiming): LockDurations {
 	const lockCall = timing.settleMs / 2;
@@ -106,10 +144,12 @@ export function lockDurations(timing: LockTiming): LockDurations {
 	const rescuePeriod = 150 * lockCall;
 	const rescueWindow = lockCall / 2;
 	const longestLookPause = 1.5 * LOOK_STRETCH * timing.pollMs;
-	// a rescue's deletes land within [instant, instant + rescueWindow + lockCall] by its clock; a
-	// create lands within a lock call of its sending; clocks a lock call apart, either way
+	// a rescue's deletes land within [instant, instant + rescueWindow + 2 lockCall] by its clock
+	// (its look sent in the window and answered within a lock call, its delete a lock call in
+	// flight); a create lands within a lock call of its sending; clocks a lock call apart, either
+	// way; and a lock call of margin
 	const zoneBefore = 3 * lockCall;
-	const zoneAfter = rescueWindow + 3 * lockCall;
+	const zoneAfter = rescueWindow + 4 * lockCall;
 	// the election stalls (electionStall after its last change, and a look), then the next
 	// instant, its zone, a look and a create
 	const recoveryAfterStall =
@@ -129,7 +169,8 @@ export function lockDurations(timing: LockTiming): LockDurations {
 		recovery,
 		recoveryAfterStall,
 		longestLookPause,
-		// the looks that find the row left, ours, gone, stalled, gone again, and a margin
+		// the looks that find the row left, ours, gone, stalled, gone again, and a margin; no sleep
+		// of a waiter passes it
 		giveUpAfter: recoveryAfterStall + 8 * longestLookPause,
 	};
 }
@@ -207,8 +248,10 @@ const LOST_INSERT = /duplicate key|unique constraint|duplicate entry/i;
 const WAIT_WEIGHT = 0.3;
 /** A waiter sleeps this share of its usual wait, less a look, before its first look. */
 const TURN_SHARE = 0.95;
-/** ...and never longer than this many of its process's holds take (more waiters then look). */
+/** ...and never longer than this many of its process's holds take (more waiters then look)... */
 const TURN_HOLDS = 10;
+/** ...or this share of its usual wait, when that is longer. */
+const LONG_TURN_SHARE = 0.8;
 /** A wait for the lock longer than this many lock calls is taken as this long in the usual wait. */
 const LONGEST_TURN_LOCK_CALLS = 4;
 /** Turns slept in vain, one after another, after which a process forgets its usual wait. */
@@ -351,16 +394,18 @@ export function createWorkflowLock(
 	}
 
 	/**
-	 * A rescue of a row no election can clear, seen unchanged since `since`: at the next instant,
-	 * a look and, if the row is still the same, a delete, both sent within the rescue's window.
-	 * Every waiter that saw it does the same; no create lands among their deletes (createAllowedAt).
+	 * A rescue of a row no election can clear: at the next instant, a look sent within the rescue's
+	 * window and, if the row is still the same and the look answered within a lock call (as every
+	 * lock call does in the assumption), a delete. Every waiter that saw the row unchanged does the
+	 * same; no create lands among their deletes (createAllowedAt).
 	 */
 	async function rescue(count: number): Promise<void> {
 		const instant = Math.ceil(clock.now() / rescuePeriod) * rescuePeriod;
-		await clock.sleep(Math.max(0, instant - clock.now()));
-		if (clock.now() >= instant + rescueWindow) return;
+		await sleepUntil(instant);
+		const lookedAt = clock.now();
+		if (lookedAt >= instant + rescueWindow) return;
 		const seen = await limited(row.count()).catch(() => undefined);
-		if (seen !== count || clock.now() >= instant + rescueWindow) return;
+		if (seen !== count || clock.now() > lookedAt + lockCall) return;
 		await limited(row.remove()).catch(() => undefined);
 	}
 
@@ -437,7 +482,7 @@ export function createWorkflowLock(
 		const allowedAt = createAllowedAt(clock.now());
 		if (allowedAt > clock.now()) {
 			recovering = true;
-			await clock.sleep(allowedAt - clock.now());
+			await sleepUntil(allowedAt);
 		}
 		const createdAt = clock.now();
 		const made = await create(plainRowSize(createdAt, timing)).catch((error: unknown) => {
@@ -461,8 +506,22 @@ export function createWorkflowLock(
 	/** Set when this execution's wait was not for other holders (a row left behind, a number, a zone). */
 	let recovering = false;
 
-	/** Whether a wait of `age` is a turn of the queue: not behind a row left, nor longer than any turn. */
-	const inTurn = (age: number) => !recovering && age < LONGEST_TURN_LOCK_CALLS * lockCall;
+	/** When the current wait for the lock began. */
+	let waitingSince = Number.NEGATIVE_INFINITY;
+	/**
+	 * When it last saw the lock change hands (the row gone, or a holder's row of another slot): it
+	 * gives up giveUpAfter later. A queue that moves is waited out however long it is; a row that
+	 * stays is cleared within recoveryAfterStall of its creation, or never.
+	 */
+	let movedAt = Number.NEGATIVE_INFINITY;
+	const gaveUp = () => new LockHeldError(clock.now() - waitingSince, durations.recoveryAfterStall);
+
+	/** Sleeps until `at`, or fails once the wait reaches giveUpAfter before then. */
+	async function sleepUntil(at: number): Promise<void> {
+		const giveUpAt = movedAt + durations.giveUpAfter;
+		await clock.sleep(Math.max(0, Math.min(at, giveUpAt) - clock.now()));
+		if (at > giveUpAt) throw gaveUp();
+	}
 
 	/**
 	 * Waiting its turn. While executions queue for the lock, each sleeps most of its process's usual
@@ -474,16 +533,23 @@ export function createWorkflowLock(
 	function turnSleep(): number {
 		const { usualWait, lookMs = timing.pollMs, holdMs = Number.POSITIVE_INFINITY } = memory;
 		if (usualWait === undefined) return 0;
-		const sleep = Math.min(TURN_SHARE * usualWait - lookMs, TURN_HOLDS * holdMs);
+		const sleep = Math.min(
+			TURN_SHARE * usualWait - lookMs,
+			Math.max(TURN_HOLDS * holdMs, LONG_TURN_SHARE * usualWait),
+		);
 		return sleep > timing.pollMs ? sleep : 0;
 	}
 
-	/** The pause after a look at a held lock by a waiter of `age`, whose looks take `lookMs`. */
+	/**
+	 * The pause after a look at a held lock by a waiter of `age`, whose looks take `lookMs` (taken
+	 * as LOOK_STRETCH pollMs at most: a store that hangs makes no waiter pause for long).
+	 */
 	function turnPause(age: number, lookMs: number): number {
-		const youth = lookMs > 0 ? Math.max(0, 1 - age / (ELDER_AFTER_LOOKS * lookMs)) : 0;
+		const look = Math.min(lookMs, LOOK_STRETCH * timing.pollMs);
+		const youth = look > 0 ? Math.max(0, 1 - age / (ELDER_AFTER_LOOKS * look)) : 0;
 		// never none: a store that answers at once must not spin the process
 		return (
-			Math.max(ELDER_PAUSE_POLLS * timing.pollMs, YOUNG_PAUSE_LOOKS * lookMs * youth) *
+			Math.max(ELDER_PAUSE_POLLS * timing.pollMs, YOUNG_PAUSE_LOOKS * look * youth) *
 			(0.5 + random())
 		);
 	}
@@ -509,7 +575,7 @@ export function createWorkflowLock(
 	}
 
 	async function acquire(): Promise<Hold> {
-		const waitingSince = clock.now();
+		waitingSince = movedAt = clock.now();
 		recovering = false;
 		numberSince = undefined;
 		failedInRow.create = failedInRow.count = 0;
@@ -533,15 +599,15 @@ export function createWorkflowLock(
 		// the count of a row a create has found to be this lock's (not another node's)
 		let ours: number | undefined;
 		let countedAt = Number.NEGATIVE_INFINITY;
+		let plainSeen: number | undefined;
 		for (;;) {
 			const sentAt = clock.now();
 			const age = sentAt - waitingSince;
-			if (age > durations.giveUpAfter) {
-				throw new LockHeldError(age, durations.recoveryAfterStall);
-			}
+			if (sentAt - movedAt >= durations.giveUpAfter) throw gaveUp();
 			// in its turn, between counts that tell a row left behind, a waiter looks with a create:
-			// the older, the more often
-			if (inTurn(age) && sentAt - countedAt < lockCall / 2) {
+			// the older, the more often, however long it has waited (a waiter that looked less often
+			// would lose every race to younger ones)
+			if (!recovering && sentAt - countedAt < lockCall / 2) {
 				const held = await tryCreate();
 				if (held) return taken(held);
 				await clock.sleep(turnPause(age, lookMs));
@@ -558,7 +624,9 @@ export function createWorkflowLock(
 			if (count !== undefined) {
 				// a list row: any number seen before was deleted since
 				if (count > 0) numberSince = undefined;
-				const plain = count >= PLAIN_BASE && count < PLAIN_END;
+				const plain = lockRowKind(count) === 'plain';
+				if (count === 0 || (plain && count !== plainSeen)) movedAt = sentAt;
+				if (plain) plainSeen = count;
 				// waiting for an election or a rescue is no turn of the queue
 				if (count > 0 && !plain) recovering = true;
 				if (plain || count === 0) unchanged = undefined;
@@ -584,7 +652,7 @@ export function createWorkflowLock(
 					continue;
 				}
 			}
-			if (inTurn(age)) await clock.sleep(turnPause(age, lookMs));
+			if (!recovering) await clock.sleep(turnPause(age, lookMs));
 			else await pause(sentAt);
 		}
 	}

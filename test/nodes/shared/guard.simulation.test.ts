@@ -27,6 +27,7 @@ import {
 } from '../../support/guardSimulation/guardedNode';
 import { seededRandom } from '../../src/schedule/scheduleOracle';
 import {
+	busyProcessCounts,
 	deepRun,
 	edgeRuns,
 	replaySeed,
@@ -65,6 +66,11 @@ const MAX_PROCESSES = 5;
 const EDGE_PROCESSES = 8;
 const EDGE_WORK_END = 3 * WORK_END;
 let modules: Array<typeof GuardModule>;
+/** The guard's copy of the process at `index`, loaded when first needed (the waits run up to 40). */
+function moduleOf(index: number): typeof GuardModule {
+	while (modules.length <= index) modules.push(guardModule());
+	return modules[index];
+}
 
 /** What the faults of one schedule are like. */
 interface FaultProfile {
@@ -138,13 +144,16 @@ interface EdgeBounds {
 	scale: number;
 }
 
-/** Up to `max`: 9 times in 10 exactly there, else anywhere below. */
-/** The longest a statement may take in the timing assumption of `settleMs`: its call's share. */
+/**
+ * The longest a statement may take in the timing assumption of `settleMs`: its call's share (a
+ * lock call's only statement, a count or a delete, the whole lock call; rescues' too).
+ */
 function statementBound(statement: Statement, settleMs: number): number {
 	if (statement.scope === 'node') return settleMs;
-	return statement.kind === 'delete' ? settleMs / 2 : settleMs / 4;
+	return statement.whole ? settleMs / 2 : settleMs / 4;
 }
 
+/** Up to `max`: 9 times in 10 exactly there, else anywhere below. */
 function towardEdge(random: () => number, max: number): number {
 	return random() < 0.9 ? max : max * random();
 }
@@ -435,9 +444,10 @@ async function simulate(
 		return Object.assign(process, { execute });
 	}
 
-	const processes = modules
-		.slice(0, processCount)
-		.map((module, index) => startProcess(`p${index}`, module) as ReturnType<typeof startProcess>);
+	const processes = Array.from(
+		{ length: processCount },
+		(_, index) => startProcess(`p${index}`, moduleOf(index + 1)) as ReturnType<typeof startProcess>,
+	);
 	for (const process of processes) {
 		const run = process as SimulatedProcess & { execute: (numbers: string[]) => Promise<void> };
 		const slots = cost ? (cost.burst?.slots ?? 1) : 1 + Math.floor(random() * 3);
@@ -470,7 +480,7 @@ async function simulate(
 	}
 
 	// After the faults: a process that saw none delivers a new number, and must get the lock in time.
-	const probe = startProcess('probe', modules[EDGE_PROCESSES]) as SimulatedProcess & {
+	const probe = startProcess('probe', moduleOf(0)) as SimulatedProcess & {
 		execute: (numbers: string[]) => Promise<void>;
 	};
 	const probeAt = workEnd + 2 * TIMING.settleMs;
@@ -568,6 +578,8 @@ function edgeFindings(outcomes: Outcome[]) {
 		doubleCalls: having(/called \d+ times/),
 		overlaps: having(/read the history while/),
 		erasedKeys: outcomes.filter((outcome) => outcome.erasedKeys > 0).length,
+		// a wait that gave up, or a probe late: a lock that did not clear in time
+		stuck: having(/lock was held|the probe/),
 		executions: outcomes.reduce((total, outcome) => total + outcome.executions, 0),
 		failedOnStore: outcomes.reduce((total, outcome) => total + outcome.storeFailures, 0),
 	};
@@ -586,7 +598,7 @@ describe("the guard's lock, with every bound of its timing assumption drawn to i
 	}
 	for (const { scale, seeds: count } of runs) {
 		const inside = scale <= 1;
-		it(`${count} schedules at ${scale} × the bounds: ${inside ? 'no number called twice, no two history calls at once, no key written over' : 'measured'}`, async () => {
+		it(`${count} schedules at ${scale} × the bounds: ${inside ? 'no number called twice, no two history calls at once, no key written over, no lock that does not clear' : 'measured'}`, async () => {
 			const outcomes: Outcome[] = [];
 			for (let seed = 1; seed <= count; seed++) {
 				outcomes.push(await simulate(seed, false, { scale }));
@@ -601,8 +613,10 @@ describe("the guard's lock, with every bound of its timing assumption drawn to i
 				`edge ${scale}: ${found.schedules} schedules, ${found.executions} executions ` +
 					`(${found.failedOnStore} failed on the store): a number called twice in ` +
 					`${found.doubleCalls}, history calls overlapping in ${found.overlaps}, keys ` +
-					`written over in ${found.erasedKeys} (seeds: called twice ${seeds(/called \d+ times/).join(' ')}; ` +
-					`overlapping ${seeds(/read the history while/).join(' ')})`,
+					`written over in ${found.erasedKeys}, a wait given up or a probe late in ${found.stuck} ` +
+					`(seeds: called twice ${seeds(/called \d+ times/).join(' ')}; ` +
+					`overlapping ${seeds(/read the history while/).join(' ')}; ` +
+					`stuck ${seeds(/lock was held|the probe/).join(' ')})`,
 			);
 			expect(found.executions).toBeGreaterThan(found.schedules);
 			// inside the assumption the lock is exact; past it, the findings are measured (and
@@ -612,7 +626,8 @@ describe("the guard's lock, with every bound of its timing assumption drawn to i
 					calledTwice: seeds(/called \d+ times/),
 					overlapping: seeds(/read the history while/),
 					keysWrittenOver: found.erasedKeys,
-				}).toEqual({ calledTwice: [], overlapping: [], keysWrittenOver: 0 });
+					stuck: seeds(/lock was held|the probe/),
+				}).toEqual({ calledTwice: [], overlapping: [], keysWrittenOver: 0, stuck: [] });
 			}
 		}, 1_800_000);
 	}
@@ -627,20 +642,26 @@ function reportTable(header: string[], rows: string[][]): void {
 }
 
 // measurements, in the deep run only (docs/running-at-scale.md quotes them)
+/** How long the processes stay busy: long enough for waits to build up. */
+const BUSY_MS = 700_000;
+/** Up to this many busy processes, no execution fails and no wait is over WAIT_BOUND_MS. */
+const PROCESSES_BOUND = 20;
+const WAIT_BOUND_MS = 10_000;
 describe("the guard's lock, with no fault: what an execution costs, and how long the longest waits", () => {
 	if (onlySeed !== undefined || !deepRun()) return;
-	it('statements and bytes per execution, and waits, over 300 s at 1, 2, 5 and 8 busy processes, at 10 and 50 ms a statement', async () => {
-		const rows: string[][] = [];
-		for (const roundTripMs of [10, 50]) {
-			for (const processes of [1, 2, 5, 8]) {
+	for (const roundTripMs of [10, 50]) {
+		it(`statements and bytes per execution, and waits, over ${BUSY_MS / 1000} s at ${busyProcessCounts(roundTripMs).join(', ')} busy processes, at ${roundTripMs} ms a statement: none fails and none waits over ${WAIT_BOUND_MS / 1000} s up to ${PROCESSES_BOUND} processes`, async () => {
+			const rows: string[][] = [];
+			const outcomes: Array<{ processes: number; done: number; outcome: Outcome }> = [];
+			for (const processes of busyProcessCounts(roundTripMs)) {
 				const outcome = await simulate(1, false, undefined, {
 					processes,
 					roundTripMs,
-					durationMs: 300_000,
+					durationMs: BUSY_MS,
 				});
-				const done = outcome.completed;
+				const done = outcome.completed - outcome.storeFailures;
 				const { lockRead, lockWritten, historyRead, historyWritten } = outcome.traffic;
-				const overThree = outcome.claimWaits.filter((wait) => wait > 3_000).length;
+				const over = (ms: number) => outcome.claimWaits.filter((wait) => wait > ms).length;
 				const waits = [...outcome.claimWaits].sort((x, y) => x - y);
 				const seconds = (share: number) =>
 					(waits[Math.floor((waits.length - 1) * share)] / 1000).toFixed(2);
@@ -652,38 +673,56 @@ describe("the guard's lock, with no fault: what an execution costs, and how long
 					`${kB(lockRead, done)} + ${kB(historyRead, done)}`,
 					`${kB(lockWritten, done)} + ${kB(historyWritten, done)}`,
 					`${seconds(0.5)} / ${seconds(0.99)} / ${(outcome.longestClaimMs / 1000).toFixed(2)} s`,
-					`${overThree}`,
+					`${over(3_000)} / ${over(WAIT_BOUND_MS)}`,
+					`${outcome.storeFailures}`,
 				]);
-				expect(outcome.violations).toEqual([]);
-				expect(done).toBeGreaterThan(processes);
+				outcomes.push({ processes, done, outcome });
 			}
-		}
-		reportTable(
-			[
-				'Round trip',
-				'Busy processes',
-				'Executions in 300 s',
-				'Statements per execution',
-				'kB read per execution (lock row + history)',
-				'kB written (lock row + history)',
-				'Wait for the lock and history: median / 99th percentile / longest',
-				'Waits over 3 s',
-			],
-			rows,
-		);
-	}, 1_200_000);
+			reportTable(
+				[
+					'Round trip',
+					'Busy processes',
+					`Executions in ${BUSY_MS / 1000} s`,
+					'Statements per execution',
+					'kB read per execution (lock row + history)',
+					'kB written (lock row + history)',
+					'Wait for the lock and history: median / 99th percentile / longest',
+					'Waits over 3 s / 10 s',
+					'Executions failed',
+				],
+				rows,
+			);
+			for (const { processes, done, outcome } of outcomes) {
+				expect(done).toBeGreaterThan(processes);
+				const { statements, traffic } = outcome;
+				// the cost issue 54 holds the lock to: alone, and at 8 busy processes
+				if (processes === 1) {
+					expect(statements / done).toBeLessThanOrEqual(8);
+					expect(traffic.lockWritten / done).toBeLessThanOrEqual(5_000);
+				}
+				if (processes === 8) {
+					expect(statements / done).toBeLessThanOrEqual(12);
+					expect(traffic.lockRead / done).toBeLessThanOrEqual(40_000);
+				}
+				if (processes <= PROCESSES_BOUND) {
+					expect(outcome.violations).toEqual([]);
+					expect(outcome.longestClaimMs).toBeLessThan(WAIT_BOUND_MS);
+				}
+			}
+		}, 3_600_000);
+	}
 });
 
 describe("the guard's lock, with no fault: waits in turn over many schedules", () => {
 	if (onlySeed !== undefined || !deepRun()) return;
-	it('8 busy processes at 50 ms a statement, 10 schedules of 300 s: how many waits exceed 3 s, and the longest', async () => {
+	it(`8 busy processes at 50 ms a statement, 10 schedules of ${BUSY_MS / 1000} s: how many waits exceed 3 s, and the longest`, async () => {
 		const rows: string[][] = [];
 		const all: number[] = [];
 		for (let seed = 1; seed <= 10; seed++) {
 			const outcome = await simulate(seed, false, undefined, {
 				processes: 8,
 				roundTripMs: 50,
-				durationMs: 300_000,
+				durationMs: BUSY_MS,
 			});
 			expect(outcome.violations).toEqual([]);
 			all.push(...outcome.claimWaits);

@@ -35,3 +35,13 @@ export const report = (text) => process.stdout.write(`${text}\n`);
 
 /** Resolves once every promise that can move on has (after the microtasks queued before it). */
 export const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * The numbers of busy processes the cost and waits are measured at: at 50 ms a statement up to 40,
+ * at 10 ms (many more statements to simulate) up to 20 (CALLKARO_SIM_PROCESSES, comma-separated,
+ * for any other).
+ */
+export const busyProcessCounts = (roundTripMs) =>
+	(process.env.CALLKARO_SIM_PROCESSES ?? (roundTripMs >= 50 ? '1,2,5,8,12,15,20,40' : '1,2,5,8,20'))
+		.split(',')
+		.map(Number);

@@ -27,6 +27,8 @@ export type StatementKind = 'read' | 'insert' | 'update' | 'delete';
 export interface Statement {
 	kind: StatementKind;
 	scope: DeduplicationScope;
+	/** The call's only statement (a count, a delete): it may take the whole call's bound. */
+	whole?: boolean;
 }
 
 /** What becomes of one statement. */
@@ -167,8 +169,8 @@ export class ProcessedDataTable {
 			`${workflowId}|${scope === 'node' ? `n:${nodeId}` : ''}`;
 		const history = (scope: DeduplicationScope) => scope === 'node';
 		/** A read; `call` for the read of a history call still under way, which then writes the row back. */
-		const read = async (scope: DeduplicationScope, call?: { open: boolean }) =>
-			await this.statement(process, { kind: 'read', scope }, () => {
+		const read = async (scope: DeduplicationScope, call?: { open: boolean }, whole?: boolean) =>
+			await this.statement(process, { kind: 'read', scope, whole }, () => {
 				if (history(scope) && call?.open) {
 					const others = [...this.historyCalls].filter(
 						([other, call]) => other !== process && (other.alive || call.writing),
@@ -304,7 +306,7 @@ export class ProcessedDataTable {
 			},
 
 			clearAllProcessedItems: async (scope: DeduplicationScope): Promise<void> =>
-				await this.statement(process, { kind: 'delete', scope }, () => {
+				await this.statement(process, { kind: 'delete', scope, whole: true }, () => {
 					this.rows.delete(keyOf(scope));
 				}),
 
@@ -312,7 +314,7 @@ export class ProcessedDataTable {
 				scope: DeduplicationScope,
 				options: ICheckProcessedOptions,
 			): Promise<number> => {
-				const row = await read(scope);
+				const row = await read(scope, undefined, true);
 				return options.mode === 'entries' && Array.isArray(row?.data) ? row.data.length : 0;
 			},
 		};

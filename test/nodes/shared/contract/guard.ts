@@ -366,7 +366,7 @@ export function guard(row: ActionNodeRow, sandbox: SandboxOf, store: StoreOf) {
 					' s, by other executions or left behind by one that stopped. Nothing was sent',
 				]);
 				expect(workflowError(result).description).toBe(
-					`The lock clears by itself: a lock left behind is cleared within ${Math.ceil(recoveryAfterStall / 1000)} s, counted from when n8n's database accepts changes again. Running the execution again is safe (n8n's Retry On Fail does).`,
+					`The lock clears by itself: a lock left behind is cleared within ${Math.ceil(recoveryAfterStall / 1000)} s, counted from when n8n's database accepts changes again. Running the execution again is safe (n8n's Retry On Fail does). Executions of this workflow wait their turns for the lock: with more than 20 n8n processes running them at once, split the leads by number over several workflows, each with its own guard (see Running at scale in the package's docs).`,
 				);
 				expect(apiRequests(sandbox(), row.path)).toEqual([]);
 			});
