@@ -76,7 +76,7 @@ export function outboundRecord(
 	};
 }
 
-/** The clock of every run: the items' follow-ups and bookings lie ahead of it. */
+/** The clock of every run: the items' and payloads' follow-ups and bookings lie ahead of it. */
 const NOW = Date.parse('2026-11-25T06:00:00Z');
 
 /** A sandbox for the describe block, with luxon's clock at NOW while it runs. */

@@ -1,15 +1,12 @@
 // Real payloads, as CRMs, forms and payment systems deliver them (test/fixtures/payloads, each
 // with its source in index.json), run through the nodes in n8n's engine against the sandbox with
 // the mapping a builder would most plausibly write: the body sent, or the refusal, is asserted.
-import { Settings } from 'luxon';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { ASSIGN_WORKFLOW, OUTBOUND_CALL } from '../engine/callKaroNodes';
 import { readPayload } from '../fixtures/payloads/payloads.mjs';
-import { NODE_NAME, apiRequests, reasonCounts, runNode, useSandbox } from './fixtures';
-
-/** The clock of every run: the payloads' follow-ups lie ahead of it, their creation times behind. */
-const NOW = Date.parse('2026-11-25T06:00:00Z');
+import { NODE_NAME, apiRequests, reasonCounts, runNode } from './fixtures';
+import { useNodeOutputSandbox } from './nodeOutputRuns';
 
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 
@@ -436,14 +433,7 @@ const RUNS: PayloadRun[] = [
 ];
 
 describe('real payloads through the nodes', () => {
-	const sandbox = useSandbox({ runDurationMs: 0 });
-	const luxonNow = Settings.now;
-	beforeAll(() => {
-		Settings.now = () => NOW;
-	});
-	afterAll(() => {
-		Settings.now = luxonNow;
-	});
+	const sandbox = useNodeOutputSandbox();
 
 	test('the corpus names a source for every payload, and every payload is run', () => {
 		const index = payload('index.json') as unknown as Array<{ file: string; source: string }>;
