@@ -267,8 +267,11 @@ test('the model is offered both tools, named after their nodes, with $fromAI() a
 	const placeTool = tools.find((t) => t.name === PLACE_TOOL);
 	// no Tool Description stored in this workflow: n8n (2.41.1 and 1.123.81 alike) builds the tool
 	// at run time from the node's own description, not from usableAsTool.replacements (those only
-	// reach the editor's node list, hence the default of a Tool Description field the editor fills)
-	expect(placeTool.description).toContain('one phone call with a CallKaro voice agent');
+	// reach the editor's node list, hence the default of a Tool Description field the editor fills):
+	// the node creator's text, written for a person
+	expect(placeTool.description).toBe(
+		'Place a phone call with a CallKaro voice agent, now or at a set time',
+	);
 	expect(placeTool.parameters).toMatchObject({
 		type: 'object',
 		properties: { phone: { type: 'string' }, time: { type: 'string' } },
