@@ -322,6 +322,513 @@ export interface LockMemory {
 	freeAfterTurn?: number;
 }
 
+/** What an execution's lock works with: the row, the timing, and its process's memory. */
+interface LockParts {
+	row: LockRow;
+	timing: LockTiming;
+	clock: Clock;
+	durations: LockDurations;
+	digits: number[];
+	random: () => number;
+	memory: LockMemory;
+	/** A store call, failed once callLimitMs passes without its answer. */
+	limited: <T>(call: Promise<T>) => Promise<T>;
+}
+
+/** A wait for the lock: what its moves read and write, from the first look to the hold. */
+interface Waiter extends LockParts {
+	/** Set when the wait was not for other holders (a row left behind, a number, a zone). */
+	recovering: boolean;
+	/** When the wait began. */
+	waitingSince: number;
+	/**
+	 * When it last saw the lock change hands (the row gone, or a holder's row of another slot): it
+	 * gives up giveUpAfter later. A queue that moves is waited out however long it is; a row that
+	 * stays is cleared within recoveryAfterStall of its creation, or never.
+	 */
+	movedAt: number;
+	/** Since when the row has been seen holding a number, with no other row seen since. */
+	numberSince?: number;
+	/** The lock's creates, and its counts, that failed in a row: the third of either fails the items. */
+	failedInRow: { create: number; count: number };
+	/** How long it slept its turn before its first look. */
+	slept: number;
+	/** How long a look takes (pollMs at least). */
+	lookMs: number;
+	/** A count seen unchanged since: an election's row, or an earlier version's. */
+	unchanged?: { count: number; since: number };
+	/** The count of a row a create has found to be this lock's (not another node's). */
+	ours?: number;
+	/** When it last counted. */
+	countedAt: number;
+	/** The last plain row it counted. */
+	plainSeen?: number;
+}
+
+/** A count, and when its look was sent. */
+interface Look {
+	count: number;
+	sentAt: number;
+}
+
+/** The states of the lock row a waiter tells by a look (docs/running-at-scale.md, its table). */
+export type LockState = 'free' | 'held' | 'left' | 'election' | 'stuck';
+
+/** What a waiter does after a move: it holds the lock, pauses before its next look, or looks at once. */
+type MoveOutcome = Hold | 'pause' | 'lookAgain';
+
+/**
+ * The states a waiter's look tells, in the order they are told (the first that fits is the one):
+ * the kinds of row a count shows, what else the look must show, and the waiter's move on it. The
+ * docs' table of states is this one; the holder's own moves are `claim` and `giveBack`.
+ */
+export const LOCK_STATES: ReadonlyArray<{
+	state: LockState;
+	kinds: readonly LockRowKind[];
+	when?: (waiter: Waiter, look: Look) => boolean;
+	move: (waiter: Waiter, look: Look) => Promise<MoveOutcome>;
+}> = [
+	{ state: 'free', kinds: ['none'], move: claimFree },
+	{
+		state: 'stuck',
+		kinds: ['election', 'earlierVersion'],
+		when: ({ unchanged, durations }, { sentAt }) =>
+			unchanged !== undefined && sentAt - unchanged.since >= durations.electionStall,
+		move: rescueStuck,
+	},
+	{ state: 'election', kinds: ['election', 'earlierVersion'], move: waitTurn },
+	{
+		state: 'left',
+		kinds: ['plain'],
+		when: (waiter, { count, sentAt }) => isLeft(waiter, count, sentAt),
+		move: clearLeft,
+	},
+	{ state: 'held', kinds: ['plain'], move: waitTurn },
+];
+
+/** The state a look tells, once `observe` has taken it in. */
+function lockStateOf(waiter: Waiter, look: Look): (typeof LOCK_STATES)[number] {
+	const kind = lockRowKind(look.count);
+	return LOCK_STATES.find(
+		({ kinds, when }) => kinds.includes(kind) && (when?.(waiter, look) ?? true),
+	)!;
+}
+
+/** 'number' when the row holds a number: n8n compares it with the list, and writes nothing. */
+async function createRow(
+	{ row, limited }: LockParts,
+	size: number,
+): Promise<'created' | 'present' | 'number'> {
+	let failure: unknown;
+	try {
+		return await limited(row.create(size));
+	} catch (error) {
+		failure = error;
+	}
+	const message = failure instanceof Error ? failure.message : String(failure);
+	if (OTHER_MODE.test(message)) throw new SharedLockRowError(message);
+	if (NOT_A_LIST.test(message)) return 'number';
+	if (LOST_INSERT.test(message)) return 'present';
+	throw failure;
+}
+
+/** Whether a plain row of `count`, read by a look sent at `sentAt`, is surely left. */
+function isLeft({ durations }: LockParts, count: number, sentAt: number): boolean {
+	const { lockCall, slot, deadAge } = durations;
+	const cycle = SLOTS * slot;
+	const createdSlot = (count - PLAIN_BASE) * slot;
+	// the latest time of that slot not after the latest its creator's clock could have read
+	const latest = sentAt + 2 * lockCall + slot;
+	const created = latest - ((((latest - createdSlot) % cycle) + cycle) % cycle);
+	return sentAt - created >= deadAge;
+}
+
+/** Remembers a call, sent at `sentAt`, that found no row or deleted it, for the next instant it tells of. */
+function sawGone({ clock, durations, memory }: LockParts, sentAt: number): void {
+	const { lockCall, rescuePeriod } = durations;
+	const answeredAt = clock.now();
+	// the first instant two lock calls after the answer (a rescue's look, by a clock a lock call
+	// off, comes after it, and so up to twice the assumption)
+	const instant = (Math.floor((answeredAt + 2 * lockCall) / rescuePeriod) + 1) * rescuePeriod;
+	const goneBefore = (memory.goneBefore ??= new Map());
+	goneBefore.set(instant, Math.max(sentAt, goneBefore.get(instant) ?? sentAt));
+	for (const earlier of goneBefore.keys()) {
+		if (earlier < instant - rescuePeriod) goneBefore.delete(earlier);
+	}
+}
+
+/**
+ * Whether a create sent now may land among the deletes of a rescue: only near a rescue's instant,
+ * and only when this process has not seen the row gone shortly before that instant (a row seen
+ * gone then cannot have stalled for electionStall by the instant, so nobody rescues at it).
+ * Returns when the create may be sent.
+ */
+function createAllowedAt({ durations, memory }: LockParts, now: number): number {
+	const { lockCall, electionStall, rescuePeriod, rescueWindow, zoneBefore, zoneAfter } = durations;
+	const instant = Math.round(now / rescuePeriod) * rescuePeriod;
+	if (now < instant - zoneBefore || now > instant + zoneAfter) return now;
+	const goneSentAt = memory.goneBefore?.get(instant);
+	// the row rescued at the instant was there, unchanged, from electionStall before its
+	// rescuer's judging look (a look, a clock off, and as much again past the assumption)
+	const clear =
+		goneSentAt !== undefined && goneSentAt >= instant + rescueWindow + 4 * lockCall - electionStall;
+	return clear ? now : instant + zoneAfter;
+}
+
+/** The wait has lasted giveUpAfter since the lock last changed hands. */
+function gaveUp({ clock, durations, waitingSince }: Waiter): LockHeldError {
+	return new LockHeldError(clock.now() - waitingSince, durations.recoveryAfterStall);
+}
+
+/** Sleeps until `at`, or gives up once the wait reaches giveUpAfter before then. */
+async function sleepUntil(waiter: Waiter, at: number): Promise<void> {
+	const giveUpAt = waiter.movedAt + waiter.durations.giveUpAfter;
+	await waiter.clock.sleep(Math.max(0, Math.min(at, giveUpAt) - waiter.clock.now()));
+	if (at > giveUpAt) throw gaveUp(waiter);
+}
+
+/** Counts a failed create or count; the third in a row fails the items. */
+function failed(waiter: Waiter, call: 'create' | 'count', error: unknown): void {
+	if (++waiter.failedInRow[call] >= 3) throw error;
+}
+
+/**
+ * Claim: creates a plain row of now; undefined when a row is there (an error when it is not ours,
+ * or has held a number for longer than any holder keeps the lock).
+ */
+async function claim(waiter: Waiter): Promise<Hold | undefined> {
+	const { clock, timing, durations } = waiter;
+	const allowedAt = createAllowedAt(waiter, clock.now());
+	if (allowedAt > clock.now()) {
+		waiter.recovering = true;
+		await sleepUntil(waiter, allowedAt);
+	}
+	const createdAt = clock.now();
+	const made = await createRow(waiter, plainRowSize(createdAt, timing)).catch((error: unknown) => {
+		if (error instanceof SharedLockRowError) throw error;
+		failed(waiter, 'create', error);
+		return 'failed' as const;
+	});
+	if (made !== 'failed') waiter.failedInRow.create = 0;
+	// waiting for a number to go is no turn of the queue
+	if (made === 'number') waiter.recovering = true;
+	if (made !== 'number') waiter.numberSince = undefined;
+	else if (waiter.numberSince === undefined) waiter.numberSince = createdAt;
+	else if (createdAt - waiter.numberSince >= durations.recovery) {
+		throw new NumberLockRowError('the lock row holds a number');
+	}
+	if (made !== 'created') return undefined;
+	sawGone(waiter, createdAt);
+	return { until: createdAt + durations.holderWindow };
+}
+
+/**
+ * Look: a count; undefined when it failed. What it tells of the queue is taken in by `observe`.
+ */
+async function look(waiter: Waiter): Promise<number | undefined> {
+	try {
+		const count = await waiter.limited(waiter.row.count());
+		waiter.failedInRow.count = 0;
+		return count;
+	} catch (error) {
+		failed(waiter, 'count', error);
+		return undefined;
+	}
+}
+
+/** What a count tells the wait: whether the lock changed hands, and whether this is a turn of the queue. */
+function observe(waiter: Waiter, { count, sentAt }: Look): void {
+	// a list row: any number seen before was deleted since
+	if (count > 0) waiter.numberSince = undefined;
+	const plain = lockRowKind(count) === 'plain';
+	if (count === 0 || (plain && count !== waiter.plainSeen)) waiter.movedAt = sentAt;
+	if (plain) waiter.plainSeen = count;
+	// waiting for an election or a rescue is no turn of the queue
+	if (count > 0 && !plain) waiter.recovering = true;
+	if (plain || count === 0) waiter.unchanged = undefined;
+	else if (waiter.unchanged?.count !== count) waiter.unchanged = { count, since: sentAt };
+}
+
+/** Free: a create takes it; one that finds a row there pauses. */
+async function claimFree(waiter: Waiter): Promise<MoveOutcome> {
+	return (await claim(waiter)) ?? 'pause';
+}
+
+/** Held, or an election under way: the waiter pauses and looks again. */
+function waitTurn(): Promise<MoveOutcome> {
+	return Promise.resolve('pause');
+}
+
+/**
+ * Left: a first create, which on another node's row fails before it removes anything of it; once
+ * that has found the row to be this lock's, an election.
+ */
+async function clearLeft(waiter: Waiter, { count, sentAt }: Look): Promise<MoveOutcome> {
+	waiter.recovering = true;
+	if (waiter.ours === count) {
+		waiter.ours = undefined;
+		await elect(waiter, count, sentAt);
+		return 'lookAgain';
+	}
+	const held = await claim(waiter);
+	if (held) return held;
+	waiter.ours = count;
+	return 'lookAgain';
+}
+
+/** Stuck: rescued at the next instant. */
+async function rescueStuck(waiter: Waiter, { count }: Look): Promise<MoveOutcome> {
+	waiter.unchanged = undefined;
+	await rescue(waiter, count);
+	return 'lookAgain';
+}
+
+/**
+ * A rescue of a row no election can clear: at the next instant, a look sent within the rescue's
+ * window and, if the row is still the same and the look answered within a lock call (as every
+ * lock call does in the assumption), a delete. Every waiter that saw the row unchanged does the
+ * same; no create lands among their deletes (createAllowedAt).
+ */
+async function rescue(waiter: Waiter, count: number): Promise<void> {
+	const { clock, durations, row, limited } = waiter;
+	const instant = Math.ceil(clock.now() / durations.rescuePeriod) * durations.rescuePeriod;
+	await sleepUntil(waiter, instant);
+	const lookedAt = clock.now();
+	if (lookedAt >= instant + durations.rescueWindow) return;
+	const seen = await limited(row.count()).catch(() => undefined);
+	if (seen !== count || clock.now() > lookedAt + durations.lockCall) return;
+	await limited(row.remove()).catch(() => undefined);
+}
+
+/**
+ * An election over a row no one holds: rounds on this execution's id digits, each a shrink of
+ * the row to the round's value of this digit, sent within a lock call of the look that read
+ * the round's start, then a check two lock calls after its answer (every shrink of the round has
+ * landed by then). The last taker left deletes the row.
+ */
+async function elect(parts: LockParts, start: number, readSentAt: number): Promise<void> {
+	const { clock, row, limited, digits } = parts;
+	const { lockCall } = parts.durations;
+	let value = start;
+	let lastSend = readSentAt;
+	for (let round = 0; round < ROUNDS; round++) {
+		const target = roundStart(round) + digits[round];
+		if (clock.now() - lastSend > lockCall) return;
+		try {
+			await limited(row.shrink(lockElements(target, value)));
+		} catch {
+			return;
+		}
+		await clock.sleep(2 * lockCall);
+		lastSend = clock.now();
+		let seen: number;
+		try {
+			seen = await limited(row.count());
+		} catch {
+			return;
+		}
+		if (seen !== target) return;
+		value = seen;
+	}
+	await removeElected(parts, value, lastSend);
+}
+
+/**
+ * The winner's delete. One that failed may have landed: a look two lock calls after sending it
+ * (it has landed by then, or never will, and so one up to twice as late) that still finds the
+ * election's value finds this election's row (a new row reaches that value only after a
+ * holder's window and an election), so the delete is sent again, until `removeRetry` after
+ * winning; then the row is rescued.
+ */
+async function removeElected(parts: LockParts, value: number, wonAt: number): Promise<void> {
+	const { clock, row, limited, durations } = parts;
+	let verifiedAt = wonAt;
+	for (;;) {
+		const sentAt = clock.now();
+		if (sentAt - verifiedAt > durations.lockCall || sentAt - wonAt > durations.removeRetry) return;
+		try {
+			await limited(row.remove());
+			sawGone(parts, sentAt);
+			return;
+		} catch {
+			// landed or not: looked at below
+		}
+		await clock.sleep(Math.max(0, sentAt + 2 * durations.lockCall - clock.now()));
+		verifiedAt = clock.now();
+		const seen = await limited(row.count()).catch(() => undefined);
+		if (seen !== value) return;
+	}
+}
+
+/**
+ * Waiting its turn. While executions queue for the lock, each sleeps most of its process's usual
+ * wait before its first look, so that the waiters that came before it go first; then it looks
+ * with creates (a create takes a free lock in the same call), the more often the longer it has
+ * waited, so that the oldest waiter most often takes a lock that frees. That also evens out the
+ * processes' usual waits: one that sleeps too long is then the oldest, and waits less.
+ */
+function turnSleep({ memory, timing }: LockParts): number {
+	const { usualWait, lookMs = timing.pollMs, holdMs = Number.POSITIVE_INFINITY } = memory;
+	if (usualWait === undefined) return 0;
+	const sleep = Math.min(
+		TURN_SHARE * usualWait - lookMs,
+		Math.max(TURN_HOLDS * holdMs, LONG_TURN_SHARE * usualWait),
+	);
+	return sleep > timing.pollMs ? sleep : 0;
+}
+
+/**
+ * The pause after a look at a held lock by a waiter of `age`, whose looks take `lookMs` (taken
+ * as LOOK_STRETCH pollMs at most: a store that hangs makes no waiter pause for long).
+ */
+function turnPause({ timing, random }: LockParts, age: number, lookMs: number): number {
+	const stretched = Math.min(lookMs, LOOK_STRETCH * timing.pollMs);
+	const youth = stretched > 0 ? Math.max(0, 1 - age / (ELDER_AFTER_LOOKS * stretched)) : 0;
+	// never none: a store that answers at once must not spin the process
+	return (
+		Math.max(ELDER_PAUSE_POLLS * timing.pollMs, YOUNG_PAUSE_LOOKS * stretched * youth) *
+		(0.5 + random())
+	);
+}
+
+/** The pause after a look sent at `sentAt`: pollMs, or as long as the look took when the store is slower. */
+async function recoveryPause({ clock, timing, random }: LockParts, sentAt: number): Promise<void> {
+	const looked = Math.min(clock.now() - sentAt, LOOK_STRETCH * timing.pollMs);
+	await clock.sleep(Math.max(timing.pollMs, looked) * (0.5 + random()));
+}
+
+/** Keeps how long this execution waited for other holders, once it holds the lock. */
+function learnTurn(waiter: Waiter, foundFree: boolean): void {
+	const { memory, slept } = waiter;
+	const wait = waiter.clock.now() - waiter.waitingSince;
+	if (waiter.recovering) return;
+	if (slept > 0 && foundFree) {
+		// the sleep was longer than the turn needed; a few in a row, and nobody is waiting any
+		// more (a burst is over): the next execution goes at once
+		memory.freeAfterTurn = (memory.freeAfterTurn ?? 0) + 1;
+		if (memory.freeAfterTurn >= FREE_TURNS_TO_FORGET) {
+			memory.usualWait = undefined;
+			memory.freeAfterTurn = 0;
+			return;
+		}
+	} else memory.freeAfterTurn = 0;
+	const sample = Math.min(
+		foundFree ? UNNEEDED_SLEEP_SHARE * slept : wait,
+		LONGEST_TURN_LOCK_CALLS * waiter.durations.lockCall,
+	);
+	memory.usualWait = (memory.usualWait ?? sample) * (1 - WAIT_WEIGHT) + sample * WAIT_WEIGHT;
+}
+
+/**
+ * Takes the lock: sleeps its turn, claims, then looks until a move on the state it sees holds the
+ * lock (LOCK_STATES), or the wait gives up.
+ */
+async function acquire(parts: LockParts): Promise<Hold> {
+	const { clock, timing, durations } = parts;
+	const waitingSince = clock.now();
+	const waiter: Waiter = {
+		...parts,
+		recovering: false,
+		waitingSince,
+		movedAt: waitingSince,
+		failedInRow: { create: 0, count: 0 },
+		slept: turnSleep(parts),
+		lookMs: timing.pollMs,
+		countedAt: Number.NEGATIVE_INFINITY,
+	};
+	if (waiter.slept > 0) await clock.sleep(waiter.slept);
+	// most often there is no row: the create is then the only call (and on a row it writes nothing)
+	const lookedAt = clock.now();
+	const first = await claim(waiter);
+	if (first) {
+		learnTurn(waiter, true);
+		return first;
+	}
+	waiter.lookMs = Math.max(timing.pollMs, clock.now() - lookedAt);
+	parts.memory.lookMs = waiter.lookMs;
+	for (;;) {
+		const sentAt = clock.now();
+		const age = sentAt - waiter.waitingSince;
+		if (sentAt - waiter.movedAt >= durations.giveUpAfter) throw gaveUp(waiter);
+		// in its turn, between counts that tell a row left behind, a waiter looks with a create:
+		// the older, the more often, however long it has waited (a waiter that looked less often
+		// would lose every race to younger ones)
+		if (!waiter.recovering && sentAt - waiter.countedAt < durations.lockCall / 2) {
+			const held = await claim(waiter);
+			if (held) {
+				learnTurn(waiter, false);
+				return held;
+			}
+			await clock.sleep(turnPause(waiter, age, waiter.lookMs));
+			continue;
+		}
+		waiter.countedAt = sentAt;
+		const count = await look(waiter);
+		if (count !== undefined) {
+			const seen = { count, sentAt };
+			observe(waiter, seen);
+			const outcome = await lockStateOf(waiter, seen).move(waiter, seen);
+			if (outcome === 'lookAgain') continue;
+			if (outcome !== 'pause') {
+				learnTurn(waiter, false);
+				return outcome;
+			}
+		}
+		if (!waiter.recovering) await clock.sleep(turnPause(waiter, age, waiter.lookMs));
+		else await recoveryPause(waiter, sentAt);
+	}
+}
+
+/**
+ * Give back: runs the history call within the hold's window, then deletes the row, unless the
+ * window has passed (the row is then left to an election: a delete might land on another's).
+ */
+async function giveBack<T>(
+	parts: LockParts,
+	held: Hold,
+	task: () => Promise<T>,
+): Promise<{ value: T; releaseError?: Error }> {
+	const { clock, durations, row, limited, memory } = parts;
+	const started = clock.now();
+	// a history call sent later could land after others take the row for left
+	if (started > held.until - durations.historyCall) {
+		// within its window it gives the row back; past it, the row is left to an election
+		if (started <= held.until) await limited(row.remove()).catch(() => undefined);
+		throw new LockTimeError('the lock came too late for the history call');
+	}
+	let outcome: { value: T } | { error: unknown };
+	try {
+		const answer = withinTime(
+			task(),
+			held.until - started,
+			clock,
+			"n8n's store of processed items",
+		);
+		outcome = { value: await answer };
+	} catch (error) {
+		outcome = { error };
+	}
+	if ('error' in outcome) {
+		if (outcome.error instanceof LockTimeError) throw outcome.error;
+		const landed = Math.min(started + durations.historyCall, held.until);
+		await clock.sleep(Math.max(0, landed - clock.now()));
+	}
+	const removeSentAt = clock.now();
+	const releaseError =
+		removeSentAt > held.until
+			? undefined
+			: await limited(row.remove()).then(
+					() => {
+						sawGone(parts, removeSentAt);
+						memory.holdMs = clock.now() - started;
+						return undefined;
+					},
+					(error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+				);
+	if ('error' in outcome) throw outcome.error;
+	return { value: outcome.value, releaseError };
+}
+
 export function createWorkflowLock(
 	row: LockRow,
 	timing: LockTiming,
@@ -331,381 +838,20 @@ export function createWorkflowLock(
 	memory: LockMemory = {},
 ): WorkflowLock {
 	const durations = lockDurations(timing);
-	const { lockCall, slot, holderWindow, deadAge, electionStall } = durations;
-	const { rescuePeriod, rescueWindow, zoneBefore, zoneAfter } = durations;
-	const cycle = SLOTS * slot;
-	const digits = electionDigits(executionId);
-	const limited = async <T>(call: Promise<T>) =>
-		await withinTime(call, timing.callLimitMs, clock, "n8n's store");
-
-	/** 'number' when the row holds a number: n8n compares it with the list, and writes nothing. */
-	async function create(size: number): Promise<'created' | 'present' | 'number'> {
-		let failure: unknown;
-		try {
-			return await limited(row.create(size));
-		} catch (error) {
-			failure = error;
-		}
-		const message = failure instanceof Error ? failure.message : String(failure);
-		if (OTHER_MODE.test(message)) throw new SharedLockRowError(message);
-		if (NOT_A_LIST.test(message)) return 'number';
-		if (LOST_INSERT.test(message)) return 'present';
-		throw failure;
-	}
-
-	/** Whether a plain row of `count`, read by a look sent at `sentAt`, is surely left. */
-	function left(count: number, sentAt: number): boolean {
-		const createdSlot = (count - PLAIN_BASE) * slot;
-		// the latest time of that slot not after the latest its creator's clock could have read
-		const latest = sentAt + 2 * lockCall + slot;
-		const created = latest - ((((latest - createdSlot) % cycle) + cycle) % cycle);
-		return sentAt - created >= deadAge;
-	}
-
-	/** Remembers a call, sent at `sentAt`, that found no row or deleted it, for the next instant it tells of. */
-	function sawGone(sentAt: number): void {
-		const answeredAt = clock.now();
-		// the first instant two lock calls after the answer (a rescue's look, by a clock a lock call
-		// off, comes after it, and so up to twice the assumption)
-		const instant = (Math.floor((answeredAt + 2 * lockCall) / rescuePeriod) + 1) * rescuePeriod;
-		const goneBefore = (memory.goneBefore ??= new Map());
-		goneBefore.set(instant, Math.max(sentAt, goneBefore.get(instant) ?? sentAt));
-		for (const earlier of goneBefore.keys()) {
-			if (earlier < instant - rescuePeriod) goneBefore.delete(earlier);
-		}
-	}
-
-	/**
-	 * Whether a create sent now may land among the deletes of a rescue: only near a rescue's instant,
-	 * and only when this process has not seen the row gone shortly before that instant (a row seen
-	 * gone then cannot have stalled for electionStall by the instant, so nobody rescues at it).
-	 * Returns when the create may be sent.
-	 */
-	function createAllowedAt(now: number): number {
-		const instant = Math.round(now / rescuePeriod) * rescuePeriod;
-		if (now < instant - zoneBefore || now > instant + zoneAfter) return now;
-		const goneSentAt = memory.goneBefore?.get(instant);
-		// the row rescued at the instant was there, unchanged, from electionStall before its
-		// rescuer's judging look (a look, a clock off, and as much again past the assumption)
-		const clear =
-			goneSentAt !== undefined &&
-			goneSentAt >= instant + rescueWindow + 4 * lockCall - electionStall;
-		return clear ? now : instant + zoneAfter;
-	}
-
-	/**
-	 * A rescue of a row no election can clear: at the next instant, a look sent within the rescue's
-	 * window and, if the row is still the same and the look answered within a lock call (as every
-	 * lock call does in the assumption), a delete. Every waiter that saw the row unchanged does the
-	 * same; no create lands among their deletes (createAllowedAt).
-	 */
-	async function rescue(count: number): Promise<void> {
-		const instant = Math.ceil(clock.now() / rescuePeriod) * rescuePeriod;
-		await sleepUntil(instant);
-		const lookedAt = clock.now();
-		if (lookedAt >= instant + rescueWindow) return;
-		const seen = await limited(row.count()).catch(() => undefined);
-		if (seen !== count || clock.now() > lookedAt + lockCall) return;
-		await limited(row.remove()).catch(() => undefined);
-	}
-
-	/**
-	 * An election over a row no one holds: rounds on this execution's id digits, each a shrink of
-	 * the row to the round's value of this digit, sent within a lock call of the look that read
-	 * the round's start, then a check two lock calls after its answer (every shrink of the round has
-	 * landed by then). The last taker left deletes the row.
-	 */
-	async function elect(start: number, readSentAt: number): Promise<void> {
-		let value = start;
-		let lastSend = readSentAt;
-		for (let round = 0; round < ROUNDS; round++) {
-			const target = roundStart(round) + digits[round];
-			if (clock.now() - lastSend > lockCall) return;
-			try {
-				await limited(row.shrink(lockElements(target, value)));
-			} catch {
-				return;
-			}
-			await clock.sleep(2 * lockCall);
-			lastSend = clock.now();
-			let seen: number;
-			try {
-				seen = await limited(row.count());
-			} catch {
-				return;
-			}
-			if (seen !== target) return;
-			value = seen;
-		}
-		await removeElected(value, lastSend);
-	}
-
-	/**
-	 * The winner's delete. One that failed may have landed: a look two lock calls after sending it
-	 * (it has landed by then, or never will, and so one up to twice as late) that still finds the
-	 * election's value finds this election's row (a new row reaches that value only after a
-	 * holder's window and an election), so the delete is sent again, until `removeRetry` after
-	 * winning; then the row is rescued.
-	 */
-	async function removeElected(value: number, wonAt: number): Promise<void> {
-		let verifiedAt = wonAt;
-		for (;;) {
-			const sentAt = clock.now();
-			if (sentAt - verifiedAt > lockCall || sentAt - wonAt > durations.removeRetry) return;
-			try {
-				await limited(row.remove());
-				sawGone(sentAt);
-				return;
-			} catch {
-				// landed or not: looked at below
-			}
-			await clock.sleep(Math.max(0, sentAt + 2 * lockCall - clock.now()));
-			verifiedAt = clock.now();
-			const seen = await limited(row.count()).catch(() => undefined);
-			if (seen !== value) return;
-		}
-	}
-
-	/** Since when the row has been seen holding a number, with no other row seen since. */
-	let numberSince: number | undefined;
-	/** The lock's creates, and its counts, that failed in a row: the third of either fails the items. */
-	const failedInRow = { create: 0, count: 0 };
-	function failed(call: 'create' | 'count', error: unknown): void {
-		if (++failedInRow[call] >= 3) throw error;
-	}
-
-	/**
-	 * Creates a plain row of now; undefined when a row is there (an error when it is not ours, or
-	 * has held a number for longer than any holder keeps the lock).
-	 */
-	async function tryCreate(): Promise<Hold | undefined> {
-		const allowedAt = createAllowedAt(clock.now());
-		if (allowedAt > clock.now()) {
-			recovering = true;
-			await sleepUntil(allowedAt);
-		}
-		const createdAt = clock.now();
-		const made = await create(plainRowSize(createdAt, timing)).catch((error: unknown) => {
-			if (error instanceof SharedLockRowError) throw error;
-			failed('create', error);
-			return 'failed' as const;
-		});
-		if (made !== 'failed') failedInRow.create = 0;
-		// waiting for a number to go is no turn of the queue
-		if (made === 'number') recovering = true;
-		if (made !== 'number') numberSince = undefined;
-		else if (numberSince === undefined) numberSince = createdAt;
-		else if (createdAt - numberSince >= durations.recovery) {
-			throw new NumberLockRowError('the lock row holds a number');
-		}
-		if (made !== 'created') return undefined;
-		sawGone(createdAt);
-		return { until: createdAt + holderWindow };
-	}
-
-	/** Set when this execution's wait was not for other holders (a row left behind, a number, a zone). */
-	let recovering = false;
-
-	/** When the current wait for the lock began. */
-	let waitingSince = Number.NEGATIVE_INFINITY;
-	/**
-	 * When it last saw the lock change hands (the row gone, or a holder's row of another slot): it
-	 * gives up giveUpAfter later. A queue that moves is waited out however long it is; a row that
-	 * stays is cleared within recoveryAfterStall of its creation, or never.
-	 */
-	let movedAt = Number.NEGATIVE_INFINITY;
-	const gaveUp = () => new LockHeldError(clock.now() - waitingSince, durations.recoveryAfterStall);
-
-	/** Sleeps until `at`, or fails once the wait reaches giveUpAfter before then. */
-	async function sleepUntil(at: number): Promise<void> {
-		const giveUpAt = movedAt + durations.giveUpAfter;
-		await clock.sleep(Math.max(0, Math.min(at, giveUpAt) - clock.now()));
-		if (at > giveUpAt) throw gaveUp();
-	}
-
-	/**
-	 * Waiting its turn. While executions queue for the lock, each sleeps most of its process's usual
-	 * wait before its first look, so that the waiters that came before it go first; then it looks
-	 * with creates (a create takes a free lock in the same call), the more often the longer it has
-	 * waited, so that the oldest waiter most often takes a lock that frees. That also evens out the
-	 * processes' usual waits: one that sleeps too long is then the oldest, and waits less.
-	 */
-	function turnSleep(): number {
-		const { usualWait, lookMs = timing.pollMs, holdMs = Number.POSITIVE_INFINITY } = memory;
-		if (usualWait === undefined) return 0;
-		const sleep = Math.min(
-			TURN_SHARE * usualWait - lookMs,
-			Math.max(TURN_HOLDS * holdMs, LONG_TURN_SHARE * usualWait),
-		);
-		return sleep > timing.pollMs ? sleep : 0;
-	}
-
-	/**
-	 * The pause after a look at a held lock by a waiter of `age`, whose looks take `lookMs` (taken
-	 * as LOOK_STRETCH pollMs at most: a store that hangs makes no waiter pause for long).
-	 */
-	function turnPause(age: number, lookMs: number): number {
-		const look = Math.min(lookMs, LOOK_STRETCH * timing.pollMs);
-		const youth = look > 0 ? Math.max(0, 1 - age / (ELDER_AFTER_LOOKS * look)) : 0;
-		// never none: a store that answers at once must not spin the process
-		return (
-			Math.max(ELDER_PAUSE_POLLS * timing.pollMs, YOUNG_PAUSE_LOOKS * look * youth) *
-			(0.5 + random())
-		);
-	}
-
-	/** Keeps how long this execution waited for other holders, once it holds the lock. */
-	function learnTurn(wait: number, slept: number, foundFree: boolean): void {
-		if (recovering) return;
-		if (slept > 0 && foundFree) {
-			// the sleep was longer than the turn needed; a few in a row, and nobody is waiting any
-			// more (a burst is over): the next execution goes at once
-			memory.freeAfterTurn = (memory.freeAfterTurn ?? 0) + 1;
-			if (memory.freeAfterTurn >= FREE_TURNS_TO_FORGET) {
-				memory.usualWait = undefined;
-				memory.freeAfterTurn = 0;
-				return;
-			}
-		} else memory.freeAfterTurn = 0;
-		const sample = Math.min(
-			foundFree ? UNNEEDED_SLEEP_SHARE * slept : wait,
-			LONGEST_TURN_LOCK_CALLS * lockCall,
-		);
-		memory.usualWait = (memory.usualWait ?? sample) * (1 - WAIT_WEIGHT) + sample * WAIT_WEIGHT;
-	}
-
-	async function acquire(): Promise<Hold> {
-		waitingSince = movedAt = clock.now();
-		recovering = false;
-		numberSince = undefined;
-		failedInRow.create = failedInRow.count = 0;
-		const slept = turnSleep();
-		if (slept > 0) await clock.sleep(slept);
-		// most often there is no row: the create is then the only call (and on a row it writes nothing)
-		const lookedAt = clock.now();
-		const first = await tryCreate();
-		if (first) {
-			learnTurn(clock.now() - waitingSince, slept, true);
-			return first;
-		}
-		const lookMs = Math.max(timing.pollMs, clock.now() - lookedAt);
-		memory.lookMs = lookMs;
-		const taken = (held: Hold): Hold => {
-			learnTurn(clock.now() - waitingSince, slept, false);
-			return held;
-		};
-		/** A count seen unchanged since: an election's row, or an earlier version's. */
-		let unchanged: { count: number; since: number } | undefined;
-		// the count of a row a create has found to be this lock's (not another node's)
-		let ours: number | undefined;
-		let countedAt = Number.NEGATIVE_INFINITY;
-		let plainSeen: number | undefined;
-		for (;;) {
-			const sentAt = clock.now();
-			const age = sentAt - waitingSince;
-			if (sentAt - movedAt >= durations.giveUpAfter) throw gaveUp();
-			// in its turn, between counts that tell a row left behind, a waiter looks with a create:
-			// the older, the more often, however long it has waited (a waiter that looked less often
-			// would lose every race to younger ones)
-			if (!recovering && sentAt - countedAt < lockCall / 2) {
-				const held = await tryCreate();
-				if (held) return taken(held);
-				await clock.sleep(turnPause(age, lookMs));
-				continue;
-			}
-			countedAt = sentAt;
-			let count: number | undefined;
-			try {
-				count = await limited(row.count());
-				failedInRow.count = 0;
-			} catch (error) {
-				failed('count', error);
-			}
-			if (count !== undefined) {
-				// a list row: any number seen before was deleted since
-				if (count > 0) numberSince = undefined;
-				const plain = lockRowKind(count) === 'plain';
-				if (count === 0 || (plain && count !== plainSeen)) movedAt = sentAt;
-				if (plain) plainSeen = count;
-				// waiting for an election or a rescue is no turn of the queue
-				if (count > 0 && !plain) recovering = true;
-				if (plain || count === 0) unchanged = undefined;
-				else if (unchanged?.count !== count) unchanged = { count, since: sentAt };
-				if (count === 0) {
-					const held = await tryCreate();
-					if (held) return taken(held);
-				} else if (unchanged && sentAt - unchanged.since >= electionStall) {
-					unchanged = undefined;
-					await rescue(count);
-					continue;
-				} else if (plain && left(count, sentAt)) {
-					recovering = true;
-					if (ours === count) {
-						ours = undefined;
-						await elect(count, sentAt);
-						continue;
-					}
-					// a create on a row of another node fails before it removes anything of it
-					const held = await tryCreate();
-					if (held) return taken(held);
-					ours = count;
-					continue;
-				}
-			}
-			if (!recovering) await clock.sleep(turnPause(age, lookMs));
-			else await pause(sentAt);
-		}
-	}
-
-	/** The pause after a look sent at `sentAt`: pollMs, or as long as the look took when the store is slower. */
-	async function pause(sentAt: number): Promise<void> {
-		const looked = Math.min(clock.now() - sentAt, LOOK_STRETCH * timing.pollMs);
-		await clock.sleep(Math.max(timing.pollMs, looked) * (0.5 + random()));
-	}
-
+	const parts: LockParts = {
+		row,
+		timing,
+		clock,
+		durations,
+		digits: electionDigits(executionId),
+		random,
+		memory,
+		limited: async (call) => await withinTime(call, timing.callLimitMs, clock, "n8n's store"),
+	};
 	return {
 		recoveryMs: durations.recovery,
 		async hold(task) {
-			const held = await acquire();
-			const started = clock.now();
-			// a history call sent later could land after others take the row for left
-			if (started > held.until - durations.historyCall) {
-				// within its window it gives the row back; past it, the row is left to an election
-				if (started <= held.until) await limited(row.remove()).catch(() => undefined);
-				throw new LockTimeError('the lock came too late for the history call');
-			}
-			let outcome: { value: Awaited<ReturnType<typeof task>> } | { error: unknown };
-			try {
-				const answer = withinTime(
-					task(),
-					held.until - started,
-					clock,
-					"n8n's store of processed items",
-				);
-				outcome = { value: await answer };
-			} catch (error) {
-				outcome = { error };
-			}
-			if ('error' in outcome) {
-				if (outcome.error instanceof LockTimeError) throw outcome.error;
-				const landed = Math.min(started + durations.historyCall, held.until);
-				await clock.sleep(Math.max(0, landed - clock.now()));
-			}
-			// past its window the row is left to an election: a delete then might land on another's
-			const removeSentAt = clock.now();
-			const releaseError =
-				removeSentAt > held.until
-					? undefined
-					: await limited(row.remove()).then(
-							() => {
-								sawGone(removeSentAt);
-								memory.holdMs = clock.now() - started;
-								return undefined;
-							},
-							(error: unknown) => (error instanceof Error ? error : new Error(String(error))),
-						);
-			if ('error' in outcome) throw outcome.error;
-			return { value: outcome.value, releaseError };
+			return await giveBack(parts, await acquire(parts), task);
 		},
 	};
 }

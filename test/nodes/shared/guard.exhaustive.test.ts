@@ -32,6 +32,7 @@ import { DEFAULT_GUARD_TIMING } from '../../../src/guard/guard';
 import { storedHash } from '../../../nodes/shared/guardLockRow';
 import {
 	LOCK_ROW_KINDS,
+	LOCK_STATES,
 	lockDurations,
 	lockElements,
 	lockRowKind,
@@ -665,6 +666,15 @@ describe("the guard's lock, every interleaving of a run's first decisions", () =
 		return;
 	}
 
+	/** The waiters' moves, by the state they were made on (the code's own table, called through). */
+	let moves: Array<jest.SpiedFunction<(typeof LOCK_STATES)[number]['move']>> = [];
+	beforeAll(() => {
+		moves = LOCK_STATES.map((entry) => jest.spyOn(entry, 'move'));
+	});
+	afterAll(() => {
+		for (const move of moves) move.mockRestore();
+	});
+
 	for (const scenario of SCENARIOS) {
 		const depth = exhaustiveDepth(scenario.depth.sample, scenario.depth.deep);
 		const window = scenario.from
@@ -686,6 +696,15 @@ describe("the guard's lock, every interleaving of a run's first decisions", () =
 			expect(found.violations.slice(0, 3)).toEqual([]);
 		}, 600_000);
 	}
+
+	it("the scenarios' waiters make the move of every state of the code's table (LOCK_STATES)", () => {
+		if (scenariosRun < SCENARIOS.length) return;
+		expect(
+			LOCK_STATES.filter((_entry, index) => moves[index].mock.calls.length === 0).map(
+				({ state }) => state,
+			),
+		).toEqual([]);
+	});
 
 	it("the scenarios' counts find every kind of lock row but an earlier version's (test/src/guard/guardLock.test.ts has it)", () => {
 		if (scenariosRun < SCENARIOS.length) return;

@@ -10,6 +10,8 @@ import {
 	electionDigits,
 	lockDurations,
 	lockElements,
+	LOCK_ROW_KINDS,
+	LOCK_STATES,
 	lockRowKind,
 	plainRowElements,
 } from '../../../src/guard/guardLock';
@@ -532,6 +534,17 @@ describe("the workflow's lock", () => {
 			'earlierVersion',
 			'earlierVersion',
 		]);
+	});
+
+	it('the states a look tells: each once, with a move, every kind of row told as one, the last of each kind whatever else the look shows', () => {
+		const states = LOCK_STATES.map(({ state }) => state);
+		expect(new Set(states).size).toBe(states.length);
+		expect(LOCK_STATES.every(({ move }) => typeof move === 'function')).toBe(true);
+		for (const { kind } of LOCK_ROW_KINDS) {
+			const telling = LOCK_STATES.filter(({ kinds }) => kinds.includes(kind));
+			expect(telling.length).toBeGreaterThan(0);
+			expect(telling.at(-1)!.when).toBeUndefined();
+		}
 	});
 
 	it("the row's elements, and an execution id's election digits", () => {
