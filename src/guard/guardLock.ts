@@ -263,7 +263,7 @@ const YOUNG_PAUSE_LOOKS = 2;
 /** ...and less the longer it has waited, none from this many looks of waiting. */
 const ELDER_AFTER_LOOKS = 20;
 /** An elder's pause, in pollMs. */
-const ELDER_PAUSE_POLLS = 0.05;
+const ELDER_PAUSE_POLLS = 0.02;
 
 /** A lock held: until when (this clock) its holder may take the history answer and give it back. */
 interface Hold {

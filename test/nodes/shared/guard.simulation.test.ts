@@ -703,6 +703,8 @@ describe("the guard's lock, with no fault: what an execution costs, and how long
 				if (processes === 8) {
 					expect(statements / done).toBeLessThanOrEqual(12);
 					expect(traffic.lockRead / done).toBeLessThanOrEqual(40_000);
+					// issue 54: 8 busy processes over 700 s, the longest wait under 3 s
+					if (roundTripMs === 50) expect(outcome.longestClaimMs).toBeLessThan(3_000);
 				}
 				if (processes <= PROCESSES_BOUND) {
 					expect(outcome.violations).toEqual([]);
@@ -713,12 +715,31 @@ describe("the guard's lock, with no fault: what an execution costs, and how long
 	}
 });
 
+/** Schedules of 8 busy processes the waits in turn are measured over, and how many a row. */
+const TURN_SCHEDULES = 40;
+const TURN_SCHEDULES_A_ROW = 10;
 describe("the guard's lock, with no fault: waits in turn over many schedules", () => {
 	if (onlySeed !== undefined || !deepRun()) return;
-	it(`8 busy processes at 50 ms a statement, 10 schedules of ${BUSY_MS / 1000} s: how many waits exceed 3 s, and the longest`, async () => {
+	it(`8 busy processes at 50 ms a statement, ${TURN_SCHEDULES} schedules of ${BUSY_MS / 1000} s: fewer than 1 wait in 5,000 over 3 s, and the 99.9th percentile under 3 s`, async () => {
 		const rows: string[][] = [];
 		const all: number[] = [];
-		for (let seed = 1; seed <= 10; seed++) {
+		const row = (name: string, waits: number[], schedulesOver: number) => {
+			const sorted = [...waits].sort((x, y) => x - y);
+			const at = (share: number) =>
+				(sorted[Math.floor((sorted.length - 1) * share)] / 1000).toFixed(2);
+			rows.push([
+				name,
+				`${waits.length}`,
+				`${schedulesOver}`,
+				`${waits.filter((wait) => wait > 3_000).length}`,
+				`${at(0.5)} / ${at(0.99)} / ${at(0.999)} s`,
+				`${at(1)} s`,
+			]);
+		};
+		let group: number[] = [];
+		let groupOver = 0;
+		let schedulesOver = 0;
+		for (let seed = 1; seed <= TURN_SCHEDULES; seed++) {
 			const outcome = await simulate(seed, false, undefined, {
 				processes: 8,
 				roundTripMs: 50,
@@ -726,24 +747,30 @@ describe("the guard's lock, with no fault: waits in turn over many schedules", (
 			});
 			expect(outcome.violations).toEqual([]);
 			all.push(...outcome.claimWaits);
-			const over = outcome.claimWaits.filter((wait) => wait > 3_000).length;
-			rows.push([
-				`${seed}`,
-				`${outcome.claimWaits.length}`,
-				`${over}`,
-				`${(outcome.longestClaimMs / 1000).toFixed(2)} s`,
-			]);
+			group.push(...outcome.claimWaits);
+			if (outcome.longestClaimMs > 3_000) groupOver++;
+			if (seed % TURN_SCHEDULES_A_ROW === 0) {
+				row(`${seed - TURN_SCHEDULES_A_ROW + 1} to ${seed}`, group, groupOver);
+				schedulesOver += groupOver;
+				group = [];
+				groupOver = 0;
+			}
 		}
+		row('all', all, schedulesOver);
+		reportTable(
+			[
+				'Schedules',
+				'Waits',
+				'Schedules with a wait over 3 s',
+				'Waits over 3 s',
+				'Median / 99th / 99.9th percentile',
+				'Longest',
+			],
+			rows,
+		);
 		const sorted = [...all].sort((x, y) => x - y);
-		const at = (share: number) =>
-			(sorted[Math.floor((sorted.length - 1) * share)] / 1000).toFixed(2);
-		rows.push([
-			'all',
-			`${all.length}`,
-			`${all.filter((wait) => wait > 3_000).length}`,
-			`${(sorted[sorted.length - 1] / 1000).toFixed(2)} s (median ${at(0.5)} s, 99th percentile ${at(0.99)} s, 99.9th ${at(0.999)} s)`,
-		]);
-		reportTable(['Schedule', 'Waits', 'Over 3 s', 'Longest'], rows);
+		expect(all.filter((wait) => wait > 3_000).length).toBeLessThan(all.length / 5_000);
+		expect(sorted[Math.floor((sorted.length - 1) * 0.999)]).toBeLessThan(3_000);
 	}, 600_000);
 });
 

@@ -404,10 +404,11 @@ describe("the workflow's lock", () => {
 	});
 
 	it.each([
+		[200, 950 - TIMING.pollMs],
 		[90, 900],
 		[10, 800],
 	])(
-		"a turn sleep is at most ten of the process's holds, or 0.8 of its usual wait when that is longer: a usual wait of 1 s, holds of %i ms, a sleep of %i ms",
+		"a turn sleep is 0.95 of the usual wait less a look, at most ten of the process's holds, or 0.8 of its usual wait when that is longer: a usual wait of 1 s, holds of %i ms, a sleep of %i ms",
 		async (holdMs, slept) => {
 			const memory: LockMemory = { usualWait: 1000, holdMs };
 			const ended = await setUp({ memory }).run(async () => await Promise.resolve('ran'));
