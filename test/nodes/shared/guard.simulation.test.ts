@@ -10,7 +10,7 @@
 import type * as GuardModule from '../../../nodes/shared/guard';
 import type { Clock } from '../../../src/schedule/clock';
 import { DEFAULT_GUARD_TIMING } from '../../../src/guard/guard';
-import { lockDurations, plainRowElements } from '../../../src/guard/guardLock';
+import { lockDurations, lockElements, plainRowElements } from '../../../src/guard/guardLock';
 import { storedHash } from '../../../nodes/shared/guardLockRow';
 import type { LockTiming } from '../../../src/guard/guardLock';
 import { ProcessedDataTable } from '../../support/guardSimulation/processedDataTable';
@@ -127,6 +127,8 @@ interface Outcome {
 	traffic: ProcessedDataTable['traffic'];
 	/** Every completed claim's wait for the lock and the history call, in ms. */
 	claimWaits: number[];
+	/** When the first execution but the probe's got the lock and the history. */
+	firstClaimAt?: number;
 	/** When the last execution but the probe's ended. */
 	lastDoneAt?: number;
 	/** Why executions failed, and how many of each. */
@@ -178,8 +180,15 @@ interface CostRun {
 	 * the start (the queue e2e's fault). One statement in 50 is slow, up to `scale` × its bound.
 	 */
 	burst?: { jobs: number; slots: number; scale: number };
+	/**
+	 * With `burst`: the row at the start is a stuck election's (its voters gone), and the store is
+	 * slow: every count (a rescue's too) takes `countMs`, or every statement `statementMs`.
+	 */
+	stuck?: { countMs?: number; statementMs?: number };
 }
 const PAUSE_START = 10_000;
+/** The value a stuck election's row is left at: a voter's shrink in its third round. */
+const STUCK_ELECTION = 40;
 /** Schedules per length of a freeze. */
 const FREEZE_SCHEDULES = 10;
 const REFUSAL_START = 5_000;
@@ -205,7 +214,7 @@ async function simulate(
 	const timing = cost ? DEFAULT_GUARD_TIMING : TIMING;
 	const pool = Array.from({ length: 2 + Math.floor(random() * 6) }, (_, n) => `+9198200${n}`);
 	// a workflow of its own per run: a dead process's queue in the shared modules must not hold it up
-	const workflowId = `wf-${seed}-${edge ? `edge-${edge.scale}` : cost ? `cost-${cost.processes}-${cost.roundTripMs}${cost.burst ? `-burst-${cost.burst.scale}` : ''}` : 'faults'}`;
+	const workflowId = `wf-${seed}-${edge ? `edge-${edge.scale}` : cost ? `cost-${cost.processes}-${cost.roundTripMs}${cost.burst ? `-burst-${cost.burst.scale}` : ''}${cost.stuck ? `-stuck-${cost.stuck.countMs ?? 0}-${cost.stuck.statementMs ?? 0}` : ''}` : 'faults'}`;
 	const outcome: Outcome = {
 		seed,
 		profile: profileName,
@@ -274,6 +283,14 @@ async function simulate(
 				statement.scope === 'workflow' &&
 				time.now >= REFUSAL_START &&
 				time.now < refusedUntil;
+			if (cost.stuck) {
+				const { countMs, statementMs } = cost.stuck;
+				const count =
+					statement.scope === 'workflow' && statement.kind === 'read' && statement.whole;
+				const total = statementMs ?? (count && countMs ? countMs : cost.roundTripMs);
+				const landAfter = total * random();
+				return { landAfter, answerAfter: total - landAfter };
+			}
 			if (cost.burst) {
 				// a busy machine: latency around the round trip, and now and then a statement slow
 				// up to the edge of its call's bound (as in the edge search)
@@ -321,10 +338,13 @@ async function simulate(
 	const instantAt = cost ? 200_000 : random() * 2 * workEnd;
 	const clockBase = 1_000 * rescuePeriod - instantAt;
 	if (cost?.burst) {
-		// a holder that died just after creating its row
+		// a holder that died just after creating its row, or an election whose voters are gone
 		table.rows.set(`${workflowId}|`, {
 			mode: 'latestIncrementalKey',
-			data: plainRowElements(clockBase, timing).map(storedHash),
+			data: (cost.stuck
+				? lockElements(0, STUCK_ELECTION)
+				: plainRowElements(clockBase, timing)
+			).map(storedHash),
 		});
 	}
 	let jobsLeft = cost?.burst?.jobs ?? 0;
@@ -386,6 +406,7 @@ async function simulate(
 				skipped = await guard.claim(keys);
 				outcome.longestClaimMs = Math.max(outcome.longestClaimMs, time.now - claimedAt);
 				outcome.claimWaits.push(time.now - claimedAt);
+				if (name !== 'probe') outcome.firstClaimAt ??= time.now;
 			} catch (error) {
 				const message = (error as Error).message;
 				outcome.storeFailures++;
@@ -846,6 +867,67 @@ describe("the guard's lock, when n8n's database refuses to delete its row", () =
 				'Executions that got the lock',
 				'A new delivery 38 s after the refusal got the lock',
 				'Failed executions',
+			],
+			rows,
+		);
+	}, 1_200_000);
+});
+
+describe("the guard's lock, a stuck election's row and a slow store", () => {
+	if (onlySeed !== undefined || !deepRun()) return;
+	it("50 leads at once over 3 processes behind an election's row its voters left, every count taking 1, 1.5 or 2 s (a rescue's too), or every statement 1 s, 5 schedules each: the row is rescued at the first instant, every lead gets the lock, none fails", async () => {
+		const rows: string[][] = [];
+		const { electionStall, rescuePeriod, zoneAfter, lockCall, historyCall } =
+			lockDurations(DEFAULT_GUARD_TIMING);
+		// a cost run's clocks meet an instant 200 s in: the first after the row has stalled
+		const instantAt = 200_000;
+		expect(instantAt).toBeGreaterThan(electionStall + DEFAULT_GUARD_TIMING.settleMs);
+		const stores: Array<[string, NonNullable<CostRun['stuck']>]> = [
+			['every count 1 s', { countMs: 1_000 }],
+			['every count 1.5 s', { countMs: 1_500 }],
+			['every count 2 s (the lock call)', { countMs: 2_000 }],
+			['every statement 1 s', { statementMs: 1_000 }],
+		];
+		for (const [store, stuck] of stores) {
+			const outcomes: Outcome[] = [];
+			for (let seed = 1; seed <= 5; seed++) {
+				outcomes.push(
+					await simulate(seed, false, undefined, {
+						processes: 3,
+						roundTripMs: 20,
+						durationMs: 2 * rescuePeriod,
+						burst: { jobs: 50, slots: 10, scale: 1 },
+						stuck,
+					}),
+				);
+			}
+			const firstLock = Math.max(...outcomes.map((outcome) => outcome.firstClaimAt ?? Infinity));
+			const sum = (of: (outcome: Outcome) => number) =>
+				outcomes.reduce((total, outcome) => total + of(outcome), 0);
+			const failed = sum((outcome) => outcome.storeFailures);
+			// the probe aside
+			const leads = sum((outcome) => outcome.executions - 1);
+			const locked = sum((outcome) => outcome.claimWaits.length - 1);
+			rows.push([
+				store,
+				`${(firstLock / 1000).toFixed(1)} s`,
+				`${(Math.max(...outcomes.map((outcome) => outcome.lastDoneAt ?? Infinity)) / 1000).toFixed(1)} s`,
+				`${locked} of ${leads}`,
+				`${failed}`,
+			]);
+			expect(outcomes.flatMap((outcome) => outcome.violations)).toEqual([]);
+			expect({ failed, locked }).toEqual({ failed: 0, locked: leads });
+			// rescued at the first instant: the first holder's create is sent once its zone ends, and
+			// its history call follows
+			expect(firstLock).toBeLessThan(instantAt + zoneAfter + lockCall + historyCall);
+		}
+		reportTable(
+			[
+				'The store',
+				'The first lead got the lock after, at most',
+				'The last',
+				'Leads that got the lock',
+				'Executions failed',
 			],
 			rows,
 		);
