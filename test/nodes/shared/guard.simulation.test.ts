@@ -193,6 +193,9 @@ const STUCK_ELECTION = 40;
 const FREEZE_SCHEDULES = 10;
 const REFUSAL_START = 5_000;
 
+/** Runs simulated so far in this file: each has a workflow of its own. */
+let simulationRuns = 0;
+
 async function simulate(
 	seed: number,
 	tracing = false,
@@ -213,8 +216,9 @@ async function simulate(
 	// the cost is n8n's: its default timing
 	const timing = cost ? DEFAULT_GUARD_TIMING : TIMING;
 	const pool = Array.from({ length: 2 + Math.floor(random() * 6) }, (_, n) => `+9198200${n}`);
-	// a workflow of its own per run: a dead process's queue in the shared modules must not hold it up
-	const workflowId = `wf-${seed}-${edge ? `edge-${edge.scale}` : cost ? `cost-${cost.processes}-${cost.roundTripMs}${cost.burst ? `-burst-${cost.burst.scale}` : ''}${cost.stuck ? `-stuck-${cost.stuck.countMs ?? 0}-${cost.stuck.statementMs ?? 0}` : ''}` : 'faults'}`;
+	// a workflow of its own per run: a dead process's queue in the shared modules must not hold it
+	// up, and what a process learnt of another run's lock (its usual wait) must not shape this one
+	const workflowId = `wf-${++simulationRuns}-${seed}-${edge ? `edge-${edge.scale}` : cost ? `cost-${cost.processes}-${cost.roundTripMs}${cost.burst ? `-burst-${cost.burst.scale}` : ''}${cost.stuck ? `-stuck-${cost.stuck.countMs ?? 0}-${cost.stuck.statementMs ?? 0}` : ''}` : 'faults'}`;
 	const outcome: Outcome = {
 		seed,
 		profile: profileName,
